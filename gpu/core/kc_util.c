@@ -1,0 +1,64 @@
+/* kc_util.c - byte helpers, wipe and constant-time compare for gpu/core. */
+#include "kc_util.h"
+
+KC_API void kc_wipe(void *p, size_t n)
+{
+	volatile uint8_t *v = (volatile uint8_t *)p;
+	size_t i;
+	for (i = 0; i < n; i++)
+		v[i] = 0;
+}
+
+KC_API void kc_memcpy(void *dst, const void *src, size_t n)
+{
+	uint8_t *d = (uint8_t *)dst;
+	const uint8_t *s = (const uint8_t *)src;
+	size_t i;
+	for (i = 0; i < n; i++)
+		d[i] = s[i];
+}
+
+KC_API void kc_memmove(void *dst, const void *src, size_t n)
+{
+	uint8_t *d = (uint8_t *)dst;
+	const uint8_t *s = (const uint8_t *)src;
+	size_t i;
+	if (d == s || n == 0)
+		return;
+	if (d < s) {
+		for (i = 0; i < n; i++)
+			d[i] = s[i];
+	} else {
+		for (i = n; i > 0; i--)
+			d[i - 1] = s[i - 1];
+	}
+}
+
+KC_API void kc_memset(void *dst, uint8_t v, size_t n)
+{
+	uint8_t *d = (uint8_t *)dst;
+	size_t i;
+	for (i = 0; i < n; i++)
+		d[i] = v;
+}
+
+KC_API uint32_t kc_ct_eq(const void *a, const void *b, size_t n)
+{
+	const uint8_t *x = (const uint8_t *)a;
+	const uint8_t *y = (const uint8_t *)b;
+	uint32_t acc = 0;
+	size_t i;
+	for (i = 0; i < n; i++)
+		acc |= (uint32_t)(x[i] ^ y[i]);
+	return kc_ctl_eq32(acc, 0);
+}
+
+KC_API void kc_ct_ccopy(uint32_t ctl, void *dst, const void *src, size_t n)
+{
+	uint8_t *d = (uint8_t *)dst;
+	const uint8_t *s = (const uint8_t *)src;
+	uint8_t m = (uint8_t)(0u - ctl);
+	size_t i;
+	for (i = 0; i < n; i++)
+		d[i] = (uint8_t)(d[i] ^ (m & (d[i] ^ s[i])));
+}
