@@ -23,11 +23,9 @@
 #ifdef __CUDACC__
 #define KC_API __host__ __device__ static inline
 #define KC_PRIV __host__ __device__ static inline
-#define KC_CONST __device__ static const
 #else
 #define KC_API
 #define KC_PRIV static inline
-#define KC_CONST static const
 #endif
 
 #if defined(__GNUC__) || defined(__CUDACC__)
