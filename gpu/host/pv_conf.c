@@ -1,0 +1,168 @@
+/* pv_conf.c - pixelvault.conf parser (see pv_conf.h). */
+#include "gpu/host/pv_conf.h"
+#include "gpu/core/pv_err.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void set_str(char *dst, size_t cap, const char *src)
+{
+	snprintf(dst, cap, "%s", src);
+}
+
+/* base dir from an XDG variable or $HOME/<fallback> */
+static void xdg_dir(char *out, size_t cap, const char *var, const char *fallback)
+{
+	const char *v = getenv(var);
+	const char *home = getenv("HOME");
+	if (v && *v == '/')
+		snprintf(out, cap, "%s/pixelvault", v);
+	else
+		snprintf(out, cap, "%s/%s/pixelvault", home && *home ? home : "/tmp", fallback);
+}
+
+void pv_conf_defaults(pv_conf *c)
+{
+	char cfg[PV_CONF_PATH_MAX], data[PV_CONF_PATH_MAX];
+	const char *rt = getenv("XDG_RUNTIME_DIR");
+
+	memset(c, 0, sizeof *c);
+	xdg_dir(cfg, sizeof cfg, "XDG_CONFIG_HOME", ".config");
+	xdg_dir(data, sizeof data, "XDG_DATA_HOME", ".local/share");
+	snprintf(c->token_dir, sizeof c->token_dir, "%s/tokens", data);
+	snprintf(c->master_key, sizeof c->master_key, "%s/master.key", cfg);
+	set_str(c->backend, sizeof c->backend, "auto");
+	set_str(c->mode, sizeof c->mode, "embedded");
+	if (rt && *rt == '/')
+		snprintf(c->socket, sizeof c->socket, "%s/pixelvault/pvaultd.sock", rt);
+	else
+		snprintf(c->socket, sizeof c->socket, "/run/pixelvault/pvaultd.sock");
+	c->workers = 0;
+	c->gpu_device = 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/* Resolve value against the directory of the conf file when relative. */
+static int set_path(char *dst, size_t cap, const char *dir, const char *val)
+{
+	int n;
+	if (val[0] == '/' || dir[0] == 0)
+		n = snprintf(dst, cap, "%s", val);
+	else
+		n = snprintf(dst, cap, "%s/%s", dir, val);
+	return n < 0 || (size_t)n >= cap ? PV_ERR_CONFIG : PV_OK;
+}
+
+static int parse_u32(const char *v, uint32_t *out)
+{
+	char *end;
+	unsigned long x;
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (errno || *v == 0 || *end != 0 || x > 1u << 20)
+		return PV_ERR_CONFIG;
+	*out = (uint32_t)x;
+	return PV_OK;
+}
+
+static int apply(pv_conf *c, const char *dir, const char *key, const char *val)
+{
+	if (!strcmp(key, "token_dir"))
+		return set_path(c->token_dir, sizeof c->token_dir, dir, val);
+	if (!strcmp(key, "master_key"))
+		return set_path(c->master_key, sizeof c->master_key, dir, val);
+	if (!strcmp(key, "socket"))
+		return set_path(c->socket, sizeof c->socket, dir, val);
+	if (!strcmp(key, "backend")) {
+		if (strcmp(val, "auto") && strcmp(val, "cpu") && strcmp(val, "cuda"))
+			return PV_ERR_CONFIG;
+		set_str(c->backend, sizeof c->backend, val);
+		return PV_OK;
+	}
+	if (!strcmp(key, "mode")) {
+		if (strcmp(val, "embedded") && strcmp(val, "daemon"))
+			return PV_ERR_CONFIG;
+		set_str(c->mode, sizeof c->mode, val);
+		return PV_OK;
+	}
+	if (!strcmp(key, "workers"))
+		return parse_u32(val, &c->workers);
+	if (!strcmp(key, "gpu_device"))
+		return parse_u32(val, &c->gpu_device);
+	return PV_ERR_CONFIG;
+}
+
+int pv_conf_load_file(pv_conf *c, const char *path)
+{
+	char line[PV_CONF_PATH_MAX + 64], dir[PV_CONF_PATH_MAX];
+	char *slash;
+	FILE *f;
+	int lineno = 0, rc = PV_OK;
+
+	pv_conf_defaults(c);
+	f = fopen(path, "re");
+	if (!f) {
+		fprintf(stderr, "pixelvault: cannot read config %s: %s\n", path, strerror(errno));
+		return PV_ERR_IO;
+	}
+	set_str(c->path, sizeof c->path, path);
+	set_str(dir, sizeof dir, path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	else if (!getcwd(dir, sizeof dir))
+		dir[0] = 0;
+
+	while (fgets(line, sizeof line, f)) {
+		char *s, *eq, *hash;
+		lineno++;
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		s = trim(line);
+		if (*s == 0)
+			continue;
+		eq = strchr(s, '=');
+		if (!eq) {
+			rc = PV_ERR_CONFIG;
+		} else {
+			*eq = 0;
+			rc = apply(c, dir, trim(s), trim(eq + 1));
+		}
+		if (rc != PV_OK) {
+			fprintf(stderr, "pixelvault: %s:%d: invalid setting\n", path, lineno);
+			break;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+int pv_conf_load(pv_conf *c)
+{
+	const char *env = getenv("PIXELVAULT_CONF");
+	char cfg[PV_CONF_PATH_MAX], file[PV_CONF_PATH_MAX + 32];
+
+	if (env && *env)
+		return pv_conf_load_file(c, env);
+	xdg_dir(cfg, sizeof cfg, "XDG_CONFIG_HOME", ".config");
+	snprintf(file, sizeof file, "%s/pixelvault.conf", cfg);
+	if (access(file, R_OK) == 0)
+		return pv_conf_load_file(c, file);
+	pv_conf_defaults(c);
+	return PV_OK;
+}

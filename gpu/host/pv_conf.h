@@ -1,0 +1,43 @@
+/*
+ * pv_conf.h - pixelvault.conf.
+ *
+ * Lookup order: $PIXELVAULT_CONF, else $XDG_CONFIG_HOME/pixelvault/
+ * pixelvault.conf (~/.config/... when XDG_CONFIG_HOME is unset) if it exists,
+ * else built-in defaults.  Format: "key = value" lines, '#' comments.
+ * Relative paths in the file are resolved against the file's directory.
+ *
+ *   token_dir  = DIR        root of token directories (DIR/<serial>/token.db)
+ *   master_key = FILE       master key file (on removable media in production)
+ *   backend    = auto|cpu|cuda
+ *   mode       = embedded|daemon
+ *   socket     = PATH       pvaultd socket (daemon mode)
+ *   workers    = N          CPU backend worker threads (0 = one per core)
+ *   gpu_device = N          CUDA device ordinal
+ */
+#ifndef PV_CONF_H
+#define PV_CONF_H
+
+#include <stdint.h>
+
+#define PV_CONF_PATH_MAX 4096
+
+typedef struct pv_conf {
+	char path[PV_CONF_PATH_MAX];        /* file it came from, "" if defaults */
+	char token_dir[PV_CONF_PATH_MAX];
+	char master_key[PV_CONF_PATH_MAX];
+	char backend[16];
+	char mode[16];
+	char socket[108];                   /* sun_path size */
+	uint32_t workers;
+	uint32_t gpu_device;
+} pv_conf;
+
+/* Fill with built-in defaults (per-user paths). */
+void pv_conf_defaults(pv_conf *c);
+/* Defaults, then the file found by the lookup order above. */
+int pv_conf_load(pv_conf *c);
+/* Defaults, then the given file.  PV_ERR_IO if unreadable, PV_ERR_CONFIG
+ * with a message on stderr naming the line if malformed. */
+int pv_conf_load_file(pv_conf *c, const char *path);
+
+#endif
