@@ -27,7 +27,7 @@ static void xdg_dir(char *out, size_t cap, const char *var, const char *fallback
 
 void pv_conf_defaults(pv_conf *c)
 {
-	char cfg[PV_CONF_PATH_MAX], data[PV_CONF_PATH_MAX];
+	char cfg[PV_CONF_PATH_MAX - 64], data[PV_CONF_PATH_MAX - 64];
 	const char *rt = getenv("XDG_RUNTIME_DIR");
 
 	memset(c, 0, sizeof *c);
@@ -155,7 +155,7 @@ int pv_conf_load_file(pv_conf *c, const char *path)
 int pv_conf_load(pv_conf *c)
 {
 	const char *env = getenv("PIXELVAULT_CONF");
-	char cfg[PV_CONF_PATH_MAX], file[PV_CONF_PATH_MAX + 32];
+	char cfg[PV_CONF_PATH_MAX - 64], file[PV_CONF_PATH_MAX];
 
 	if (env && *env)
 		return pv_conf_load_file(c, env);
