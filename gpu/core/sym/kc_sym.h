@@ -1,0 +1,142 @@
+/*
+ * kc_sym.h - symmetric ciphers of the portable core: AES-128/192/256 and SM4
+ * block ciphers, ECB/CBC/CTR/CFB128 modes, PKCS#7 padding, GCM, CMAC and
+ * AES key wrap (RFC 3394 / RFC 5649).
+ *
+ * Constant time: no table is ever indexed by secret data.  Both ciphers use
+ * one bitsliced S-box engine (kc_sbox_ct.c): 32 bytes at a time, eight
+ * 32-bit bit-planes, the GF(2^8) inverse computed as x^254 with bitsliced
+ * multiplications (AES field 0x11B, SM4 field 0x1F5) between the affine maps
+ * of each cipher.  AES keeps its state bitsliced (2 blocks per pass); SM4
+ * bitslices the S-box layer of each round (up to 8 blocks per pass).  GHASH
+ * is a carry-less multiply built from masks (no tables).
+ *
+ * All structs are fixed-size and pointer-free: they may be copied, sealed
+ * and carried across multi-part calls, and copied to the GPU.  Every
+ * *_clear wipes.  Outputs may alias inputs exactly (out == in) everywhere;
+ * partial overlaps are not supported.
+ */
+#ifndef KC_SYM_H
+#define KC_SYM_H
+
+#include "gpu/core/kc_defs.h"
+#include "gpu/core/pv_err.h"
+
+#define KC_BC_AES 1
+#define KC_BC_SM4 2
+
+#define KC_BLOCK 16
+
+/* Expanded key.  AES: rk holds (nr+1) round keys, each as 8 bitsliced words
+ * (nr = 10/12/14).  SM4: rk[0..31] are the 32 round keys, nr = 32. */
+typedef struct kc_bc {
+	uint32_t alg;
+	uint32_t nr;
+	uint32_t rk[120];
+} kc_bc;
+
+/* AES: keylen 16/24/32; SM4: keylen 16.  PV_ERR_KEY_SIZE otherwise,
+ * PV_ERR_MECHANISM for an unknown alg. */
+KC_API int  kc_bc_init(kc_bc *bc, uint32_t alg, const uint8_t *key, size_t keylen);
+KC_API void kc_bc_clear(kc_bc *bc);
+KC_API void kc_bc_encrypt(const kc_bc *bc, const uint8_t in[16], uint8_t out[16]);
+KC_API void kc_bc_decrypt(const kc_bc *bc, const uint8_t in[16], uint8_t out[16]);
+
+/* ECB / CBC over whole blocks.  The bulk helpers process several blocks per
+ * pass (AES 2, SM4 8). */
+KC_API void kc_ecb_encrypt(const kc_bc *bc, const uint8_t *in, uint8_t *out, size_t nblocks);
+KC_API void kc_ecb_decrypt(const kc_bc *bc, const uint8_t *in, uint8_t *out, size_t nblocks);
+/* iv is updated to the last ciphertext block: consecutive calls chain. */
+KC_API void kc_cbc_encrypt(const kc_bc *bc, uint8_t iv[16], const uint8_t *in, uint8_t *out, size_t nblocks);
+KC_API void kc_cbc_decrypt(const kc_bc *bc, uint8_t iv[16], const uint8_t *in, uint8_t *out, size_t nblocks);
+
+/* CTR.  ctr is the 128-bit big-endian counter block of the next keystream
+ * block; it is incremented as a big-endian integer in its low counter_bits
+ * bits (1..128; 0 means 128), the higher bits never change (as PKCS#11
+ * CK_AES_CTR_PARAMS).  Streaming state: ks holds the current keystream
+ * block, *ks_used (0..15) the number of its bytes already used; start with
+ * *ks_used = 0 (0 means "no buffered keystream", as OpenSSL's num).  Any len;
+ * consecutive calls continue the stream. */
+KC_API void kc_ctr_xcrypt(const kc_bc *bc, uint8_t ctr[16], uint32_t counter_bits,
+	uint8_t ks[16], uint32_t *ks_used, const uint8_t *in, uint8_t *out, size_t len);
+
+/* CFB128, streaming as OpenSSL: *num (0..15) is the position in iv; start
+ * with *num = 0. */
+KC_API void kc_cfb128_encrypt(const kc_bc *bc, uint8_t iv[16], uint32_t *num, const uint8_t *in, uint8_t *out, size_t len);
+KC_API void kc_cfb128_decrypt(const kc_bc *bc, uint8_t iv[16], uint32_t *num, const uint8_t *in, uint8_t *out, size_t len);
+
+/* PKCS#7.  kc_pad_pkcs7: block_tail holds tail_len (0..15) data bytes and
+ * has room for 16; pads in place and returns 16 (0 if tail_len > 15).
+ * kc_unpad_pkcs7_ct: checks the last decrypted block in constant time
+ * (1 <= pad <= 16, all pad bytes equal); *pad_len receives the pad length
+ * (0 on error); PV_ERR_ENC_INVALID if bad. */
+KC_API size_t kc_pad_pkcs7(uint8_t *block_tail, size_t tail_len);
+KC_API int  kc_unpad_pkcs7_ct(const uint8_t last[16], size_t *pad_len);
+
+/* CBC with PKCS#7 padding, one shot.  Encrypt: out needs
+ * (inlen/16 + 1) * 16 bytes.  Decrypt: inlen a non-zero multiple of 16
+ * (PV_ERR_ENC_LEN), out needs inlen bytes, *outlen = inlen - pad;
+ * PV_ERR_ENC_INVALID on bad padding (out wiped).  iv is updated. */
+KC_API int  kc_cbc_pad_encrypt(const kc_bc *bc, uint8_t iv[16], const uint8_t *in, size_t inlen, uint8_t *out, size_t *outlen);
+KC_API int  kc_cbc_pad_decrypt(const kc_bc *bc, uint8_t iv[16], const uint8_t *in, size_t inlen, uint8_t *out, size_t *outlen);
+
+/* GHASH (constant time): y = (y ^ X_i) * h over the blocks of data; a
+ * partial last block is zero-padded. */
+KC_API void kc_ghash(uint8_t y[16], const uint8_t h[16], const uint8_t *data, size_t len);
+
+/* GCM (SP 800-38D) over AES or SM4: any IV length >= 1 byte (12 is the fast
+ * path), tags 4..16 bytes; streaming: init, aad* (before any data),
+ * encrypt* or decrypt*, then tag / check_tag.  Errors: PV_ERR_MECH_PARAM (IV
+ * length 0, tag length), PV_ERR_STATE (AAD after data, data after tag),
+ * PV_ERR_DATA_LEN (over 2^36 - 32 bytes of data), PV_ERR_ENC_INVALID (tag
+ * mismatch).  decrypt returns unauthenticated plaintext: the caller must
+ * keep it until check_tag succeeds. */
+typedef struct kc_gcm {
+	kc_bc bc;
+	uint8_t H[16], J0[16], ctr[16], Y[16], ks[16];
+	uint8_t buf[16];          /* pending partial block of AAD or ciphertext */
+	uint64_t aad_len, ct_len; /* bytes */
+	uint32_t ks_used;
+	uint32_t buf_len;
+	uint32_t state;           /* 0 AAD, 1 data, 2 finished */
+	uint32_t pad_;
+} kc_gcm;
+KC_API int  kc_gcm_init(kc_gcm *g, const kc_bc *bc, const uint8_t *iv, size_t ivlen);
+KC_API int  kc_gcm_aad(kc_gcm *g, const uint8_t *aad, size_t len);
+KC_API int  kc_gcm_encrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t len);
+KC_API int  kc_gcm_decrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t len);
+/* Full 16-byte tag (truncate as needed); finishes the stream. */
+KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16]);
+/* Constant-time compare of the first taglen (4..16) bytes of the tag. */
+KC_API int  kc_gcm_check_tag(kc_gcm *g, const uint8_t *tag, size_t taglen);
+KC_API void kc_gcm_clear(kc_gcm *g);
+
+/* CMAC (SP 800-38B), streaming; AES or SM4. */
+typedef struct kc_cmac {
+	kc_bc bc;
+	uint8_t K1[16], K2[16], X[16], buf[16];
+	uint32_t buf_len;
+	uint32_t pad_;
+} kc_cmac;
+KC_API int  kc_cmac_init(kc_cmac *c, const kc_bc *bc);
+KC_API void kc_cmac_update(kc_cmac *c, const uint8_t *in, size_t len);
+/* Writes the full 16-byte MAC and wipes the context. */
+KC_API void kc_cmac_final(kc_cmac *c, uint8_t mac[16]);
+KC_API void kc_cmac_clear(kc_cmac *c);
+
+/* Key wrap, AES only (PV_ERR_KEY_TYPE for SM4).
+ * kc_kw_wrap: inlen a multiple of 8, >= 16 (PV_ERR_DATA_LEN); out gets
+ *   inlen + 8 bytes.
+ * kc_kw_unwrap: inlen a multiple of 8, >= 24 (PV_ERR_ENC_LEN); out gets
+ *   inlen - 8 bytes; constant-time ICV check, PV_ERR_WRAPPED (out wiped).
+ * kc_kwp_wrap: inlen >= 1 (PV_ERR_DATA_LEN); *outlen = 8*ceil(inlen/8) + 8.
+ * kc_kwp_unwrap: inlen a multiple of 8, >= 16 (PV_ERR_ENC_LEN); out needs
+ *   inlen - 8 bytes; *outlen = the message length; constant-time check of
+ *   ICV, length and zero padding, PV_ERR_WRAPPED (out wiped).
+ * out may equal in (it needs room for the larger of the two lengths). */
+KC_API int kc_kw_wrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8_t *out);
+KC_API int kc_kw_unwrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8_t *out);
+KC_API int kc_kwp_wrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8_t *out, size_t *outlen);
+KC_API int kc_kwp_unwrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8_t *out, size_t *outlen);
+
+#endif /* KC_SYM_H */
