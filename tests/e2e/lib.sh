@@ -1,0 +1,81 @@
+# tests/e2e/lib.sh - shared setup for the end-to-end tests (sourced).
+# Usage in a test:  . "$(dirname "$0")/lib.sh" "$@"
+# Arguments: $1 = path of pixelvault-pkcs11.so, $2 = build dir (optional).
+# Gives: a private temp dir with its own pixelvault.conf, token dir, HOME and
+# p11-kit user config; TAP helpers; cleanup on every exit path.
+set -uo pipefail
+
+MODULE=$(readlink -f "${1:?usage: $0 MODULE [BUILD_DIR]}")
+BUILD_DIR=${2:-$(dirname "$(dirname "$MODULE")")}
+E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/pv-e2e.XXXXXX")
+export PIXELVAULT_CONF=$E2E_TMP/pixelvault.conf
+export HOME=$E2E_TMP/home
+export XDG_CONFIG_HOME=$HOME/.config XDG_DATA_HOME=$HOME/.local/share
+mkdir -p "$HOME/.config/pkcs11/modules"
+unset XDG_RUNTIME_DIR
+
+# A PIXELVAULT_MASTER_KEY-free demo: 32 random bytes (the vault's format is
+# documented in docs/vault-engine.md; pvault master new writes the same).
+cat >"$PIXELVAULT_CONF" <<CONF
+token_dir  = tokens
+master_key = master.key
+backend    = ${PV_BACKEND:-cpu}
+mode       = embedded
+CONF
+
+SO_PIN=87654321
+USER_PIN=12345678
+TAP_N=0
+TAP_FAIL=0
+_cleanup_hooks=()
+
+on_exit() { _cleanup_hooks+=("$1"); }
+_cleanup() {
+  local rc=$?
+  local h
+  for h in "${_cleanup_hooks[@]+"${_cleanup_hooks[@]}"}"; do eval "$h" || true; done
+  if [ "${PV_E2E_KEEP:-0}" = 1 ]; then echo "# kept $E2E_TMP" >&2; else rm -rf "$E2E_TMP"; fi
+  exit $rc
+}
+trap _cleanup EXIT
+
+# ok DESC CMD...  : run CMD, TAP line by its exit status, log on failure
+ok() {
+  local desc=$1; shift
+  TAP_N=$((TAP_N + 1))
+  local log=$E2E_TMP/step$TAP_N.log
+  if "$@" >"$log" 2>&1; then
+    echo "ok $TAP_N - $desc"
+  else
+    echo "not ok $TAP_N - $desc"
+    sed 's/^/#   /' "$log" | tail -25
+    TAP_FAIL=$((TAP_FAIL + 1))
+  fi
+}
+# fails DESC CMD... : the command must fail
+fails() {
+  local desc=$1; shift
+  ok "$desc" bash -c '! "$@"' _ "$@"
+}
+done_testing() {
+  echo "1..$TAP_N"
+  [ "$TAP_FAIL" -eq 0 ]
+}
+
+p11() { pkcs11-tool --module "$MODULE" "$@"; }
+p11_user() { p11 --token-label "${PV_TOKEN_LABEL:-e2e}" --login --pin "$USER_PIN" "$@"; }
+
+# Register the module with p11-kit through the user config.
+register_p11kit() {
+  printf 'module: %s\ncritical: yes\n' "$MODULE" >"$HOME/.config/pkcs11/modules/pixelvault.module"
+}
+
+# A token labelled $1 (default e2e) with SO and user PINs set.
+init_token() {
+  local label=${1:-e2e}
+  local empty
+  empty=$(p11 -L 2>/dev/null | awk '/^Slot [0-9]+/{slot=$2} /token state:.*uninitialized/{print slot; exit}')
+  [ -n "$empty" ] || { echo "no uninitialized slot" >&2; return 1; }
+  p11 --slot "$empty" --init-token --label "$label" --so-pin "$SO_PIN" &&
+  p11 --token-label "$label" --login --login-type so --so-pin "$SO_PIN" --init-pin --pin "$USER_PIN"
+}
