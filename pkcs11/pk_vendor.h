@@ -24,13 +24,14 @@
 #define CKM_PV_SM4_KEY_GEN        (PV_VENDOR_BASE | 0x06UL)
 #define CKM_PV_SM4_ECB            (PV_VENDOR_BASE | 0x07UL)
 #define CKM_PV_SM4_CBC            (PV_VENDOR_BASE | 0x08UL)
-#define CKM_PV_SM3_HMAC           (PV_VENDOR_BASE | 0x09UL)
+#define CKM_PV_SM3_HMAC           (PV_VENDOR_BASE | 0x20UL)
 #define CKM_PV_SM4_CBC_PAD        (PV_VENDOR_BASE | 0x0BUL)
-#define CKM_PV_SM4_CTR            (PV_VENDOR_BASE | 0x0CUL)
+#define CKM_PV_SM4_CTR            (PV_VENDOR_BASE | 0x21UL)
 #define CKM_PV_SM4_GCM            (PV_VENDOR_BASE | 0x0DUL)
 
 /* Aliases accepted on input: the generic vendor codes of the IAIK/xipki
- * PKCS#11 wrappers (0xFFFFF0xx), which several HSM configurations map to. */
+ * PKCS#11 wrappers (0xFFFFF0xx), which several HSM configurations map to:
+ * their low byte equals ours for 0x01..0x08, 0x0B and 0x0D (same meaning). */
 #define PV_ALIAS_XIPKI_BASE       0xFFFFF000UL
 
 #endif
