@@ -1,0 +1,117 @@
+/* kc_sha256.c - SHA-224 and SHA-256 (FIPS 180-4, 6.2 and 6.3). */
+#include "kc_sha2.h"
+#include "../kc_util.h"
+
+KC_PRIV uint32_t kc_sha256_ch(uint32_t x, uint32_t y, uint32_t z) { return (x & y) ^ (~x & z); }
+KC_PRIV uint32_t kc_sha256_maj(uint32_t x, uint32_t y, uint32_t z) { return (x & y) ^ (x & z) ^ (y & z); }
+
+KC_API void kc_sha256_compress(uint32_t h[8], const uint8_t *block)
+{
+	static const uint32_t K[64] = {
+		0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+		0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+		0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+		0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+		0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+		0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+		0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+		0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+	};
+	uint32_t w[16], a, b, c, d, e, f, g, hh, t1, t2;
+	unsigned i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = kc_load_be32(block + 4 * i);
+	a = h[0]; b = h[1]; c = h[2]; d = h[3];
+	e = h[4]; f = h[5]; g = h[6]; hh = h[7];
+	for (i = 0; i < 64; i++) {
+		uint32_t wi;
+		if (i < 16) {
+			wi = w[i];
+		} else {
+			uint32_t w15 = w[(i - 15) & 15], w2 = w[(i - 2) & 15];
+			uint32_t s0 = kc_rotr32(w15, 7) ^ kc_rotr32(w15, 18) ^ (w15 >> 3);
+			uint32_t s1 = kc_rotr32(w2, 17) ^ kc_rotr32(w2, 19) ^ (w2 >> 10);
+			wi = w[i & 15] + s0 + w[(i - 7) & 15] + s1;
+			w[i & 15] = wi;
+		}
+		t1 = hh + (kc_rotr32(e, 6) ^ kc_rotr32(e, 11) ^ kc_rotr32(e, 25))
+		     + kc_sha256_ch(e, f, g) + K[i] + wi;
+		t2 = (kc_rotr32(a, 2) ^ kc_rotr32(a, 13) ^ kc_rotr32(a, 22)) + kc_sha256_maj(a, b, c);
+		hh = g; g = f; f = e; e = d + t1;
+		d = c; c = b; b = a; a = t1 + t2;
+	}
+	h[0] += a; h[1] += b; h[2] += c; h[3] += d;
+	h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+	kc_wipe(w, sizeof w);
+}
+
+KC_API void kc_sha256_init(kc_sha256_state *s)
+{
+	s->h[0] = 0x6a09e667; s->h[1] = 0xbb67ae85; s->h[2] = 0x3c6ef372; s->h[3] = 0xa54ff53a;
+	s->h[4] = 0x510e527f; s->h[5] = 0x9b05688c; s->h[6] = 0x1f83d9ab; s->h[7] = 0x5be0cd19;
+	s->count = 0;
+	kc_memset(s->buf, 0, sizeof s->buf);
+}
+
+KC_API void kc_sha224_init(kc_sha256_state *s)
+{
+	s->h[0] = 0xc1059ed8; s->h[1] = 0x367cd507; s->h[2] = 0x3070dd17; s->h[3] = 0xf70e5939;
+	s->h[4] = 0xffc00b31; s->h[5] = 0x68581511; s->h[6] = 0x64f98fa7; s->h[7] = 0xbefa4fa4;
+	s->count = 0;
+	kc_memset(s->buf, 0, sizeof s->buf);
+}
+
+KC_API void kc_sha256_update(kc_sha256_state *s, const void *data, size_t len)
+{
+	const uint8_t *p = (const uint8_t *)data;
+	size_t fill = (size_t)(s->count & (KC_SHA256_BLOCK - 1));
+
+	s->count += (uint64_t)len;
+	if (fill) {
+		size_t n = KC_SHA256_BLOCK - fill;
+		if (n > len)
+			n = len;
+		kc_memcpy(s->buf + fill, p, n);
+		p += n;
+		len -= n;
+		fill += n;
+		if (fill < KC_SHA256_BLOCK)
+			return;
+		kc_sha256_compress(s->h, s->buf);
+	}
+	while (len >= KC_SHA256_BLOCK) {
+		kc_sha256_compress(s->h, p);
+		p += KC_SHA256_BLOCK;
+		len -= KC_SHA256_BLOCK;
+	}
+	kc_memcpy(s->buf, p, len);
+}
+
+KC_API void kc_sha256_final_n(kc_sha256_state *s, uint8_t *out, size_t outlen)
+{
+	size_t fill = (size_t)(s->count & (KC_SHA256_BLOCK - 1));
+	uint64_t bits = s->count << 3;
+	uint8_t tmp[32];
+	unsigned i;
+
+	s->buf[fill++] = 0x80;
+	if (fill > KC_SHA256_BLOCK - 8) {
+		kc_memset(s->buf + fill, 0, KC_SHA256_BLOCK - fill);
+		kc_sha256_compress(s->h, s->buf);
+		fill = 0;
+	}
+	kc_memset(s->buf + fill, 0, KC_SHA256_BLOCK - 8 - fill);
+	kc_store_be64(s->buf + KC_SHA256_BLOCK - 8, bits);
+	kc_sha256_compress(s->h, s->buf);
+	for (i = 0; i < 8; i++)
+		kc_store_be32(tmp + 4 * i, s->h[i]);
+	if (outlen > sizeof tmp)
+		outlen = sizeof tmp;
+	kc_memcpy(out, tmp, outlen);
+	kc_wipe(tmp, sizeof tmp);
+	kc_wipe(s, sizeof *s);
+}
+
+KC_API void kc_sha256_final(kc_sha256_state *s, uint8_t *out) { kc_sha256_final_n(s, out, KC_SHA256_LEN); }
+KC_API void kc_sha224_final(kc_sha256_state *s, uint8_t *out) { kc_sha256_final_n(s, out, KC_SHA224_LEN); }

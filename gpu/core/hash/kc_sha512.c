@@ -1,0 +1,132 @@
+/* kc_sha512.c - SHA-384 and SHA-512 (FIPS 180-4, 6.4 and 6.5). */
+#include "kc_sha2.h"
+#include "../kc_util.h"
+
+KC_API void kc_sha512_compress(uint64_t h[8], const uint8_t *block)
+{
+	static const uint64_t K[80] = {
+		0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
+		0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
+		0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
+		0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL, 0xc19bf174cf692694ULL,
+		0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
+		0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
+		0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL,
+		0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL, 0x06ca6351e003826fULL, 0x142929670a0e6e70ULL,
+		0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
+		0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
+		0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL,
+		0xd192e819d6ef5218ULL, 0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
+		0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL,
+		0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL,
+		0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+		0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL,
+		0xca273eceea26619cULL, 0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL,
+		0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
+		0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
+		0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL
+	};
+	uint64_t w[16], a, b, c, d, e, f, g, hh, t1, t2;
+	unsigned i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = kc_load_be64(block + 8 * i);
+	a = h[0]; b = h[1]; c = h[2]; d = h[3];
+	e = h[4]; f = h[5]; g = h[6]; hh = h[7];
+	for (i = 0; i < 80; i++) {
+		uint64_t wi;
+		if (i < 16) {
+			wi = w[i];
+		} else {
+			uint64_t w15 = w[(i - 15) & 15], w2 = w[(i - 2) & 15];
+			uint64_t s0 = kc_rotr64(w15, 1) ^ kc_rotr64(w15, 8) ^ (w15 >> 7);
+			uint64_t s1 = kc_rotr64(w2, 19) ^ kc_rotr64(w2, 61) ^ (w2 >> 6);
+			wi = w[i & 15] + s0 + w[(i - 7) & 15] + s1;
+			w[i & 15] = wi;
+		}
+		t1 = hh + (kc_rotr64(e, 14) ^ kc_rotr64(e, 18) ^ kc_rotr64(e, 41))
+		     + ((e & f) ^ (~e & g)) + K[i] + wi;
+		t2 = (kc_rotr64(a, 28) ^ kc_rotr64(a, 34) ^ kc_rotr64(a, 39))
+		     + ((a & b) ^ (a & c) ^ (b & c));
+		hh = g; g = f; f = e; e = d + t1;
+		d = c; c = b; b = a; a = t1 + t2;
+	}
+	h[0] += a; h[1] += b; h[2] += c; h[3] += d;
+	h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+	kc_wipe(w, sizeof w);
+}
+
+KC_API void kc_sha512_init(kc_sha512_state *s)
+{
+	s->h[0] = 0x6a09e667f3bcc908ULL; s->h[1] = 0xbb67ae8584caa73bULL;
+	s->h[2] = 0x3c6ef372fe94f82bULL; s->h[3] = 0xa54ff53a5f1d36f1ULL;
+	s->h[4] = 0x510e527fade682d1ULL; s->h[5] = 0x9b05688c2b3e6c1fULL;
+	s->h[6] = 0x1f83d9abfb41bd6bULL; s->h[7] = 0x5be0cd19137e2179ULL;
+	s->count = 0;
+	kc_memset(s->buf, 0, sizeof s->buf);
+}
+
+KC_API void kc_sha384_init(kc_sha512_state *s)
+{
+	s->h[0] = 0xcbbb9d5dc1059ed8ULL; s->h[1] = 0x629a292a367cd507ULL;
+	s->h[2] = 0x9159015a3070dd17ULL; s->h[3] = 0x152fecd8f70e5939ULL;
+	s->h[4] = 0x67332667ffc00b31ULL; s->h[5] = 0x8eb44a8768581511ULL;
+	s->h[6] = 0xdb0c2e0d64f98fa7ULL; s->h[7] = 0x47b5481dbefa4fa4ULL;
+	s->count = 0;
+	kc_memset(s->buf, 0, sizeof s->buf);
+}
+
+KC_API void kc_sha512_update(kc_sha512_state *s, const void *data, size_t len)
+{
+	const uint8_t *p = (const uint8_t *)data;
+	size_t fill = (size_t)(s->count & (KC_SHA512_BLOCK - 1));
+
+	s->count += (uint64_t)len;
+	if (fill) {
+		size_t n = KC_SHA512_BLOCK - fill;
+		if (n > len)
+			n = len;
+		kc_memcpy(s->buf + fill, p, n);
+		p += n;
+		len -= n;
+		fill += n;
+		if (fill < KC_SHA512_BLOCK)
+			return;
+		kc_sha512_compress(s->h, s->buf);
+	}
+	while (len >= KC_SHA512_BLOCK) {
+		kc_sha512_compress(s->h, p);
+		p += KC_SHA512_BLOCK;
+		len -= KC_SHA512_BLOCK;
+	}
+	kc_memcpy(s->buf, p, len);
+}
+
+KC_API void kc_sha512_final_n(kc_sha512_state *s, uint8_t *out, size_t outlen)
+{
+	size_t fill = (size_t)(s->count & (KC_SHA512_BLOCK - 1));
+	uint8_t tmp[64];
+	unsigned i;
+
+	s->buf[fill++] = 0x80;
+	if (fill > KC_SHA512_BLOCK - 16) {
+		kc_memset(s->buf + fill, 0, KC_SHA512_BLOCK - fill);
+		kc_sha512_compress(s->h, s->buf);
+		fill = 0;
+	}
+	kc_memset(s->buf + fill, 0, KC_SHA512_BLOCK - 16 - fill);
+	/* 128-bit big-endian bit length */
+	kc_store_be64(s->buf + KC_SHA512_BLOCK - 16, s->count >> 61);
+	kc_store_be64(s->buf + KC_SHA512_BLOCK - 8, s->count << 3);
+	kc_sha512_compress(s->h, s->buf);
+	for (i = 0; i < 8; i++)
+		kc_store_be64(tmp + 8 * i, s->h[i]);
+	if (outlen > sizeof tmp)
+		outlen = sizeof tmp;
+	kc_memcpy(out, tmp, outlen);
+	kc_wipe(tmp, sizeof tmp);
+	kc_wipe(s, sizeof *s);
+}
+
+KC_API void kc_sha512_final(kc_sha512_state *s, uint8_t *out) { kc_sha512_final_n(s, out, KC_SHA512_LEN); }
+KC_API void kc_sha384_final(kc_sha512_state *s, uint8_t *out) { kc_sha512_final_n(s, out, KC_SHA384_LEN); }
