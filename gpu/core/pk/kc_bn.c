@@ -1,0 +1,220 @@
+/*
+ * kc_bn.c - constant-time big-integer basics: encode/decode, add/sub,
+ * compare, conditional copy, schoolbook multiply, small divisors, generic
+ * reduction.  See kc_bn.h for the representation.
+ */
+#include "kc_bn.h"
+#include "../kc_util.h"
+
+KC_API void kc_bn_zero(uint32_t *x, size_t nl)
+{
+	size_t i;
+	for (i = 0; i < nl; i++)
+		x[i] = 0;
+}
+
+KC_API uint32_t kc_bn_decode(uint32_t *x, size_t nl, const uint8_t *src, size_t len)
+{
+	size_t j;
+	uint32_t over = 0;
+	kc_bn_zero(x, nl);
+	for (j = 0; j < len; j++) {
+		/* j is the significance of byte src[len - 1 - j] */
+		uint32_t b = (uint32_t)src[len - 1 - j];
+		if ((j >> 2) < nl)
+			x[j >> 2] |= b << (8u * (uint32_t)(j & 3u));
+		else
+			over |= b;
+	}
+	return kc_ctl_eq32(over, 0);
+}
+
+KC_API void kc_bn_encode(uint8_t *dst, size_t len, const uint32_t *x, size_t nl)
+{
+	size_t j;
+	for (j = 0; j < len; j++) {
+		uint8_t b = 0;
+		if ((j >> 2) < nl)
+			b = (uint8_t)(x[j >> 2] >> (8u * (uint32_t)(j & 3u)));
+		dst[len - 1 - j] = b;
+	}
+}
+
+KC_API uint32_t kc_bn_add(uint32_t *x, const uint32_t *y, size_t nl, uint32_t ctl)
+{
+	uint32_t cc = 0;
+	size_t i;
+	for (i = 0; i < nl; i++) {
+		uint32_t a = x[i];
+		uint64_t s = (uint64_t)a + (uint64_t)y[i] + (uint64_t)cc;
+		cc = (uint32_t)(s >> 32);
+		x[i] = kc_ctl_mux32(ctl, (uint32_t)s, a);
+	}
+	return cc;
+}
+
+KC_API uint32_t kc_bn_sub(uint32_t *x, const uint32_t *y, size_t nl, uint32_t ctl)
+{
+	uint32_t cc = 0;
+	size_t i;
+	for (i = 0; i < nl; i++) {
+		uint32_t a = x[i];
+		uint64_t s = (uint64_t)a - (uint64_t)y[i] - (uint64_t)cc;
+		cc = (uint32_t)(s >> 32) & 1u;
+		x[i] = kc_ctl_mux32(ctl, (uint32_t)s, a);
+	}
+	return cc;
+}
+
+KC_API uint32_t kc_bn_lt(const uint32_t *x, const uint32_t *y, size_t nl)
+{
+	uint32_t cc = 0;
+	size_t i;
+	for (i = 0; i < nl; i++) {
+		uint64_t s = (uint64_t)x[i] - (uint64_t)y[i] - (uint64_t)cc;
+		cc = (uint32_t)(s >> 32) & 1u;
+	}
+	return cc;
+}
+
+KC_API uint32_t kc_bn_eq(const uint32_t *x, const uint32_t *y, size_t nl)
+{
+	uint32_t acc = 0;
+	size_t i;
+	for (i = 0; i < nl; i++)
+		acc |= x[i] ^ y[i];
+	return kc_ctl_eq32(acc, 0);
+}
+
+KC_API uint32_t kc_bn_iszero(const uint32_t *x, size_t nl)
+{
+	uint32_t acc = 0;
+	size_t i;
+	for (i = 0; i < nl; i++)
+		acc |= x[i];
+	return kc_ctl_eq32(acc, 0);
+}
+
+KC_API void kc_bn_ccopy(uint32_t ctl, uint32_t *dst, const uint32_t *src, size_t nl)
+{
+	uint32_t m = 0u - ctl;
+	size_t i;
+	for (i = 0; i < nl; i++)
+		dst[i] ^= m & (dst[i] ^ src[i]);
+}
+
+KC_PRIV uint32_t kc_bn_gt32(uint32_t x, uint32_t y) { return kc_bn_lt32(y, x); }
+
+KC_PRIV uint32_t kc_bn_bitlen32(uint32_t x)
+{
+	uint32_t k = kc_ctl_neq32(x, 0), c;
+	c = kc_bn_gt32(x, 0xFFFFu); x = kc_ctl_mux32(c, x >> 16, x); k += c << 4;
+	c = kc_bn_gt32(x, 0xFFu);   x = kc_ctl_mux32(c, x >> 8, x);  k += c << 3;
+	c = kc_bn_gt32(x, 0x0Fu);   x = kc_ctl_mux32(c, x >> 4, x);  k += c << 2;
+	c = kc_bn_gt32(x, 0x03u);   x = kc_ctl_mux32(c, x >> 2, x);  k += c << 1;
+	k += kc_bn_gt32(x, 0x01u);
+	return k;
+}
+
+KC_API uint32_t kc_bn_bitlen(const uint32_t *x, size_t nl)
+{
+	uint32_t bl = 0;
+	size_t i;
+	for (i = 0; i < nl; i++) {
+		uint32_t nz = kc_ctl_neq32(x[i], 0);
+		bl = kc_ctl_mux32(nz, 32u * (uint32_t)i + kc_bn_bitlen32(x[i]), bl);
+	}
+	return bl;
+}
+
+KC_API void kc_bn_mul(uint32_t *d, const uint32_t *x, size_t xl, const uint32_t *y, size_t yl)
+{
+	size_t i, j;
+	kc_bn_zero(d, xl + yl);
+	for (i = 0; i < xl; i++) {
+		uint32_t cc = 0, xi = x[i];
+		for (j = 0; j < yl; j++) {
+			uint64_t t = (uint64_t)xi * (uint64_t)y[j] + (uint64_t)d[i + j] + (uint64_t)cc;
+			d[i + j] = (uint32_t)t;
+			cc = (uint32_t)(t >> 32);
+		}
+		d[i + yl] = cc;
+	}
+}
+
+KC_API uint32_t kc_bn_mul_small(uint32_t *x, size_t nl, uint32_t k, uint32_t a)
+{
+	uint32_t cc = a;
+	size_t i;
+	for (i = 0; i < nl; i++) {
+		uint64_t t = (uint64_t)x[i] * (uint64_t)k + (uint64_t)cc;
+		x[i] = (uint32_t)t;
+		cc = (uint32_t)(t >> 32);
+	}
+	return cc;
+}
+
+KC_API uint32_t kc_bn_mod_small(const uint32_t *x, size_t nl, uint32_t k)
+{
+	uint32_t r = 0;
+	size_t i;
+	int b;
+	for (i = nl; i > 0; i--) {
+		uint32_t w = x[i - 1];
+		for (b = 31; b >= 0; b--) {
+			r = (r << 1) | ((w >> b) & 1u);
+			r -= k & (0u - (kc_bn_lt32(r, k) ^ 1u));
+		}
+	}
+	return r;
+}
+
+KC_API uint32_t kc_bn_div_small(uint32_t *x, size_t nl, uint32_t k)
+{
+	uint32_t r = 0;
+	size_t i;
+	int b;
+	for (i = nl; i > 0; i--) {
+		uint32_t w = x[i - 1], q = 0;
+		for (b = 31; b >= 0; b--) {
+			uint32_t ge;
+			r = (r << 1) | ((w >> b) & 1u);
+			ge = kc_bn_lt32(r, k) ^ 1u;
+			r -= k & (0u - ge);
+			q |= ge << b;
+		}
+		x[i - 1] = q;
+	}
+	return r;
+}
+
+KC_API void kc_bn_rshift1(uint32_t *x, size_t nl, uint32_t hi)
+{
+	size_t i;
+	for (i = 0; i < nl; i++) {
+		uint32_t next = (i + 1 < nl) ? x[i + 1] : hi;
+		x[i] = (x[i] >> 1) | (next << 31);
+	}
+}
+
+KC_API void kc_bn_reduce(uint32_t *r, const uint32_t *a, size_t al, const uint32_t *m, size_t ml)
+{
+	size_t i, j;
+	int b;
+	kc_bn_zero(r, ml);
+	for (i = al; i > 0; i--) {
+		uint32_t w = a[i - 1];
+		for (b = 31; b >= 0; b--) {
+			/* r = 2r + bit; r < m before, so 2r + 1 < 2m */
+			uint32_t cin = (w >> b) & 1u, c;
+			for (j = 0; j < ml; j++) {
+				uint32_t t = r[j];
+				r[j] = (t << 1) | cin;
+				cin = t >> 31;
+			}
+			c = cin;
+			c |= kc_bn_lt(r, m, ml) ^ 1u;
+			kc_bn_sub(r, m, ml, c);
+		}
+	}
+}
