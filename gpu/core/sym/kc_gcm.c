@@ -1,0 +1,145 @@
+/*
+ * kc_gcm.c - GCM (SP 800-38D) over AES or SM4, streaming.
+ */
+#include "gpu/core/sym/kc_sym_int.h"
+
+#define KC_GCM_MAX_DATA ((((uint64_t)1) << 36) - 32)   /* 2^39 - 256 bits */
+
+KC_API int kc_gcm_init(kc_gcm *g, const kc_bc *bc, const uint8_t *iv, size_t ivlen)
+{
+	uint8_t lenblk[16];
+
+	if (ivlen == 0)
+		return PV_ERR_MECH_PARAM;
+	kc_memset(g, 0, sizeof *g);
+	kc_memcpy(&g->bc, bc, sizeof *bc);
+	kc_bc_encrypt_n(&g->bc, g->H, g->H, 1);          /* H = E(0^128) */
+	if (ivlen == 12) {
+		kc_memcpy(g->J0, iv, 12);
+		g->J0[15] = 1;
+	} else {
+		kc_ghash(g->J0, g->H, iv, ivlen);
+		kc_memset(lenblk, 0, 16);
+		kc_store_be64(lenblk + 8, (uint64_t)ivlen * 8u);
+		kc_ghash(g->J0, g->H, lenblk, 16);
+	}
+	kc_memcpy(g->ctr, g->J0, 16);
+	/* inc32 */
+	kc_store_be32(g->ctr + 12, kc_load_be32(g->ctr + 12) + 1u);
+	return PV_OK;
+}
+
+/* Feed bytes to GHASH through the partial-block buffer. */
+KC_PRIV void kc_gcm_absorb(kc_gcm *g, const uint8_t *p, size_t len)
+{
+	size_t n;
+
+	if (g->buf_len > 0) {
+		while (g->buf_len < 16 && len > 0) {
+			g->buf[g->buf_len++] = *p++;
+			len--;
+		}
+		if (g->buf_len < 16)
+			return;
+		kc_ghash(g->Y, g->H, g->buf, 16);
+		g->buf_len = 0;
+	}
+	n = len & ~(size_t)15;
+	if (n > 0)
+		kc_ghash(g->Y, g->H, p, n);
+	p += n;
+	len -= n;
+	while (len > 0) {
+		g->buf[g->buf_len++] = *p++;
+		len--;
+	}
+}
+
+/* Close the AAD (state 0) or data (state 1) section: pad to a block. */
+KC_PRIV void kc_gcm_flush(kc_gcm *g)
+{
+	if (g->buf_len > 0)
+		kc_ghash(g->Y, g->H, g->buf, g->buf_len);
+	kc_wipe(g->buf, sizeof g->buf);
+	g->buf_len = 0;
+}
+
+KC_API int kc_gcm_aad(kc_gcm *g, const uint8_t *aad, size_t len)
+{
+	if (g->state != 0)
+		return PV_ERR_STATE;
+	if ((uint64_t)len > ((((uint64_t)1) << 61) - 1) - g->aad_len)
+		return PV_ERR_DATA_LEN;
+	g->aad_len += len;
+	kc_gcm_absorb(g, aad, len);
+	return PV_OK;
+}
+
+KC_PRIV int kc_gcm_begin_data(kc_gcm *g, size_t len)
+{
+	if (g->state == 2)
+		return PV_ERR_STATE;
+	if ((uint64_t)len > KC_GCM_MAX_DATA - g->ct_len)
+		return PV_ERR_DATA_LEN;
+	if (g->state == 0) {
+		kc_gcm_flush(g);
+		g->state = 1;
+	}
+	g->ct_len += len;
+	return PV_OK;
+}
+
+KC_API int kc_gcm_encrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t len)
+{
+	int rc = kc_gcm_begin_data(g, len);
+	if (rc != PV_OK)
+		return rc;
+	kc_ctr_xcrypt(&g->bc, g->ctr, 32, g->ks, &g->ks_used, in, out, len);
+	kc_gcm_absorb(g, out, len);
+	return PV_OK;
+}
+
+KC_API int kc_gcm_decrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t len)
+{
+	int rc = kc_gcm_begin_data(g, len);
+	if (rc != PV_OK)
+		return rc;
+	kc_gcm_absorb(g, in, len);
+	kc_ctr_xcrypt(&g->bc, g->ctr, 32, g->ks, &g->ks_used, in, out, len);
+	return PV_OK;
+}
+
+KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16])
+{
+	uint8_t lenblk[16];
+	int i;
+
+	if (g->state != 2) {
+		kc_gcm_flush(g);
+		kc_store_be64(lenblk, g->aad_len * 8u);
+		kc_store_be64(lenblk + 8, g->ct_len * 8u);
+		kc_ghash(g->Y, g->H, lenblk, 16);
+		g->state = 2;
+	}
+	kc_bc_encrypt_n(&g->bc, g->J0, tag, 1);
+	for (i = 0; i < 16; i++)
+		tag[i] ^= g->Y[i];
+}
+
+KC_API int kc_gcm_check_tag(kc_gcm *g, const uint8_t *tag, size_t taglen)
+{
+	uint8_t t[16];
+	uint32_t ok;
+
+	if (taglen < 4 || taglen > 16)
+		return PV_ERR_MECH_PARAM;
+	kc_gcm_tag(g, t);
+	ok = kc_ct_eq(t, tag, taglen);
+	kc_wipe(t, sizeof t);
+	return (int)kc_ctl_mux32(ok, (uint32_t)PV_OK, (uint32_t)PV_ERR_ENC_INVALID);
+}
+
+KC_API void kc_gcm_clear(kc_gcm *g)
+{
+	kc_wipe(g, sizeof *g);
+}

@@ -1,0 +1,46 @@
+/*
+ * kc_sym_int.h - internal interfaces shared by the files of gpu/core/sym.
+ * Not for use outside this directory.
+ *
+ * Bitsliced representation: eight 32-bit words q[0..7]; bit p of q[i] is bit
+ * i of byte p (32 bytes per pass).  Bytes are taken from little-endian
+ * 32-bit words: byte j of word k is byte p = 4k + j.
+ */
+#ifndef KC_SYM_INT_H
+#define KC_SYM_INT_H
+
+#include "gpu/core/kc_defs.h"
+#include "gpu/core/kc_util.h"
+#include "gpu/core/sym/kc_sym.h"
+
+/* Loops over bit-planes have public, constant trip counts; ask nvcc to unroll
+ * them so that the plane arrays stay in registers. */
+#ifdef __CUDACC__
+#define KC_SYM_UNROLL _Pragma("unroll")
+#else
+#define KC_SYM_UNROLL
+#endif
+
+/* kc_sbox_ct.c */
+KC_API void kc_bs_from_words(uint32_t q[8], const uint32_t *w, size_t nw);   /* nw <= 8 */
+KC_API void kc_bs_to_words(uint32_t *w, const uint32_t q[8], size_t nw);
+KC_API void kc_bs_aes_sbox(uint32_t q[8]);
+KC_API void kc_bs_aes_inv_sbox(uint32_t q[8]);
+KC_API void kc_bs_sm4_sbox(uint32_t q[8]);
+
+/* kc_aes_ct.c: n = 1 or 2 blocks */
+KC_API int  kc_aes_ct_keysched(uint32_t *rk, uint32_t *nr, const uint8_t *key, size_t keylen);
+KC_API void kc_aes_ct_encrypt(const uint32_t *rk, uint32_t nr, const uint8_t *in, uint8_t *out, size_t n);
+KC_API void kc_aes_ct_decrypt(const uint32_t *rk, uint32_t nr, const uint8_t *in, uint8_t *out, size_t n);
+
+/* kc_sm4.c: n = 1..8 blocks */
+KC_API void kc_sm4_keysched(uint32_t *rk, const uint8_t key[16]);
+KC_API void kc_sm4_crypt(const uint32_t *rk, uint32_t decrypt, const uint8_t *in, uint8_t *out, size_t n);
+
+/* kc_bc.c: encrypt / decrypt any number of blocks, several per pass */
+KC_API void kc_bc_encrypt_n(const kc_bc *bc, const uint8_t *in, uint8_t *out, size_t nblocks);
+KC_API void kc_bc_decrypt_n(const kc_bc *bc, const uint8_t *in, uint8_t *out, size_t nblocks);
+/* blocks per pass of the bulk path (2 for AES, 8 for SM4) */
+#define KC_BC_MAX_PAR 8
+
+#endif /* KC_SYM_INT_H */
