@@ -1,0 +1,159 @@
+/*
+ * kc_ecdsa.c - ECDSA (FIPS 186-4 §6, SEC1 §4.1) over P-256 and P-384 (and
+ * the SM2 curve, should anyone want plain ECDSA there), raw r||s signatures.
+ *
+ * Sign: e = leftmost bits of the hash (bits(n) = 8*flen), k from
+ * kc_ec_nonce (RFC 6979, hedged), R = k*G (comb), r = x(R) mod n,
+ * s = k^-1 (e + r*d) mod n with k^-1 = k^(n-2) (Fermat: constant time).
+ * Verify: u1 = e/s, u2 = r/s, R = u1*G + u2*Q, accept iff x(R) = r mod n.
+ */
+#include "gpu/core/ec/kc_ec.h"
+#include "gpu/core/ec/kc_ec_int.h"
+#include "gpu/core/hash/kc_hash.h"
+#include "gpu/core/kc_util.h"
+#include "gpu/core/pv_err.h"
+
+/* A candidate k out of range, r = 0 or s = 0 each happen with probability
+ * about 2^-128 or less; the loop bound only guards against a broken hash. */
+#define KC_ECDSA_TRIES 16
+
+KC_PRIV uint32_t kc_ecdsa_halg(const kc_ec_params *c, int curve)
+{
+	if (curve == KC_EC_SM2)
+		return KC_HASH_SM3;
+	return c->flen == 48 ? KC_HASH_SHA384 : KC_HASH_SHA256;
+}
+
+/* x(R) mod n for a projective R; returns ctl 1 unless R is the identity. */
+KC_API uint32_t kc_ec_xmodn(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r)
+{
+	uint32_t x[KC_EC_MAXL], y[KC_EC_MAXL], ok;
+
+	ok = kc_ecp_to_affine(c, R, x, y);
+	kc_ecf_from_mont(&c->p, x, x);
+	kc_ecf_reduce_once(&c->n, r, x);   /* x < p < 2n */
+	kc_wipe(x, sizeof x);
+	kc_wipe(y, sizeof y);
+	return ok;
+}
+
+KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, size_t hlen,
+                         kc_drbg *drbg, uint8_t *sig)
+{
+	const kc_ec_params *c = kc_ec_params_get(curve);
+	const kc_ec_mod *N;
+	kc_ec_nonce ns;
+	kc_ec_pt R;
+	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], k[KC_EC_MAXL], r[KC_EC_MAXL], s[KC_EC_MAXL];
+	uint32_t t[KC_EC_MAXL];
+	uint8_t h1[KC_EC_MAX_FLEN], kb[KC_EC_MAX_FLEN], extra[KC_EC_MAX_FLEN];
+	uint32_t flen, ok;
+	int rc, i;
+
+	if (c == NULL)
+		return PV_ERR_DOMAIN;
+	if (priv == NULL || sig == NULL || (hash == NULL && hlen > 0))
+		return PV_ERR_ARGS;
+	if (hlen == 0)
+		return PV_ERR_DATA_LEN;
+	if (!kc_ec_scalar_ok(c, priv, 0))
+		return PV_ERR_ARGS;
+	N = &c->n;
+	flen = c->flen;
+
+	kc_ec_hash_to_n(c, e, hash, hlen);
+	kc_ecf_encode(N, h1, e);
+	if (drbg != NULL) {
+		rc = kc_drbg_generate(drbg, extra, flen, NULL, 0);
+		if (rc != PV_OK) {
+			rc = PV_ERR_RANDOM;
+			goto out;
+		}
+	}
+	rc = kc_ec_nonce_init(&ns, kc_ecdsa_halg(c, curve), priv, h1, flen,
+	                      drbg != NULL ? extra : NULL, drbg != NULL ? flen : 0);
+	if (rc != PV_OK)
+		goto out;
+
+	kc_ecf_decode(N, d, priv);
+	kc_ecf_to_mont(N, d, d);
+	kc_ecf_to_mont(N, e, e);
+	rc = PV_ERR_GENERAL;
+	for (i = 0; i < KC_ECDSA_TRIES; i++) {
+		kc_ec_nonce_next(&ns, kb);
+		if (!kc_ec_scalar_ok(c, kb, 0))   /* rejected candidate: discarded */
+			continue;
+		kc_ecp_mulgen(c, &R, kb);
+		kc_ec_xmodn(c, &R, r);
+		if (kc_ecf_is_zero(N, r))         /* r is public */
+			continue;
+		kc_ecf_decode(N, k, kb);
+		kc_ecf_to_mont(N, k, k);
+		kc_ecf_inv(N, k, k);              /* k^-1 R */
+		kc_ecf_to_mont(N, t, r);
+		kc_ecf_mul(N, t, t, d);           /* r d R */
+		kc_ecf_add(N, t, t, e);           /* (e + r d) R */
+		kc_ecf_mul(N, s, t, k);           /* (e + r d) k^-1 R */
+		kc_ecf_from_mont(N, s, s);
+		ok = kc_ecf_is_zero(N, s) ^ 1u;   /* s is public */
+		if (!ok)
+			continue;
+		kc_ecf_encode(N, sig, r);
+		kc_ecf_encode(N, sig + flen, s);
+		rc = PV_OK;
+		break;
+	}
+out:
+	kc_wipe(&ns, sizeof ns);
+	kc_wipe(&R, sizeof R);
+	kc_wipe(d, sizeof d);
+	kc_wipe(e, sizeof e);
+	kc_wipe(k, sizeof k);
+	kc_wipe(t, sizeof t);
+	kc_wipe(s, sizeof s);
+	kc_wipe(kb, sizeof kb);
+	kc_wipe(h1, sizeof h1);
+	kc_wipe(extra, sizeof extra);
+	return rc;
+}
+
+KC_API int kc_ecdsa_verify(int curve, const uint8_t *pub, size_t publen,
+                           const uint8_t *hash, size_t hlen,
+                           const uint8_t *sig, size_t siglen)
+{
+	const kc_ec_params *c = kc_ec_params_get(curve);
+	const kc_ec_mod *N;
+	kc_ec_pt Q, R;
+	uint32_t e[KC_EC_MAXL], r[KC_EC_MAXL], s[KC_EC_MAXL], w[KC_EC_MAXL], x[KC_EC_MAXL];
+	uint8_t u1[KC_EC_MAX_FLEN], u2[KC_EC_MAX_FLEN];
+	uint32_t flen;
+	int rc;
+
+	if (c == NULL)
+		return PV_ERR_DOMAIN;
+	N = &c->n;
+	flen = c->flen;
+	if (sig == NULL || siglen != 2u * flen)
+		return PV_ERR_SIG_LEN;
+	if (hash == NULL || hlen == 0)
+		return PV_ERR_DATA_LEN;
+	rc = kc_ecp_decode(c, &Q, pub, publen);
+	if (rc != PV_OK)
+		return rc;
+	if (!kc_ec_scalar_ok(c, sig, 0) || !kc_ec_scalar_ok(c, sig + flen, 0))
+		return PV_ERR_SIG_INVALID;
+	kc_ecf_decode(N, r, sig);
+	kc_ecf_decode(N, s, sig + flen);
+	kc_ec_hash_to_n(c, e, hash, hlen);
+
+	kc_ecf_to_mont(N, w, s);
+	kc_ecf_inv(N, w, w);                  /* s^-1 R */
+	kc_ecf_mul(N, x, e, w);               /* e/s */
+	kc_ecf_encode(N, u1, x);
+	kc_ecf_mul(N, x, r, w);               /* r/s */
+	kc_ecf_encode(N, u2, x);
+	kc_ecp_mul2(c, &R, u1, &Q, u2);
+	if (!kc_ec_xmodn(c, &R, x))
+		return PV_ERR_SIG_INVALID;
+	return kc_ecf_eq(N, x, r) ? PV_OK : PV_ERR_SIG_INVALID;
+}
