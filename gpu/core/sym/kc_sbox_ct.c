@@ -53,18 +53,30 @@ KC_API void kc_bs_to_words(uint32_t *w, const uint32_t q[8], size_t nw)
 	}
 }
 
-/* Reduce a 15-coefficient bitsliced product modulo x^8 + poly (poly is a
- * public compile-time constant). */
+/* Reduce a 15-coefficient bitsliced product modulo the field polynomial:
+ * x^8 = x^4 + x^3 + x + 1 (AES) or x^7 + x^6 + x^5 + x^4 + x^2 + 1 (SM4).
+ * poly selects the field; it is a compile-time constant, never data. */
 KC_PRIV void kc_bs_gf_reduce(uint32_t c[15], uint32_t poly)
 {
-	int k, t;
+	int k;
 
-	KC_SYM_UNROLL
-	for (k = 14; k >= 8; k--) {
+	if (poly == KC_POLY_AES) {
 		KC_SYM_UNROLL
-		for (t = 0; t < 8; t++) {
-			if ((poly >> t) & 1u)
-				c[k - 8 + t] ^= c[k];
+		for (k = 14; k >= 8; k--) {
+			c[k - 4] ^= c[k];
+			c[k - 5] ^= c[k];
+			c[k - 7] ^= c[k];
+			c[k - 8] ^= c[k];
+		}
+	} else {
+		KC_SYM_UNROLL
+		for (k = 14; k >= 8; k--) {
+			c[k - 1] ^= c[k];
+			c[k - 2] ^= c[k];
+			c[k - 3] ^= c[k];
+			c[k - 4] ^= c[k];
+			c[k - 6] ^= c[k];
+			c[k - 8] ^= c[k];
 		}
 	}
 }

@@ -15,11 +15,23 @@
 
 /* Loops over bit-planes have public, constant trip counts; ask nvcc to unroll
  * them so that the plane arrays stay in registers. */
-#ifdef __CUDACC__
+#if defined(__CUDACC__)
+#define KC_SYM_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__)
+#define KC_SYM_UNROLL _Pragma("GCC unroll 16")
+#elif defined(__clang__)
 #define KC_SYM_UNROLL _Pragma("unroll")
 #else
 #define KC_SYM_UNROLL
 #endif
+
+/* 1 if x < y (unsigned), constant time.  (kc_util.h's kc_ctl_lt32 as of
+ * c385358 computes x > y; this file does not depend on it.) */
+KC_PRIV uint32_t kc_sym_lt32(uint32_t x, uint32_t y)
+{
+	uint32_t z = x - y;
+	return (z ^ ((x ^ y) & (y ^ z))) >> 31;
+}
 
 /* kc_sbox_ct.c */
 KC_API void kc_bs_from_words(uint32_t q[8], const uint32_t *w, size_t nw);   /* nw <= 8 */
