@@ -27,12 +27,14 @@ KC_PRIV uint32_t kc_ctl_eq32(uint32_t x, uint32_t y)
 	return ((q | (uint32_t)(0u - q)) >> 31) ^ 1u;
 }
 KC_PRIV uint32_t kc_ctl_neq32(uint32_t x, uint32_t y) { return kc_ctl_eq32(x, y) ^ 1u; }
-/* 1 if x < y (unsigned) */
-KC_PRIV uint32_t kc_ctl_lt32(uint32_t x, uint32_t y)
+/* 1 if x > y (unsigned) */
+KC_PRIV uint32_t kc_ctl_gt32(uint32_t x, uint32_t y)
 {
 	uint32_t z = y - x;
 	return (z ^ ((x ^ y) & (x ^ z))) >> 31;
 }
+/* 1 if x < y (unsigned) */
+KC_PRIV uint32_t kc_ctl_lt32(uint32_t x, uint32_t y) { return kc_ctl_gt32(y, x); }
 KC_PRIV uint32_t kc_ctl_mux32(uint32_t ctl, uint32_t x, uint32_t y)
 {
 	return y ^ ((uint32_t)(0u - ctl) & (x ^ y));
