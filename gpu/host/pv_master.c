@@ -1,0 +1,238 @@
+/* pv_master.c - the master key file (format in pv_master.h). */
+#include "gpu/host/pv_master.h"
+#include "gpu/core/pv_err.h"
+#include "gpu/core/kc_util.h"
+#include "gpu/core/hash/kc_hash.h"
+#include "gpu/core/hash/kc_kdf.h"
+#include "gpu/core/sym/kc_sym.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HDR_LEN     8
+#define PLAIN_LEN   56
+#define PASS_LEN    104
+#define CHECK_LEN   16
+#define FLAG_PASS   0x01
+
+static const char check_label[] = "PixelVault master key file v1";
+static const char fpr_label[] = "PixelVault master key id";
+
+static int os_random(void *p, size_t n)
+{
+	uint8_t *b = p;
+	while (n) {
+		ssize_t r = getrandom(b, n, 0);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return PV_ERR_RANDOM;
+		}
+		b += r;
+		n -= (size_t)r;
+	}
+	return PV_OK;
+}
+
+static void checksum(const uint8_t *buf, size_t len, uint8_t out[CHECK_LEN])
+{
+	kc_hash_ctx h;
+	uint8_t d[32];
+	kc_hash_init(&h, KC_HASH_SHA256);
+	kc_hash_update(&h, check_label, sizeof check_label - 1);
+	kc_hash_update(&h, buf, len);
+	kc_hash_final(&h, d);
+	memcpy(out, d, CHECK_LEN);
+}
+
+/* AES-256-GCM under PBKDF2(passphrase); enc = 1 encrypts in place. */
+static int pass_gcm(int enc, const char *pass, const uint8_t *salt, uint32_t iters,
+                    const uint8_t *nonce, const uint8_t *hdr, uint8_t *data,
+                    uint8_t *tag)
+{
+	uint8_t kek[32];
+	kc_bc bc;
+	kc_gcm g;
+	int rc;
+
+	rc = kc_pbkdf2_hmac(KC_HASH_SHA256, (const uint8_t *)pass, strlen(pass),
+	                    salt, 16, iters, kek, sizeof kek);
+	if (rc == PV_OK)
+		rc = kc_bc_init(&bc, KC_BC_AES, kek, sizeof kek);
+	if (rc == PV_OK)
+		rc = kc_gcm_init(&g, &bc, nonce, 12);
+	if (rc == PV_OK)
+		rc = kc_gcm_aad(&g, hdr, HDR_LEN);
+	if (rc == PV_OK) {
+		if (enc) {
+			rc = kc_gcm_encrypt(&g, data, data, PV_MASTER_KEY_LEN);
+			kc_gcm_tag(&g, tag);
+		} else {
+			rc = kc_gcm_decrypt(&g, data, data, PV_MASTER_KEY_LEN);
+			if (rc == PV_OK)
+				rc = kc_gcm_check_tag(&g, tag, 16) == PV_OK ? PV_OK : PV_ERR_WRAPPED;
+		}
+	}
+	kc_gcm_clear(&g);
+	kc_bc_clear(&bc);
+	kc_wipe(kek, sizeof kek);
+	return rc;
+}
+
+int pv_master_generate(uint8_t key[PV_MASTER_KEY_LEN])
+{
+	return os_random(key, PV_MASTER_KEY_LEN);
+}
+
+int pv_master_write(const char *path, const uint8_t key[PV_MASTER_KEY_LEN],
+                    const char *passphrase)
+{
+	uint8_t buf[PASS_LEN];
+	size_t len;
+	int fd, rc = PV_OK;
+	ssize_t w;
+
+	memset(buf, 0, sizeof buf);
+	memcpy(buf, "PVMK", 4);
+	buf[4] = 1;
+	if (passphrase && *passphrase) {
+		buf[5] = FLAG_PASS;
+		rc = os_random(buf + 8, 16);                 /* salt */
+		kc_store_be32(buf + 24, PV_MASTER_PBKDF2_ITERS);
+		if (rc == PV_OK)
+			rc = os_random(buf + 28, 12);        /* nonce */
+		memcpy(buf + 40, key, PV_MASTER_KEY_LEN);
+		if (rc == PV_OK)
+			rc = pass_gcm(1, passphrase, buf + 8, PV_MASTER_PBKDF2_ITERS,
+			              buf + 28, buf, buf + 40, buf + 72);
+		len = PASS_LEN;
+	} else {
+		memcpy(buf + 8, key, PV_MASTER_KEY_LEN);
+		len = PLAIN_LEN;
+	}
+	if (rc != PV_OK)
+		goto out;
+	checksum(buf, len - CHECK_LEN, buf + len - CHECK_LEN);
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0400);
+	if (fd < 0) {
+		rc = errno == EACCES || errno == EEXIST ? PV_ERR_PERM : PV_ERR_IO;
+		goto out;
+	}
+	w = write(fd, buf, len);
+	if (w != (ssize_t)len || fsync(fd) != 0) {
+		rc = PV_ERR_IO;
+		close(fd);
+		unlink(path);
+		goto out;
+	}
+	if (close(fd) != 0)
+		rc = PV_ERR_IO;
+out:
+	kc_wipe(buf, sizeof buf);
+	return rc;
+}
+
+static int read_file(const char *path, uint8_t *buf, size_t cap, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+	if (fd < 0)
+		return errno == EACCES ? PV_ERR_PERM : PV_ERR_IO;
+	r = read(fd, buf, cap);
+	close(fd);
+	if (r < 0)
+		return PV_ERR_IO;
+	*len = (size_t)r;
+	return PV_OK;
+}
+
+static int parse_header(const uint8_t *buf, size_t len)
+{
+	uint8_t check[CHECK_LEN];
+	size_t want;
+	if (len < HDR_LEN || memcmp(buf, "PVMK", 4) != 0 || buf[4] != 1 ||
+	    (buf[5] & ~FLAG_PASS) != 0 || buf[6] || buf[7])
+		return PV_ERR_CORRUPT;
+	want = buf[5] & FLAG_PASS ? PASS_LEN : PLAIN_LEN;
+	if (len != want)
+		return PV_ERR_CORRUPT;
+	checksum(buf, len - CHECK_LEN, check);
+	if (!kc_ct_eq(check, buf + len - CHECK_LEN, CHECK_LEN))
+		return PV_ERR_CORRUPT;
+	return buf[5] & FLAG_PASS ? 1 : 0;
+}
+
+int pv_master_needs_passphrase(const char *path)
+{
+	uint8_t buf[PASS_LEN + 1];
+	size_t len;
+	int rc = read_file(path, buf, sizeof buf, &len);
+	if (rc == PV_OK)
+		rc = parse_header(buf, len);
+	kc_wipe(buf, sizeof buf);
+	return rc;
+}
+
+int pv_master_read(const char *path, const char *passphrase,
+                   uint8_t key[PV_MASTER_KEY_LEN])
+{
+	uint8_t buf[PASS_LEN + 1];
+	size_t len;
+	int rc = read_file(path, buf, sizeof buf, &len);
+
+	if (rc == PV_OK)
+		rc = parse_header(buf, len);
+	if (rc == 0) {
+		memcpy(key, buf + 8, PV_MASTER_KEY_LEN);
+	} else if (rc == 1) {
+		uint32_t iters = kc_load_be32(buf + 24);
+		if (!passphrase || !*passphrase)
+			rc = PV_ERR_PERM;
+		else if (iters < 1000)
+			rc = PV_ERR_CORRUPT;
+		else
+			rc = pass_gcm(0, passphrase, buf + 8, iters, buf + 28, buf,
+			              buf + 40, buf + 72);
+		if (rc == PV_OK)
+			memcpy(key, buf + 40, PV_MASTER_KEY_LEN);
+	}
+	if (rc != PV_OK)
+		kc_wipe(key, PV_MASTER_KEY_LEN);
+	kc_wipe(buf, sizeof buf);
+	return rc;
+}
+
+void pv_master_fingerprint(const uint8_t key[PV_MASTER_KEY_LEN], char out[PV_MASTER_FPR_LEN])
+{
+	static const char hx[] = "0123456789abcdef";
+	kc_hash_ctx h;
+	uint8_t d[32];
+	int i;
+	kc_hash_init(&h, KC_HASH_SHA256);
+	kc_hash_update(&h, fpr_label, sizeof fpr_label - 1);
+	kc_hash_update(&h, key, PV_MASTER_KEY_LEN);
+	kc_hash_final(&h, d);
+	for (i = 0; i < 8; i++) {
+		out[2 * i] = hx[d[i] >> 4];
+		out[2 * i + 1] = hx[d[i] & 15];
+	}
+	out[16] = 0;
+}
+
+const char *pv_master_strerror(int err)
+{
+	switch (err) {
+	case PV_OK: return "ok";
+	case PV_ERR_IO: return "cannot read or write the master key file";
+	case PV_ERR_PERM: return "permission denied, file exists, or a passphrase is required";
+	case PV_ERR_CORRUPT: return "the master key file is corrupted (bad format or checksum)";
+	case PV_ERR_WRAPPED: return "wrong passphrase for the master key file";
+	case PV_ERR_RANDOM: return "the OS random generator failed";
+	default: return "master key error";
+	}
+}

@@ -1,0 +1,57 @@
+/*
+ * pv_master.h - the master key file.
+ *
+ * A 256-bit key in a small versioned file with a checksum, optionally
+ * protected by a passphrase (PBKDF2-HMAC-SHA256, 600,000 iterations, then
+ * AES-256-GCM).  Written with mode 0400 and O_EXCL.  Layout (big endian):
+ *
+ *   0  "PVMK"                magic
+ *   4  u8 version = 1
+ *   5  u8 flags              bit 0: passphrase-protected
+ *   6  u16 reserved = 0
+ *   plain (flags = 0):       8 key[32]  40 check[16]                 = 56 bytes
+ *   passphrase (flags = 1):  8 salt[16] 24 u32 iterations 28 nonce[12]
+ *                            40 ct[32]  72 tag[16]  88 check[16]      = 104 bytes
+ *
+ * check = SHA-256("PixelVault master key file v1" || all preceding bytes)
+ * truncated to 16 bytes: it tells a corrupted file from a wrong passphrase
+ * (the GCM tag, AAD = the 8-byte header) before any key is used.
+ *
+ * The fingerprint (first 8 bytes of SHA-256("PixelVault master key id" ||
+ * key), hex) names a master key without revealing it: the vault records it
+ * so `pvault status` can say which master key a token store needs.
+ */
+#ifndef PV_MASTER_H
+#define PV_MASTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PV_MASTER_KEY_LEN      32
+#define PV_MASTER_PBKDF2_ITERS 600000u
+#define PV_MASTER_FPR_LEN      17        /* 16 hex digits + NUL */
+
+/* New random key from the OS. */
+int pv_master_generate(uint8_t key[PV_MASTER_KEY_LEN]);
+
+/* Write key to path (must not exist; mode 0400).  passphrase NULL or ""
+ * writes the plain format.  PV_ERR_IO / PV_ERR_PERM on failure (errno kept). */
+int pv_master_write(const char *path, const uint8_t key[PV_MASTER_KEY_LEN],
+                    const char *passphrase);
+
+/* Read and check.  PV_ERR_IO (unreadable), PV_ERR_CORRUPT (bad magic,
+ * version, length or checksum), PV_ERR_PERM (passphrase needed but none
+ * given), PV_ERR_WRAPPED (wrong passphrase).  key is wiped on error. */
+int pv_master_read(const char *path, const char *passphrase,
+                   uint8_t key[PV_MASTER_KEY_LEN]);
+
+/* 1 if the file at path is passphrase-protected, 0 if not, <0 on error. */
+int pv_master_needs_passphrase(const char *path);
+
+void pv_master_fingerprint(const uint8_t key[PV_MASTER_KEY_LEN],
+                           char out[PV_MASTER_FPR_LEN]);
+
+/* A one-line message for a pv_master_* error code. */
+const char *pv_master_strerror(int err);
+
+#endif
