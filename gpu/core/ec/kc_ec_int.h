@@ -16,6 +16,27 @@
 #include "gpu/core/kc_defs.h"
 
 #define KC_EC_MAXL 12
+
+/*
+ * Declassification for the ctgrind tests.  A few decisions derived from
+ * secrets are public by design: "this DRBG candidate is out of range, draw
+ * another", "the private key is out of range", "r or s came out 0", "the
+ * SM2 ciphertext failed its check".  The ct test program (tests/ct/ec)
+ * compiles these sources with -DKC_CT_VALIDATION so that valgrind is told
+ * the decision bit is public (as BoringSSL's constant_time_declassify);
+ * in every real build (host library, CUDA) it is the identity.
+ */
+#ifdef KC_CT_VALIDATION
+#include <valgrind/memcheck.h>
+#define KC_EC_DECLASSIFY(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+#else
+#define KC_EC_DECLASSIFY(p, n) ((void)0)
+#endif
+KC_PRIV uint32_t kc_ec_public_ctl(uint32_t ctl)
+{
+	KC_EC_DECLASSIFY(&ctl, sizeof ctl);
+	return ctl;
+}
 #define KC_EC_MAX_FLEN_INT 48
 
 typedef struct kc_ec_mod {

@@ -55,7 +55,7 @@ KC_API int kc_ec_priv_check(int curve, const uint8_t *priv)
 		return PV_ERR_DOMAIN;
 	if (priv == NULL)
 		return PV_ERR_ARGS;
-	return kc_ec_scalar_ok(c, priv, 0) ? PV_OK : PV_ERR_ARGS;
+	return kc_ec_public_ctl(kc_ec_scalar_ok(c, priv, 0)) ? PV_OK : PV_ERR_ARGS;
 }
 
 KC_API int kc_ec_pubkey(int curve, const uint8_t *priv, uint8_t *pub)
@@ -67,7 +67,7 @@ KC_API int kc_ec_pubkey(int curve, const uint8_t *priv, uint8_t *pub)
 		return PV_ERR_DOMAIN;
 	if (priv == NULL || pub == NULL)
 		return PV_ERR_ARGS;
-	if (!kc_ec_scalar_ok(c, priv, 0))
+	if (!kc_ec_public_ctl(kc_ec_scalar_ok(c, priv, 0)))
 		return PV_ERR_ARGS;
 	kc_ecp_mulgen(c, &q, priv);
 	kc_ecp_encode(c, pub, &q);
@@ -93,7 +93,7 @@ KC_API int kc_ec_keygen(int curve, kc_drbg *drbg, uint8_t *priv, uint8_t *pub)
 		}
 		/* a rejected candidate is discarded: the branch leaks nothing
 		 * about the key that is kept */
-		if (kc_ec_scalar_ok(c, priv, sub))
+		if (kc_ec_public_ctl(kc_ec_scalar_ok(c, priv, sub)))
 			return kc_ec_pubkey(curve, priv, pub);
 	}
 	kc_wipe(priv, c->flen);
@@ -143,7 +143,7 @@ KC_API int kc_ecdh(int curve, const uint8_t *priv, const uint8_t *peer, size_t p
 	rc = kc_ecp_decode(c, &q, peer, peerlen);
 	if (rc != PV_OK)
 		return rc;
-	if (!kc_ec_scalar_ok(c, priv, 0))
+	if (!kc_ec_public_ctl(kc_ec_scalar_ok(c, priv, 0)))
 		return PV_ERR_ARGS;
 	kc_ecp_mul(c, &s, &q, priv);
 	ok = kc_ecp_to_affine(c, &s, x, y);
@@ -154,7 +154,7 @@ KC_API int kc_ecdh(int curve, const uint8_t *priv, const uint8_t *peer, size_t p
 	kc_wipe(y, sizeof y);
 	/* prime order, d in [1, n-1], Q valid: the identity cannot occur; the
 	 * check costs nothing and guards the invariant */
-	if (!ok) {
+	if (!kc_ec_public_ctl(ok)) {
 		kc_wipe(secret, c->flen);
 		return PV_ERR_PUBKEY;
 	}

@@ -56,7 +56,7 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 		return PV_ERR_ARGS;
 	if (hlen == 0)
 		return PV_ERR_DATA_LEN;
-	if (!kc_ec_scalar_ok(c, priv, 0))
+	if (!kc_ec_public_ctl(kc_ec_scalar_ok(c, priv, 0)))
 		return PV_ERR_ARGS;
 	N = &c->n;
 	flen = c->flen;
@@ -81,11 +81,12 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 	rc = PV_ERR_GENERAL;
 	for (i = 0; i < KC_ECDSA_TRIES; i++) {
 		kc_ec_nonce_next(&ns, kb);
-		if (!kc_ec_scalar_ok(c, kb, 0))   /* rejected candidate: discarded */
+		if (!kc_ec_public_ctl(kc_ec_scalar_ok(c, kb, 0)))  /* rejected: discarded */
 			continue;
 		kc_ecp_mulgen(c, &R, kb);
 		kc_ec_xmodn(c, &R, r);
-		if (kc_ecf_is_zero(N, r))         /* r is public */
+		KC_EC_DECLASSIFY(r, sizeof r);    /* r is public output */
+		if (kc_ecf_is_zero(N, r))
 			continue;
 		kc_ecf_decode(N, k, kb);
 		kc_ecf_to_mont(N, k, k);
@@ -95,7 +96,8 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 		kc_ecf_add(N, t, t, e);           /* (e + r d) R */
 		kc_ecf_mul(N, s, t, k);           /* (e + r d) k^-1 R */
 		kc_ecf_from_mont(N, s, s);
-		ok = kc_ecf_is_zero(N, s) ^ 1u;   /* s is public */
+		KC_EC_DECLASSIFY(s, sizeof s);    /* s is public output */
+		ok = kc_ecf_is_zero(N, s) ^ 1u;
 		if (!ok)
 			continue;
 		kc_ecf_encode(N, sig, r);
