@@ -229,7 +229,7 @@ const char *pv_master_strerror(int err)
 	switch (err) {
 	case PV_OK: return "ok";
 	case PV_ERR_IO: return "cannot read or write the master key file";
-	case PV_ERR_PERM: return "permission denied, file exists, or a passphrase is required";
+	case PV_ERR_PERM: return "permission denied, the file exists, or a passphrase is required";
 	case PV_ERR_CORRUPT: return "the master key file is corrupted (bad format or checksum)";
 	case PV_ERR_WRAPPED: return "wrong passphrase for the master key file";
 	case PV_ERR_RANDOM: return "the OS random generator failed";

@@ -1,0 +1,128 @@
+/* pvault.c - the operator's CLI: dispatch and shared helpers. */
+#include "provisioning/pvault.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+static const pv_cmd *const tables[] = { pv_master_cmds, NULL };
+
+void pvault_err(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("pvault: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int pvault_is_help(const char *arg)
+{
+	return !strcmp(arg, "--help") || !strcmp(arg, "-h") || !strcmp(arg, "help");
+}
+
+static char *read_tty(const char *prompt)
+{
+	struct termios old, quiet;
+	char buf[512];
+	FILE *tty = fopen("/dev/tty", "r+");
+	char *res = NULL;
+	if (!tty)
+		return NULL;
+	fputs(prompt, tty);
+	fflush(tty);
+	if (tcgetattr(fileno(tty), &old) == 0) {
+		quiet = old;
+		quiet.c_lflag &= ~(tcflag_t)ECHO;
+		tcsetattr(fileno(tty), TCSAFLUSH, &quiet);
+	}
+	if (fgets(buf, sizeof buf, tty)) {
+		buf[strcspn(buf, "\r\n")] = 0;
+		res = strdup(buf);
+	}
+	tcsetattr(fileno(tty), TCSAFLUSH, &old);
+	fputc('\n', tty);
+	fclose(tty);
+	memset(buf, 0, sizeof buf);
+	return res;
+}
+
+char *pvault_passphrase(const char *env, int confirm)
+{
+	char *a, *b;
+	if (env) {
+		const char *v = getenv(env);
+		return v && *v ? strdup(v) : NULL;
+	}
+	a = read_tty("Master key passphrase: ");
+	if (!a || !*a || !confirm)
+		return a;
+	b = read_tty("Repeat passphrase: ");
+	if (!b || strcmp(a, b) != 0) {
+		pvault_err("passphrases do not match");
+		free(a);
+		a = NULL;
+	}
+	free(b);
+	return a;
+}
+
+static void usage(FILE *f)
+{
+	const pv_cmd *const *t;
+	const pv_cmd *c;
+	fprintf(f, "usage: pvault COMMAND [SUBCOMMAND] [OPTIONS]\n\n"
+	           "Provision and operate a PixelVault token store.\n"
+	           "Configuration: $PIXELVAULT_CONF or ~/.config/pixelvault/pixelvault.conf\n\n"
+	           "Commands:\n");
+	for (t = tables; *t; t++)
+		for (c = *t; c->name; c++)
+			fprintf(f, "  %-7s %-8s %s\n", c->group ? c->group : "", c->name, c->summary);
+	fprintf(f, "\n`pvault COMMAND SUBCOMMAND --help` describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const pv_cmd *const *t;
+	const pv_cmd *c;
+	int i;
+
+	if (argc < 2 || pvault_is_help(argv[1])) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	for (t = tables; *t; t++)
+		for (c = *t; c->name; c++) {
+			int shift;
+			if (c->group) {
+				if (strcmp(argv[1], c->group) || argc < 3 || strcmp(argv[2], c->name))
+					continue;
+				shift = 2;
+			} else {
+				if (strcmp(argv[1], c->name))
+					continue;
+				shift = 1;
+			}
+			for (i = shift + 1; i < argc; i++)
+				if (pvault_is_help(argv[i])) {
+					printf("usage: %s\n", c->usage);
+					return 0;
+				}
+			return c->run(argc - shift, argv + shift);
+		}
+	/* group given without a known subcommand: list the group */
+	for (t = tables; *t; t++)
+		for (c = *t; c->name; c++)
+			if (c->group && !strcmp(argv[1], c->group)) {
+				fprintf(stderr, "usage: pvault %s SUBCOMMAND\n", c->group);
+				for (; c->name && c->group && !strcmp(c->group, argv[1]); c++)
+					fprintf(stderr, "  %-8s %s\n", c->name, c->summary);
+				return 2;
+			}
+	pvault_err("unknown command '%s' (see pvault --help)", argv[1]);
+	return 2;
+}
