@@ -13,9 +13,10 @@
 #include "gpu/core/kc_util.h"
 #include "gpu/core/sym/kc_sym.h"
 
-/* Loops over bit-planes have public, constant trip counts; ask nvcc to unroll
- * them so that the plane arrays stay in registers. */
-#if defined(__CUDACC__)
+/* Loops over bit-planes have public, constant trip counts; ask the compiler
+ * to unroll them so that the plane arrays stay in registers (nvcc's device
+ * pass; the host pass of nvcc gets the host compiler's spelling). */
+#if defined(__CUDA_ARCH__)
 #define KC_SYM_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__) && !defined(__clang__)
 #define KC_SYM_UNROLL _Pragma("GCC unroll 16")
