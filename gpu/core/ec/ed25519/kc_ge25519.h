@@ -54,7 +54,9 @@ KC_API void kc_ge25519_p3_dbl(kc_ge25519_p1p1 *r, const kc_ge25519_p3 *p);
 KC_API void kc_ge25519_scalarmult_base(kc_ge25519_p3 *h, const uint8_t a[32]);
 
 /* r = a * A + b * B.  VARIABLE TIME: for public inputs only (verification).
- * a, b are 32-byte little-endian scalars (< 2^256). */
+ * a, b are 32-byte little-endian scalars < 2^255 (bit 255 clear: the
+ * signed sliding window may carry into bit 255 but not beyond; reduced
+ * scalars, < L < 2^253, qualify). */
 KC_API void kc_ge25519_double_scalarmult_vartime(kc_ge25519_p2 *r, const uint8_t a[32],
                                                  const kc_ge25519_p3 *A, const uint8_t b[32]);
 
