@@ -1,0 +1,98 @@
+/*
+ * tk.h - the token layer: slots, tokens, PINs, login, sessions, objects,
+ * attribute policy, the SQLite token store.
+ *
+ * The PKCS#11 shell (pkcs11/) checks pointer arguments and the
+ * initialisation state, then calls these functions.  Every function returns
+ * a CK_RV; PV_ERR_* codes from lower layers become CK_RV only through
+ * tk_rv_from_pv() (tk_rv.c).  All functions are thread-safe.
+ *
+ * Nothing here includes pkcs11/: the 3.0 C_LoginUser is tk_login with a
+ * user name, C_SessionCancel is tk_session_cancel.
+ */
+#ifndef TK_H
+#define TK_H
+
+#include <p11-kit/pkcs11.h>
+
+/* ---- limits and policy (docs/token-store.md) ---- */
+#define TK_PIN_MIN            4
+#define TK_PIN_MAX            255
+#define TK_PIN_MAX_FAILS      10       /* locked after this many failures  */
+#define TK_PBKDF2_ITERATIONS  600000u  /* PBKDF2-HMAC-SHA256               */
+#define TK_PIN_SALT_LEN       16
+#define TK_PIN_VERIFIER_LEN   32
+#define TK_UID_LEN            16       /* random object identity           */
+#define TK_MAX_SESSIONS       4096     /* per token, per process           */
+
+/* Session-object handles carry this bit; token-object handles carry the
+ * slot ID in bits 40..55 and the store's row id below. */
+#define TK_HANDLE_SESSION_BIT ((CK_OBJECT_HANDLE)1 << 62)
+
+/* ---- mutex operations: app callbacks (C_Initialize) or pthreads ---- */
+typedef struct tk_mutex_ops {
+	CK_CREATEMUTEX create;
+	CK_DESTROYMUTEX destroy;
+	CK_LOCKMUTEX lock;
+	CK_UNLOCKMUTEX unlock;
+} tk_mutex_ops;
+
+/* ---- general ---- */
+/* ops NULL: the module's own pthread mutexes.  CKR_CRYPTOKI_ALREADY_INITIALIZED
+ * on a second call in the same process; in a forked child the parent's
+ * state is dropped (never touched) and a fresh one is made. */
+CK_RV tk_initialize(const tk_mutex_ops *ops);
+CK_RV tk_finalize(void);
+/* 1 if initialised in this process (pid check: 0 in a forked child). */
+int tk_initialized(void);
+
+/* The token model string (backend name), in one place. */
+const char *tk_model(void);
+
+/* ---- slots and tokens ---- */
+CK_RV tk_slot_list(CK_BBOOL token_present, CK_SLOT_ID *list, CK_ULONG *count);
+CK_RV tk_slot_info(CK_SLOT_ID slot, CK_SLOT_INFO *info);
+CK_RV tk_token_info(CK_SLOT_ID slot, CK_TOKEN_INFO *info);
+CK_RV tk_slot_check(CK_SLOT_ID slot);
+/* label: 32 bytes, blank padded. */
+CK_RV tk_init_token(CK_SLOT_ID slot, const CK_UTF8CHAR *pin, CK_ULONG pin_len,
+                    const CK_UTF8CHAR *label);
+CK_RV tk_init_pin(CK_SESSION_HANDLE s, const CK_UTF8CHAR *pin, CK_ULONG len);
+CK_RV tk_set_pin(CK_SESSION_HANDLE s, const CK_UTF8CHAR *old, CK_ULONG old_len,
+                 const CK_UTF8CHAR *new_pin, CK_ULONG new_len);
+
+/* ---- sessions and login ---- */
+CK_RV tk_open_session(CK_SLOT_ID slot, CK_FLAGS flags, CK_SESSION_HANDLE *out);
+CK_RV tk_close_session(CK_SESSION_HANDLE s);
+CK_RV tk_close_all_sessions(CK_SLOT_ID slot);
+CK_RV tk_session_info(CK_SESSION_HANDLE s, CK_SESSION_INFO *info);
+CK_RV tk_session_check(CK_SESSION_HANDLE s);
+/* C_Login / C_LoginUser (the user name is checked by pkcs11/ and not
+ * used: one user per token). */
+CK_RV tk_login(CK_SESSION_HANDLE s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
+               CK_ULONG len);
+CK_RV tk_logout(CK_SESSION_HANDLE s);
+/* C_SessionCancel: ends the session's find operation if find_objects. */
+CK_RV tk_session_cancel(CK_SESSION_HANDLE s, int find_objects);
+
+/* ---- objects ---- */
+CK_RV tk_create_object(CK_SESSION_HANDLE s, const CK_ATTRIBUTE *t, CK_ULONG n,
+                       CK_OBJECT_HANDLE *out);
+CK_RV tk_copy_object(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE o,
+                     const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out);
+CK_RV tk_destroy_object(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE o);
+CK_RV tk_object_size(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE o, CK_ULONG *size);
+CK_RV tk_get_attributes(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE o,
+                        CK_ATTRIBUTE *t, CK_ULONG n);
+CK_RV tk_set_attributes(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE o,
+                        const CK_ATTRIBUTE *t, CK_ULONG n);
+CK_RV tk_find_init(CK_SESSION_HANDLE s, const CK_ATTRIBUTE *t, CK_ULONG n);
+CK_RV tk_find(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *out, CK_ULONG max,
+              CK_ULONG *count);
+CK_RV tk_find_final(CK_SESSION_HANDLE s);
+
+/* ---- errors ---- */
+/* The one mapping of PV_ERR_* codes (gpu/core/pv_err.h) to CK_RV. */
+CK_RV tk_rv_from_pv(int err);
+
+#endif /* TK_H */

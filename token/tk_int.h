@@ -1,0 +1,190 @@
+/*
+ * tk_int.h - internals of the token layer (not for pkcs11/).
+ *
+ * Locking: one process-wide mutex (g.mu) guards the slot table, the
+ * session table, login states and session objects; it is held only for
+ * memory work, never across PBKDF2 or SQLite I/O.  Each token keeps a pool
+ * of SQLite connections (tk_db); a thread takes a connection for the
+ * duration of one store call, so readers run in parallel (WAL) and writers
+ * serialise inside SQLite (BEGIN IMMEDIATE + busy_timeout).
+ * Lock order: g.mu, then a slot's pool mutex; never the reverse.
+ */
+#ifndef TK_INT_H
+#define TK_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <sqlite3.h>
+
+#include "token/tk.h"
+
+/* ---- mutexes ---- */
+typedef struct tk_mutex tk_mutex;
+tk_mutex *tk_mutex_new(void);
+void tk_mutex_free(tk_mutex *m);
+void tk_mutex_lock(tk_mutex *m);
+void tk_mutex_unlock(tk_mutex *m);
+/* Select the implementation (NULL = pthreads).  Called by tk_initialize. */
+void tk_mutex_setup(const tk_mutex_ops *ops);
+
+/* ---- attributes and objects in memory ---- */
+typedef struct tk_attr {
+	CK_ATTRIBUTE_TYPE type;
+	CK_ULONG len;
+	uint8_t *val;                 /* malloc'd, may be NULL when len == 0 */
+} tk_attr;
+
+typedef struct tk_obj {
+	CK_OBJECT_HANDLE h;
+	CK_SESSION_HANDLE owner;      /* session objects: the creating session */
+	uint8_t uid[TK_UID_LEN];
+	tk_attr *a;
+	size_t n;
+	struct tk_obj *next;
+} tk_obj;
+
+void tk_obj_free(tk_obj *o);
+tk_attr *tk_obj_attr(const tk_obj *o, CK_ATTRIBUTE_TYPE t);
+CK_BBOOL tk_obj_bool(const tk_obj *o, CK_ATTRIBUTE_TYPE t, CK_BBOOL dflt);
+CK_ULONG tk_obj_ulong(const tk_obj *o, CK_ATTRIBUTE_TYPE t, CK_ULONG dflt);
+/* Set (replace or append) one attribute; PV_ERR_NOMEM. */
+int tk_obj_set(tk_obj *o, CK_ATTRIBUTE_TYPE t, const void *v, CK_ULONG len);
+tk_obj *tk_obj_dup(const tk_obj *o);
+
+/* ---- attribute policy (tk_attr.c) ---- */
+enum { TK_OP_CREATE, TK_OP_COPY, TK_OP_SET };
+/* Validate tmpl for op against the policy table; on create build the
+ * complete object (defaults, computed attributes) in *out (caller frees).
+ * For copy/set, 'base' is the existing object and *out the result. */
+CK_RV tk_policy_apply(int op, const tk_obj *base, const CK_ATTRIBUTE *t,
+                      CK_ULONG n, int so_logged_in, tk_obj **out);
+/* 1 if the template has a duplicate attribute type. */
+int tk_tmpl_has_dup(const CK_ATTRIBUTE *t, CK_ULONG n);
+/* 1 if o matches every attribute of t (byte-exact). */
+int tk_obj_match(const tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n);
+
+/* ---- the store (tk_store.c) ---- */
+typedef struct tk_db tk_db;
+
+typedef struct tk_tokinfo {
+	CK_SLOT_ID slot_no;
+	char serial[17];
+	uint8_t label[32];
+	int user_pin_set;
+	int so_fails, user_fails;
+} tk_tokinfo;
+
+typedef struct tk_pinrec {
+	uint8_t salt[TK_PIN_SALT_LEN];
+	uint8_t verifier[TK_PIN_VERIFIER_LEN];
+	uint32_t iterations;
+	int fails;
+} tk_pinrec;
+
+/* Create a new token database at path (fails if it exists). */
+int tk_store_create(const char *path, CK_SLOT_ID slot_no, const char *serial,
+                    const uint8_t label[32], const tk_pinrec *so);
+/* Open a connection (WAL, busy_timeout, schema check). */
+int tk_store_open(const char *path, tk_db **out);
+void tk_store_close(tk_db *d);
+int tk_store_info(tk_db *d, tk_tokinfo *ti);
+/* Read-only peek at a token file's slot number (used by the slot scan). */
+int tk_store_peek_slot(const char *path, CK_SLOT_ID *slot_no, char serial[17]);
+
+/* who: CKU_SO or CKU_USER.  PV_ERR_NOT_FOUND if not set. */
+int tk_store_pin_get(tk_db *d, CK_USER_TYPE who, tk_pinrec *p);
+int tk_store_pin_put(tk_db *d, CK_USER_TYPE who, const tk_pinrec *p);
+/* fails := fails + 1 (bad) or 0 (good); returns the new count via *fails. */
+int tk_store_pin_count(tk_db *d, CK_USER_TYPE who, int good, int *fails);
+/* Reinitialise: drop every object and the user PIN, set label, reset SO
+ * counter - one transaction. */
+int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so);
+
+/* Objects.  oid is the store row id (never reused). */
+int tk_store_obj_insert(tk_db *d, const tk_obj *o, int64_t *oid);
+int tk_store_obj_load(tk_db *d, int64_t oid, tk_obj **out);
+int tk_store_obj_delete(tk_db *d, int64_t oid);
+/* Replace all attributes of oid by those of o (one transaction). */
+int tk_store_obj_update(tk_db *d, int64_t oid, const tk_obj *o);
+/* Ids of token objects matching tmpl; private ones only if priv_ok.
+ * *ids is malloc'd. */
+int tk_store_find(tk_db *d, const CK_ATTRIBUTE *t, CK_ULONG n, int priv_ok,
+                  int64_t **ids, size_t *nids);
+
+/* ---- slots (tk_slot.c) ---- */
+typedef struct tk_slot {
+	CK_SLOT_ID id;
+	int initialized;              /* 0: the "new token" slot            */
+	char serial[17];
+	char dir[4200];
+	char dbpath[4300];
+	/* login state of this process on this token */
+	CK_USER_TYPE login;           /* (CK_USER_TYPE)-1: nobody            */
+	CK_ULONG nsess, nrw;
+	tk_obj *sobjs;                /* session objects                    */
+	/* connection pool */
+	tk_mutex *pool_mu;
+	tk_db *pool;
+	struct tk_slot *next;
+} tk_slot;
+
+#define TK_NOBODY ((CK_USER_TYPE)-1)
+
+/* Take / give back a store connection of an initialised slot. */
+int tk_slot_db(tk_slot *s, tk_db **out);
+void tk_slot_db_put(tk_slot *s, tk_db *d);
+tk_db *tk_db_next(tk_db *d);
+void tk_db_set_next(tk_db *d, tk_db *n);
+/* Under g.mu: rescan the token directory; find a slot. */
+int tk_slots_refresh(void);
+tk_slot *tk_slot_find(CK_SLOT_ID id);
+void tk_slots_free(void);
+
+/* ---- sessions (tk_session.c) ---- */
+typedef struct tk_session {
+	CK_SESSION_HANDLE h;
+	tk_slot *slot;
+	CK_FLAGS flags;
+	int finding;
+	CK_OBJECT_HANDLE *found;
+	size_t nfound, pos;
+} tk_session;
+
+/* Under g.mu. NULL if invalid. */
+tk_session *tk_session_get(CK_SESSION_HANDLE h);
+void tk_sessions_free(void);
+
+/* ---- PINs (tk_pin.c) ---- */
+int tk_pin_make(const CK_UTF8CHAR *pin, CK_ULONG len, tk_pinrec *rec);
+/* 1 if pin matches rec (constant-time compare), 0 if not, <0 error. */
+int tk_pin_check(const CK_UTF8CHAR *pin, CK_ULONG len, const tk_pinrec *rec);
+CK_RV tk_pin_len_check(const CK_UTF8CHAR *pin, CK_ULONG len);
+
+/* ---- process state ---- */
+struct tk_global {
+	int init;
+	pid_t pid;
+	tk_mutex *mu;
+	char token_dir[4096];
+	tk_slot *slots;
+	tk_session **sess;            /* indexed by handle - 1 */
+	size_t sess_cap;
+	CK_SESSION_HANDLE next_sess;
+	CK_OBJECT_HANDLE next_sobj;
+};
+extern struct tk_global tk_g;
+
+/* Object handle <-> store id. */
+CK_OBJECT_HANDLE tk_handle_token(const tk_slot *s, int64_t oid);
+int tk_handle_is_session(CK_OBJECT_HANDLE h);
+int64_t tk_handle_oid(const tk_slot *s, CK_OBJECT_HANDLE h); /* 0 if foreign */
+
+/* Random bytes (OS).  PV_ERR_RANDOM. */
+int tk_random(void *p, size_t n);
+
+/* Read the token directory from pixelvault.conf. */
+int tk_conf_token_dir(char *out, size_t cap);
+
+#endif /* TK_INT_H */

@@ -1,0 +1,59 @@
+/*
+ * tk_pin.c - PIN verifiers: PBKDF2-HMAC-SHA256, 600,000 iterations,
+ * 16-byte random salt, 32-byte verifier, compared in constant time.
+ * The iteration count is stored beside each verifier.
+ */
+#include <string.h>
+
+#include "gpu/core/hash/kc_hash.h"
+#include "gpu/core/hash/kc_kdf.h"
+#include "gpu/core/kc_util.h"
+#include "gpu/core/pv_err.h"
+#include "token/tk_int.h"
+
+CK_RV tk_pin_len_check(const CK_UTF8CHAR *pin, CK_ULONG len)
+{
+	if (pin == NULL)
+		return CKR_ARGUMENTS_BAD;  /* no protected authentication path */
+	if (len < TK_PIN_MIN || len > TK_PIN_MAX)
+		return CKR_PIN_LEN_RANGE;
+	return CKR_OK;
+}
+
+static int tk_pin_derive(const CK_UTF8CHAR *pin, CK_ULONG len,
+                         const uint8_t *salt, uint32_t iter,
+                         uint8_t out[TK_PIN_VERIFIER_LEN])
+{
+	return kc_pbkdf2_hmac(KC_HASH_SHA256, (const uint8_t *)pin, (size_t)len,
+	                      salt, TK_PIN_SALT_LEN, iter, out,
+	                      TK_PIN_VERIFIER_LEN);
+}
+
+int tk_pin_make(const CK_UTF8CHAR *pin, CK_ULONG len, tk_pinrec *rec)
+{
+	int rc;
+
+	memset(rec, 0, sizeof *rec);
+	rec->iterations = TK_PBKDF2_ITERATIONS;
+	rc = tk_random(rec->salt, sizeof rec->salt);
+	if (rc < 0)
+		return rc;
+	return tk_pin_derive(pin, len, rec->salt, rec->iterations, rec->verifier);
+}
+
+int tk_pin_check(const CK_UTF8CHAR *pin, CK_ULONG len, const tk_pinrec *rec)
+{
+	uint8_t v[TK_PIN_VERIFIER_LEN];
+	int rc;
+
+	if (len > TK_PIN_MAX)
+		return 0;
+	rc = tk_pin_derive(pin, len, rec->salt, rec->iterations, v);
+	if (rc < 0) {
+		kc_wipe(v, sizeof v);
+		return rc;
+	}
+	rc = kc_ct_eq(v, rec->verifier, sizeof v) ? 1 : 0;
+	kc_wipe(v, sizeof v);
+	return rc;
+}

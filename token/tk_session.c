@@ -1,0 +1,396 @@
+/*
+ * tk_session.c - sessions, login state, PIN management.
+ *
+ * Login state belongs to the application (this process) per token: every
+ * session of the process on that token shares it, and closing the last
+ * session logs out.  PIN failure counters live in the store, so they are
+ * shared by every process; a token locks after TK_PIN_MAX_FAILS failures.
+ * PBKDF2 runs with no lock held.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/core/kc_util.h"
+#include "gpu/core/pv_err.h"
+#include "token/tk_int.h"
+
+tk_session *tk_session_get(CK_SESSION_HANDLE h)
+{
+	if (h == 0 || h > tk_g.sess_cap)
+		return NULL;
+	return tk_g.sess[h - 1];
+}
+
+static void tk_find_clear(tk_session *se)
+{
+	free(se->found);
+	se->found = NULL;
+	se->nfound = se->pos = 0;
+	se->finding = 0;
+}
+
+/* Under g.mu: destroy a session and the session objects it owns. */
+static void tk_session_destroy(tk_session *se)
+{
+	tk_slot *s = se->slot;
+	tk_obj **pp = &s->sobjs;
+
+	while (*pp != NULL) {
+		if ((*pp)->owner == se->h) {
+			tk_obj *o = *pp;
+			*pp = o->next;
+			tk_obj_free(o);
+		} else {
+			pp = &(*pp)->next;
+		}
+	}
+	s->nsess--;
+	if (se->flags & CKF_RW_SESSION)
+		s->nrw--;
+	if (s->nsess == 0)
+		s->login = TK_NOBODY;
+	tk_g.sess[se->h - 1] = NULL;
+	tk_find_clear(se);
+	free(se);
+}
+
+void tk_sessions_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < tk_g.sess_cap; i++)
+		if (tk_g.sess[i] != NULL)
+			tk_session_destroy(tk_g.sess[i]);
+	free(tk_g.sess);
+	tk_g.sess = NULL;
+	tk_g.sess_cap = 0;
+}
+
+CK_RV tk_open_session(CK_SLOT_ID id, CK_FLAGS flags, CK_SESSION_HANDLE *out)
+{
+	tk_slot *s;
+	tk_session *se;
+	tk_db *d;
+	CK_RV rv = CKR_OK;
+	int rc;
+
+	tk_mutex_lock(tk_g.mu);
+	if ((s = tk_slot_find(id)) == NULL) {
+		(void)tk_slots_refresh();
+		s = tk_slot_find(id);
+	}
+	tk_mutex_unlock(tk_g.mu);
+	if (s == NULL)
+		return CKR_SLOT_ID_INVALID;
+	if (!s->initialized)
+		return CKR_TOKEN_NOT_RECOGNIZED;
+	/* make sure the store opens before handing out a session */
+	rc = tk_slot_db(s, &d);
+	if (rc < 0)
+		return tk_rv_from_pv(rc);
+	tk_slot_db_put(s, d);
+
+	se = calloc(1, sizeof *se);
+	if (se == NULL)
+		return CKR_HOST_MEMORY;
+	tk_mutex_lock(tk_g.mu);
+	if (!(flags & CKF_RW_SESSION) && s->login == CKU_SO) {
+		rv = CKR_SESSION_READ_WRITE_SO_EXISTS;
+	} else if (s->nsess >= TK_MAX_SESSIONS) {
+		rv = CKR_SESSION_COUNT;
+	} else if (tk_g.next_sess > tk_g.sess_cap) {
+		size_t cap = tk_g.sess_cap ? tk_g.sess_cap * 2 : 64;
+		tk_session **ns = realloc(tk_g.sess, cap * sizeof *ns);
+		if (ns == NULL) {
+			rv = CKR_HOST_MEMORY;
+		} else {
+			memset(ns + tk_g.sess_cap, 0,
+			       (cap - tk_g.sess_cap) * sizeof *ns);
+			tk_g.sess = ns;
+			tk_g.sess_cap = cap;
+		}
+	}
+	if (rv == CKR_OK) {
+		se->h = tk_g.next_sess++;
+		se->slot = s;
+		se->flags = flags & (CKF_RW_SESSION | CKF_SERIAL_SESSION);
+		tk_g.sess[se->h - 1] = se;
+		s->nsess++;
+		if (flags & CKF_RW_SESSION)
+			s->nrw++;
+		*out = se->h;
+	}
+	tk_mutex_unlock(tk_g.mu);
+	if (rv != CKR_OK)
+		free(se);
+	return rv;
+}
+
+CK_RV tk_close_session(CK_SESSION_HANDLE h)
+{
+	tk_session *se;
+
+	tk_mutex_lock(tk_g.mu);
+	se = tk_session_get(h);
+	if (se != NULL)
+		tk_session_destroy(se);
+	tk_mutex_unlock(tk_g.mu);
+	return se != NULL ? CKR_OK : CKR_SESSION_HANDLE_INVALID;
+}
+
+CK_RV tk_close_all_sessions(CK_SLOT_ID id)
+{
+	size_t i;
+	tk_slot *s;
+
+	tk_mutex_lock(tk_g.mu);
+	s = tk_slot_find(id);
+	if (s != NULL)
+		for (i = 0; i < tk_g.sess_cap; i++)
+			if (tk_g.sess[i] != NULL && tk_g.sess[i]->slot == s)
+				tk_session_destroy(tk_g.sess[i]);
+	tk_mutex_unlock(tk_g.mu);
+	return s != NULL ? CKR_OK : CKR_SLOT_ID_INVALID;
+}
+
+CK_RV tk_session_check(CK_SESSION_HANDLE h)
+{
+	CK_RV rv;
+
+	tk_mutex_lock(tk_g.mu);
+	rv = tk_session_get(h) != NULL ? CKR_OK : CKR_SESSION_HANDLE_INVALID;
+	tk_mutex_unlock(tk_g.mu);
+	return rv;
+}
+
+CK_RV tk_session_info(CK_SESSION_HANDLE h, CK_SESSION_INFO *info)
+{
+	tk_session *se;
+	int rw;
+
+	tk_mutex_lock(tk_g.mu);
+	se = tk_session_get(h);
+	if (se == NULL) {
+		tk_mutex_unlock(tk_g.mu);
+		return CKR_SESSION_HANDLE_INVALID;
+	}
+	rw = (se->flags & CKF_RW_SESSION) != 0;
+	memset(info, 0, sizeof *info);
+	info->slotID = se->slot->id;
+	info->flags = se->flags;
+	if (se->slot->login == CKU_SO)
+		info->state = CKS_RW_SO_FUNCTIONS;
+	else if (se->slot->login == CKU_USER)
+		info->state = rw ? CKS_RW_USER_FUNCTIONS : CKS_RO_USER_FUNCTIONS;
+	else
+		info->state = rw ? CKS_RW_PUBLIC_SESSION : CKS_RO_PUBLIC_SESSION;
+	info->ulDeviceError = 0;
+	tk_mutex_unlock(tk_g.mu);
+	return CKR_OK;
+}
+
+CK_RV tk_session_cancel(CK_SESSION_HANDLE h, int find_objects)
+{
+	tk_session *se;
+
+	tk_mutex_lock(tk_g.mu);
+	se = tk_session_get(h);
+	if (se != NULL && find_objects)
+		tk_find_clear(se);
+	tk_mutex_unlock(tk_g.mu);
+	return se != NULL ? CKR_OK : CKR_SESSION_HANDLE_INVALID;
+}
+
+/* Verify pin against the stored verifier of who, counting the result.
+ * Returns CKR_OK, CKR_PIN_INCORRECT, CKR_PIN_LOCKED,
+ * CKR_USER_PIN_NOT_INITIALIZED or a store error. */
+static CK_RV tk_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
+                       CK_ULONG len)
+{
+	tk_db *d;
+	tk_pinrec rec;
+	int rc, ok;
+	CK_RV rv;
+
+	rc = tk_slot_db(s, &d);
+	if (rc < 0)
+		return tk_rv_from_pv(rc);
+	rc = tk_store_pin_get(d, who, &rec);
+	if (rc == PV_ERR_NOT_FOUND) {
+		rv = who == CKU_USER ? CKR_USER_PIN_NOT_INITIALIZED
+		                     : CKR_GENERAL_ERROR;
+		goto out;
+	}
+	if (rc < 0) {
+		rv = tk_rv_from_pv(rc);
+		goto out;
+	}
+	if (rec.fails >= TK_PIN_MAX_FAILS) {
+		rv = CKR_PIN_LOCKED;
+		goto out;
+	}
+	tk_slot_db_put(s, d);               /* no connection held over PBKDF2 */
+	d = NULL;
+	ok = tk_pin_check(pin, len, &rec);
+	if (ok < 0) {
+		rv = tk_rv_from_pv(ok);
+		goto out;
+	}
+	rc = tk_slot_db(s, &d);
+	if (rc < 0) {
+		rv = tk_rv_from_pv(rc);
+		goto out;
+	}
+	if (ok && rec.fails == 0) {
+		rv = CKR_OK;
+	} else {
+		rc = tk_store_pin_count(d, who, ok, NULL);
+		rv = rc < 0 ? tk_rv_from_pv(rc) : ok ? CKR_OK : CKR_PIN_INCORRECT;
+	}
+out:
+	kc_wipe(&rec, sizeof rec);
+	if (d != NULL)
+		tk_slot_db_put(s, d);
+	return rv;
+}
+
+CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
+               CK_ULONG len)
+{
+	tk_session *se;
+	tk_slot *s;
+	CK_RV rv = CKR_OK;
+
+	if (who != CKU_SO && who != CKU_USER && who != CKU_CONTEXT_SPECIFIC)
+		return CKR_USER_TYPE_INVALID;
+	tk_mutex_lock(tk_g.mu);
+	se = tk_session_get(h);
+	if (se == NULL) {
+		tk_mutex_unlock(tk_g.mu);
+		return CKR_SESSION_HANDLE_INVALID;
+	}
+	s = se->slot;
+	if (who == CKU_CONTEXT_SPECIFIC)
+		rv = CKR_OPERATION_NOT_INITIALIZED;  /* no such operation yet */
+	else if (s->login == who)
+		rv = CKR_USER_ALREADY_LOGGED_IN;
+	else if (s->login != TK_NOBODY)
+		rv = CKR_USER_ANOTHER_ALREADY_LOGGED_IN;
+	else if (who == CKU_SO && s->nsess > s->nrw)
+		rv = CKR_SESSION_READ_ONLY_EXISTS;
+	tk_mutex_unlock(tk_g.mu);
+	if (rv != CKR_OK)
+		return rv;
+	if (pin == NULL)
+		return CKR_ARGUMENTS_BAD;
+
+	rv = tk_verify(s, who, pin, len);
+	if (rv != CKR_OK)
+		return rv;
+
+	tk_mutex_lock(tk_g.mu);
+	if (tk_session_get(h) == NULL)
+		rv = CKR_SESSION_HANDLE_INVALID;
+	else if (s->login == who)
+		rv = CKR_USER_ALREADY_LOGGED_IN;
+	else if (s->login != TK_NOBODY)
+		rv = CKR_USER_ANOTHER_ALREADY_LOGGED_IN;
+	else if (who == CKU_SO && s->nsess > s->nrw)
+		rv = CKR_SESSION_READ_ONLY_EXISTS;
+	else
+		s->login = who;
+	tk_mutex_unlock(tk_g.mu);
+	return rv;
+}
+
+CK_RV tk_logout(CK_SESSION_HANDLE h)
+{
+	tk_session *se;
+	CK_RV rv = CKR_OK;
+
+	tk_mutex_lock(tk_g.mu);
+	se = tk_session_get(h);
+	if (se == NULL)
+		rv = CKR_SESSION_HANDLE_INVALID;
+	else if (se->slot->login == TK_NOBODY)
+		rv = CKR_USER_NOT_LOGGED_IN;
+	else
+		se->slot->login = TK_NOBODY;
+	tk_mutex_unlock(tk_g.mu);
+	return rv;
+}
+
+/* Session, slot and login state for PIN changes. */
+static CK_RV tk_pin_session(CK_SESSION_HANDLE h, tk_slot **s,
+                            CK_USER_TYPE *login)
+{
+	tk_session *se;
+	CK_RV rv = CKR_OK;
+
+	tk_mutex_lock(tk_g.mu);
+	se = tk_session_get(h);
+	if (se == NULL) {
+		rv = CKR_SESSION_HANDLE_INVALID;
+	} else if (!(se->flags & CKF_RW_SESSION)) {
+		rv = CKR_SESSION_READ_ONLY;
+	} else {
+		*s = se->slot;
+		*login = se->slot->login;
+	}
+	tk_mutex_unlock(tk_g.mu);
+	return rv;
+}
+
+static CK_RV tk_pin_store(tk_slot *s, CK_USER_TYPE who,
+                          const CK_UTF8CHAR *pin, CK_ULONG len)
+{
+	tk_pinrec rec;
+	tk_db *d;
+	int rc = tk_pin_make(pin, len, &rec);
+
+	if (rc == PV_OK)
+		rc = tk_slot_db(s, &d);
+	if (rc == PV_OK) {
+		rc = tk_store_pin_put(d, who, &rec);
+		tk_slot_db_put(s, d);
+	}
+	kc_wipe(&rec, sizeof rec);
+	return tk_rv_from_pv(rc);
+}
+
+CK_RV tk_init_pin(CK_SESSION_HANDLE h, const CK_UTF8CHAR *pin, CK_ULONG len)
+{
+	tk_slot *s = NULL;
+	CK_USER_TYPE login = TK_NOBODY;
+	CK_RV rv = tk_pin_session(h, &s, &login);
+
+	if (rv != CKR_OK)
+		return rv;
+	if (login != CKU_SO)
+		return CKR_USER_NOT_LOGGED_IN;
+	rv = tk_pin_len_check(pin, len);
+	if (rv != CKR_OK)
+		return rv;
+	return tk_pin_store(s, CKU_USER, pin, len);
+}
+
+CK_RV tk_set_pin(CK_SESSION_HANDLE h, const CK_UTF8CHAR *old, CK_ULONG old_len,
+                 const CK_UTF8CHAR *new_pin, CK_ULONG new_len)
+{
+	tk_slot *s = NULL;
+	CK_USER_TYPE login = TK_NOBODY, who;
+	CK_RV rv = tk_pin_session(h, &s, &login);
+
+	if (rv != CKR_OK)
+		return rv;
+	if (old == NULL || new_pin == NULL)
+		return CKR_ARGUMENTS_BAD;
+	who = login == CKU_SO ? CKU_SO : CKU_USER;
+	rv = tk_pin_len_check(new_pin, new_len);
+	if (rv != CKR_OK)
+		return rv;
+	rv = tk_verify(s, who, old, old_len);
+	if (rv != CKR_OK)
+		return rv;
+	return tk_pin_store(s, who, new_pin, new_len);
+}

@@ -1,0 +1,736 @@
+/*
+ * tk_store.c - the SQLite token store: one database per token,
+ * <token_dir>/<serial>/token.db, WAL mode, one transaction per change.
+ * Schema and rules: docs/token-store.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu/core/kc_util.h"
+#include "gpu/core/pv_err.h"
+#include "token/tk_int.h"
+
+#define TK_SCHEMA_VERSION 1
+#define TK_BUSY_MS        15000
+#define TK_FIND_CACHE     16
+
+static const char tk_schema[] =
+	"CREATE TABLE token_info("
+	"  id INTEGER PRIMARY KEY CHECK (id = 1),"
+	"  slot_no INTEGER NOT NULL,"
+	"  serial TEXT NOT NULL,"
+	"  label BLOB NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  changes INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE pins("
+	"  who INTEGER PRIMARY KEY,"           /* CKU_SO = 0, CKU_USER = 1 */
+	"  alg TEXT NOT NULL,"                 /* 'pbkdf2-hmac-sha256'     */
+	"  iterations INTEGER NOT NULL,"
+	"  salt BLOB NOT NULL,"
+	"  verifier BLOB NOT NULL,"
+	"  fails INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE objects("
+	"  oid INTEGER PRIMARY KEY AUTOINCREMENT,"
+	"  uid BLOB NOT NULL UNIQUE,"          /* random 16-byte identity  */
+	"  class INTEGER NOT NULL,"            /* CKA_CLASS (denormalised) */
+	"  id BLOB,"                           /* CKA_ID, NULL if absent   */
+	"  label BLOB,"                        /* CKA_LABEL                */
+	"  private INTEGER NOT NULL,"          /* CKA_PRIVATE              */
+	"  wrapped BLOB NOT NULL DEFAULT x'');" /* vault key blob (opaque) */
+	"CREATE INDEX objects_class ON objects(class);"
+	"CREATE INDEX objects_id ON objects(id);"
+	"CREATE INDEX objects_label ON objects(label);"
+	"CREATE TABLE attributes("
+	"  oid INTEGER NOT NULL,"
+	"  type INTEGER NOT NULL,"
+	"  value BLOB NOT NULL,"
+	"  PRIMARY KEY (oid, type)) WITHOUT ROWID;";
+
+enum {
+	ST_INFO, ST_PIN_GET, ST_PIN_PUT, ST_PIN_BAD, ST_PIN_GOOD, ST_PIN_FAILS,
+	ST_OBJ_LOAD, ST_OBJ_INS, ST_ATTR_INS, ST_ATTR_DEL, ST_OBJ_DEL,
+	ST_OBJ_UPD, ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_CHANGES, ST_N
+};
+
+static const char *const tk_sql[ST_N] = {
+	"SELECT slot_no, serial, label FROM token_info WHERE id = 1",
+	"SELECT salt, verifier, iterations, fails FROM pins WHERE who = ?1",
+	"INSERT OR REPLACE INTO pins(who, alg, iterations, salt, verifier, fails)"
+	" VALUES (?1, 'pbkdf2-hmac-sha256', ?2, ?3, ?4, 0)",
+	"UPDATE pins SET fails = fails + 1 WHERE who = ?1",
+	"UPDATE pins SET fails = 0 WHERE who = ?1 AND fails <> 0",
+	"SELECT fails FROM pins WHERE who = ?1",
+	"SELECT o.uid, a.type, a.value FROM objects o JOIN attributes a"
+	" ON a.oid = o.oid WHERE o.oid = ?1",
+	"INSERT INTO objects(uid, class, id, label, private) VALUES (?1,?2,?3,?4,?5)",
+	"INSERT INTO attributes(oid, type, value) VALUES (?1, ?2, ?3)",
+	"DELETE FROM attributes WHERE oid = ?1",
+	"DELETE FROM objects WHERE oid = ?1",
+	"UPDATE objects SET class = ?2, id = ?3, label = ?4, private = ?5"
+	" WHERE oid = ?1",
+	"BEGIN IMMEDIATE",
+	"COMMIT",
+	"ROLLBACK",
+	"UPDATE token_info SET changes = changes + 1 WHERE id = 1",
+};
+
+struct tk_find_st {
+	char *sql;
+	sqlite3_stmt *st;
+};
+
+struct tk_db {
+	sqlite3 *db;
+	sqlite3_stmt *st[ST_N];
+	struct tk_find_st find[TK_FIND_CACHE];
+	unsigned find_next;
+	tk_db *next;
+};
+
+tk_db *tk_db_next(tk_db *d) { return d->next; }
+void tk_db_set_next(tk_db *d, tk_db *n) { d->next = n; }
+
+static int tk_sqerr(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_OK: case SQLITE_DONE: case SQLITE_ROW:
+		return PV_OK;
+	case SQLITE_BUSY: case SQLITE_LOCKED:
+		return PV_ERR_BUSY;
+	case SQLITE_NOMEM:
+		return PV_ERR_NOMEM;
+	case SQLITE_CORRUPT: case SQLITE_NOTADB: case SQLITE_SCHEMA:
+		return PV_ERR_CORRUPT;
+	case SQLITE_CANTOPEN: case SQLITE_IOERR: case SQLITE_FULL:
+		return PV_ERR_IO;
+	case SQLITE_PERM: case SQLITE_READONLY: case SQLITE_AUTH:
+		return PV_ERR_PERM;
+	case SQLITE_CONSTRAINT:
+		return PV_ERR_ARGS;
+	default:
+		return PV_ERR_GENERAL;
+	}
+}
+
+static sqlite3_stmt *tk_st(tk_db *d, int i)
+{
+	if (d->st[i] == NULL &&
+	    sqlite3_prepare_v3(d->db, tk_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+	                       &d->st[i], NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_reset(d->st[i]);
+	sqlite3_clear_bindings(d->st[i]);
+	return d->st[i];
+}
+
+/* Bind a blob; zero length binds an empty blob (not NULL). */
+static void tk_bind_blob(sqlite3_stmt *st, int i, const void *p, size_t n)
+{
+	if (n == 0)
+		sqlite3_bind_zeroblob(st, i, 0);
+	else
+		sqlite3_bind_blob(st, i, p, (int)n, SQLITE_TRANSIENT);
+}
+
+/* Run a statement without result rows. */
+static int tk_exec_st(tk_db *d, int i)
+{
+	sqlite3_stmt *st = d->st[i];
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? PV_OK : tk_sqerr(rc);
+}
+
+static int tk_simple(tk_db *d, int i)
+{
+	if (tk_st(d, i) == NULL)
+		return tk_sqerr(sqlite3_errcode(d->db));
+	return tk_exec_st(d, i);
+}
+
+static int tk_begin(tk_db *d) { return tk_simple(d, ST_BEGIN); }
+static int tk_commit(tk_db *d)
+{
+	int rc = tk_simple(d, ST_CHANGES);
+
+	if (rc == PV_OK)
+		rc = tk_simple(d, ST_COMMIT);
+	return rc;
+}
+static void tk_rollback(tk_db *d)
+{
+	if (!sqlite3_get_autocommit(d->db))
+		(void)tk_simple(d, ST_ROLLBACK);
+}
+
+static int tk_conn(const char *path, int flags, sqlite3 **out)
+{
+	sqlite3 *db = NULL;
+	int rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+
+	if (rc != SQLITE_OK) {
+		int e = db ? tk_sqerr(sqlite3_extended_errcode(db)) : PV_ERR_NOMEM;
+		sqlite3_close(db);
+		return e < 0 ? e : PV_ERR_IO;
+	}
+	sqlite3_busy_timeout(db, TK_BUSY_MS);
+	sqlite3_extended_result_codes(db, 1);
+	*out = db;
+	return PV_OK;
+}
+
+int tk_store_create(const char *path, CK_SLOT_ID slot_no, const char *serial,
+                    const uint8_t label[32], const tk_pinrec *so)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st = NULL;
+	int rc;
+	char *err = NULL;
+
+	rc = tk_conn(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &db);
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL;", NULL, NULL, &err);
+	sqlite3_free(err);
+	err = NULL;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "BEGIN IMMEDIATE;", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, tk_schema, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db,
+			"INSERT INTO token_info(id, slot_no, serial, label, created)"
+			" VALUES (1, ?1, ?2, ?3, ?4)", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)slot_no);
+		sqlite3_bind_text(st, 2, serial, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(st, 3, label, 32, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)time(NULL));
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db,
+			"INSERT INTO pins(who, alg, iterations, salt, verifier)"
+			" VALUES (0, 'pbkdf2-hmac-sha256', ?1, ?2, ?3)", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, so->iterations);
+		sqlite3_bind_blob(st, 2, so->salt, TK_PIN_SALT_LEN, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(st, 3, so->verifier, TK_PIN_VERIFIER_LEN,
+		                  SQLITE_TRANSIENT);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
+		sqlite3_finalize(st);
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "PRAGMA user_version = 1; COMMIT;",
+		                  NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		sqlite3_exec(db, "ROLLBACK;", NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc == SQLITE_OK ? PV_OK : tk_sqerr(rc);
+}
+
+int tk_store_open(const char *path, tk_db **out)
+{
+	tk_db *d = calloc(1, sizeof *d);
+	sqlite3_stmt *st = NULL;
+	int rc, ver = -1;
+
+	if (d == NULL)
+		return PV_ERR_NOMEM;
+	rc = tk_conn(path, SQLITE_OPEN_READWRITE, &d->db);
+	if (rc < 0) {
+		free(d);
+		return rc;
+	}
+	/* WAL is persistent in the file; synchronous=FULL makes each commit
+	 * durable across power loss, not only across a process crash. */
+	sqlite3_exec(d->db, "PRAGMA synchronous=FULL;", NULL, NULL, NULL);
+	if (sqlite3_prepare_v2(d->db, "PRAGMA user_version", -1, &st, NULL) ==
+	    SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		ver = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (ver != TK_SCHEMA_VERSION) {
+		tk_store_close(d);
+		return PV_ERR_CORRUPT;
+	}
+	*out = d;
+	return PV_OK;
+}
+
+void tk_store_close(tk_db *d)
+{
+	int i;
+
+	if (d == NULL)
+		return;
+	for (i = 0; i < ST_N; i++)
+		sqlite3_finalize(d->st[i]);
+	for (i = 0; i < TK_FIND_CACHE; i++) {
+		sqlite3_finalize(d->find[i].st);
+		free(d->find[i].sql);
+	}
+	sqlite3_close(d->db);
+	free(d);
+}
+
+int tk_store_peek_slot(const char *path, CK_SLOT_ID *slot_no, char serial[17])
+{
+	sqlite3 *db;
+	sqlite3_stmt *st = NULL;
+	int rc = tk_conn(path, SQLITE_OPEN_READONLY, &db);
+
+	if (rc < 0)
+		return rc;
+	rc = PV_ERR_CORRUPT;
+	if (sqlite3_prepare_v2(db, "SELECT slot_no, serial FROM token_info"
+	                       " WHERE id = 1", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(st, 1);
+		*slot_no = (CK_SLOT_ID)sqlite3_column_int64(st, 0);
+		if (s != NULL && strlen(s) <= 16) {
+			memcpy(serial, s, strlen(s) + 1);
+			rc = PV_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+int tk_store_info(tk_db *d, tk_tokinfo *ti)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(ti, 0, sizeof *ti);
+	/* one read transaction: info and PIN counters from one snapshot */
+	if (sqlite3_exec(d->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return tk_sqerr(sqlite3_errcode(d->db));
+	st = tk_st(d, ST_INFO);
+	rc = st ? sqlite3_step(st) : sqlite3_errcode(d->db);
+	if (rc == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(st, 1);
+		ti->slot_no = (CK_SLOT_ID)sqlite3_column_int64(st, 0);
+		if (s != NULL && strlen(s) <= 16)
+			memcpy(ti->serial, s, strlen(s) + 1);
+		if (sqlite3_column_bytes(st, 2) == 32)
+			memcpy(ti->label, sqlite3_column_blob(st, 2), 32);
+		rc = PV_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? PV_ERR_CORRUPT : tk_sqerr(rc);
+	}
+	if (st)
+		sqlite3_reset(st);
+	if (rc == PV_OK) {
+		st = tk_st(d, ST_PIN_FAILS);
+		ti->so_fails = ti->user_fails = 0;
+		ti->user_pin_set = 0;
+		if (st) {
+			sqlite3_bind_int64(st, 1, CKU_SO);
+			if (sqlite3_step(st) == SQLITE_ROW)
+				ti->so_fails = sqlite3_column_int(st, 0);
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, CKU_USER);
+			if (sqlite3_step(st) == SQLITE_ROW) {
+				ti->user_fails = sqlite3_column_int(st, 0);
+				ti->user_pin_set = 1;
+			}
+			sqlite3_reset(st);
+		}
+	}
+	sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
+/* ---- PINs ---- */
+int tk_store_pin_get(tk_db *d, CK_USER_TYPE who, tk_pinrec *p)
+{
+	sqlite3_stmt *st = tk_st(d, ST_PIN_GET);
+	int rc;
+
+	if (st == NULL)
+		return tk_sqerr(sqlite3_errcode(d->db));
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		if (sqlite3_column_bytes(st, 0) != TK_PIN_SALT_LEN ||
+		    sqlite3_column_bytes(st, 1) != TK_PIN_VERIFIER_LEN ||
+		    sqlite3_column_int64(st, 2) < 1 ||
+		    sqlite3_column_int64(st, 2) > 0xffffffffLL) {
+			rc = PV_ERR_CORRUPT;
+		} else {
+			memcpy(p->salt, sqlite3_column_blob(st, 0), TK_PIN_SALT_LEN);
+			memcpy(p->verifier, sqlite3_column_blob(st, 1),
+			       TK_PIN_VERIFIER_LEN);
+			p->iterations = (uint32_t)sqlite3_column_int64(st, 2);
+			p->fails = sqlite3_column_int(st, 3);
+			rc = PV_OK;
+		}
+	} else {
+		rc = rc == SQLITE_DONE ? PV_ERR_NOT_FOUND : tk_sqerr(rc);
+	}
+	sqlite3_reset(st);
+	return rc;
+}
+
+int tk_store_pin_put(tk_db *d, CK_USER_TYPE who, const tk_pinrec *p)
+{
+	sqlite3_stmt *st;
+	int rc = tk_begin(d);
+
+	if (rc < 0)
+		return rc;
+	st = tk_st(d, ST_PIN_PUT);
+	if (st == NULL) {
+		rc = tk_sqerr(sqlite3_errcode(d->db));
+	} else {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
+		sqlite3_bind_int64(st, 2, p->iterations);
+		sqlite3_bind_blob(st, 3, p->salt, TK_PIN_SALT_LEN, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(st, 4, p->verifier, TK_PIN_VERIFIER_LEN,
+		                  SQLITE_TRANSIENT);
+		rc = tk_exec_st(d, ST_PIN_PUT);
+	}
+	if (rc == PV_OK)
+		rc = tk_commit(d);
+	if (rc < 0)
+		tk_rollback(d);
+	return rc;
+}
+
+int tk_store_pin_count(tk_db *d, CK_USER_TYPE who, int good, int *fails)
+{
+	sqlite3_stmt *st;
+	int rc = tk_begin(d);
+
+	if (rc < 0)
+		return rc;
+	st = tk_st(d, good ? ST_PIN_GOOD : ST_PIN_BAD);
+	if (st == NULL) {
+		rc = tk_sqerr(sqlite3_errcode(d->db));
+	} else {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
+		rc = tk_exec_st(d, good ? ST_PIN_GOOD : ST_PIN_BAD);
+	}
+	if (rc == PV_OK && fails != NULL) {
+		st = tk_st(d, ST_PIN_FAILS);
+		if (st == NULL) {
+			rc = tk_sqerr(sqlite3_errcode(d->db));
+		} else {
+			sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
+			*fails = sqlite3_step(st) == SQLITE_ROW ?
+			         sqlite3_column_int(st, 0) : 0;
+			sqlite3_reset(st);
+		}
+	}
+	if (rc == PV_OK)
+		rc = tk_commit(d);
+	if (rc < 0)
+		tk_rollback(d);
+	return rc;
+}
+
+int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = tk_begin(d);
+
+	if (rc < 0)
+		return rc;
+	if (sqlite3_exec(d->db, "DELETE FROM attributes; DELETE FROM objects;"
+	                 " DELETE FROM pins WHERE who = 1;", NULL, NULL, NULL)
+	    != SQLITE_OK)
+		rc = tk_sqerr(sqlite3_errcode(d->db));
+	if (rc == PV_OK) {
+		if (sqlite3_prepare_v2(d->db, "UPDATE token_info SET label = ?1"
+		                       " WHERE id = 1", -1, &st, NULL) != SQLITE_OK) {
+			rc = tk_sqerr(sqlite3_errcode(d->db));
+		} else {
+			sqlite3_bind_blob(st, 1, label, 32, SQLITE_TRANSIENT);
+			if (sqlite3_step(st) != SQLITE_DONE)
+				rc = tk_sqerr(sqlite3_errcode(d->db));
+			sqlite3_finalize(st);
+		}
+	}
+	if (rc == PV_OK) {
+		st = tk_st(d, ST_PIN_PUT);
+		sqlite3_bind_int64(st, 1, CKU_SO);
+		sqlite3_bind_int64(st, 2, so->iterations);
+		sqlite3_bind_blob(st, 3, so->salt, TK_PIN_SALT_LEN, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(st, 4, so->verifier, TK_PIN_VERIFIER_LEN,
+		                  SQLITE_TRANSIENT);
+		rc = tk_exec_st(d, ST_PIN_PUT);
+	}
+	if (rc == PV_OK)
+		rc = tk_commit(d);
+	if (rc < 0)
+		tk_rollback(d);
+	return rc;
+}
+
+/* ---- objects ---- */
+static void tk_bind_meta(sqlite3_stmt *st, const tk_obj *o)
+{
+	const tk_attr *id = tk_obj_attr(o, CKA_ID);
+	const tk_attr *lb = tk_obj_attr(o, CKA_LABEL);
+
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)tk_obj_ulong(o, CKA_CLASS, 0));
+	if (id != NULL)
+		tk_bind_blob(st, 3, id->val, id->len);
+	if (lb != NULL)
+		tk_bind_blob(st, 4, lb->val, lb->len);
+	sqlite3_bind_int(st, 5, tk_obj_bool(o, CKA_PRIVATE, CK_FALSE) ? 1 : 0);
+}
+
+static int tk_insert_attrs(tk_db *d, int64_t oid, const tk_obj *o)
+{
+	size_t i;
+	int rc = PV_OK;
+
+	for (i = 0; i < o->n && rc == PV_OK; i++) {
+		sqlite3_stmt *st = tk_st(d, ST_ATTR_INS);
+		if (st == NULL)
+			return tk_sqerr(sqlite3_errcode(d->db));
+		sqlite3_bind_int64(st, 1, oid);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)o->a[i].type);
+		tk_bind_blob(st, 3, o->a[i].val, o->a[i].len);
+		rc = tk_exec_st(d, ST_ATTR_INS);
+	}
+	return rc;
+}
+
+int tk_store_obj_insert(tk_db *d, const tk_obj *o, int64_t *oid)
+{
+	sqlite3_stmt *st;
+	int rc = tk_begin(d);
+
+	if (rc < 0)
+		return rc;
+	st = tk_st(d, ST_OBJ_INS);
+	if (st == NULL) {
+		rc = tk_sqerr(sqlite3_errcode(d->db));
+	} else {
+		sqlite3_bind_blob(st, 1, o->uid, TK_UID_LEN, SQLITE_TRANSIENT);
+		tk_bind_meta(st, o);
+		rc = tk_exec_st(d, ST_OBJ_INS);
+	}
+	if (rc == PV_OK) {
+		*oid = sqlite3_last_insert_rowid(d->db);
+		rc = tk_insert_attrs(d, *oid, o);
+	}
+	if (rc == PV_OK)
+		rc = tk_commit(d);
+	if (rc < 0)
+		tk_rollback(d);
+	return rc;
+}
+
+int tk_store_obj_load(tk_db *d, int64_t oid, tk_obj **out)
+{
+	sqlite3_stmt *st = tk_st(d, ST_OBJ_LOAD);
+	tk_obj *o;
+	int rc, rows = 0;
+
+	if (st == NULL)
+		return tk_sqerr(sqlite3_errcode(d->db));
+	o = calloc(1, sizeof *o);
+	if (o == NULL)
+		return PV_ERR_NOMEM;
+	sqlite3_bind_int64(st, 1, oid);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (rows++ == 0 && sqlite3_column_bytes(st, 0) == TK_UID_LEN)
+			memcpy(o->uid, sqlite3_column_blob(st, 0), TK_UID_LEN);
+		if (tk_obj_set(o, (CK_ATTRIBUTE_TYPE)sqlite3_column_int64(st, 1),
+		               sqlite3_column_blob(st, 2),
+		               (CK_ULONG)sqlite3_column_bytes(st, 2)) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		tk_obj_free(o);
+		return tk_sqerr(rc);
+	}
+	if (rows == 0) {
+		tk_obj_free(o);
+		return PV_ERR_NOT_FOUND;
+	}
+	*out = o;
+	return PV_OK;
+}
+
+int tk_store_obj_delete(tk_db *d, int64_t oid)
+{
+	sqlite3_stmt *st;
+	int rc = tk_begin(d), n = 0;
+
+	if (rc < 0)
+		return rc;
+	st = tk_st(d, ST_OBJ_DEL);
+	if (st == NULL) {
+		rc = tk_sqerr(sqlite3_errcode(d->db));
+	} else {
+		sqlite3_bind_int64(st, 1, oid);
+		rc = tk_exec_st(d, ST_OBJ_DEL);
+		n = sqlite3_changes(d->db);
+	}
+	if (rc == PV_OK && n == 0)
+		rc = PV_ERR_NOT_FOUND;
+	if (rc == PV_OK) {
+		st = tk_st(d, ST_ATTR_DEL);
+		sqlite3_bind_int64(st, 1, oid);
+		rc = tk_exec_st(d, ST_ATTR_DEL);
+	}
+	if (rc == PV_OK)
+		rc = tk_commit(d);
+	if (rc < 0)
+		tk_rollback(d);
+	return rc;
+}
+
+int tk_store_obj_update(tk_db *d, int64_t oid, const tk_obj *o)
+{
+	sqlite3_stmt *st;
+	int rc = tk_begin(d), n = 0;
+
+	if (rc < 0)
+		return rc;
+	st = tk_st(d, ST_OBJ_UPD);
+	if (st == NULL) {
+		rc = tk_sqerr(sqlite3_errcode(d->db));
+	} else {
+		sqlite3_bind_int64(st, 1, oid);
+		tk_bind_meta(st, o);
+		rc = tk_exec_st(d, ST_OBJ_UPD);
+		n = sqlite3_changes(d->db);
+	}
+	if (rc == PV_OK && n == 0)
+		rc = PV_ERR_NOT_FOUND;
+	if (rc == PV_OK) {
+		st = tk_st(d, ST_ATTR_DEL);
+		sqlite3_bind_int64(st, 1, oid);
+		rc = tk_exec_st(d, ST_ATTR_DEL);
+	}
+	if (rc == PV_OK)
+		rc = tk_insert_attrs(d, oid, o);
+	if (rc == PV_OK)
+		rc = tk_commit(d);
+	if (rc < 0)
+		tk_rollback(d);
+	return rc;
+}
+
+/* ---- find ---- */
+static sqlite3_stmt *tk_find_stmt(tk_db *d, const char *sql)
+{
+	unsigned i;
+	struct tk_find_st *f;
+
+	for (i = 0; i < TK_FIND_CACHE; i++) {
+		f = &d->find[i];
+		if (f->sql != NULL && strcmp(f->sql, sql) == 0) {
+			sqlite3_reset(f->st);
+			sqlite3_clear_bindings(f->st);
+			return f->st;
+		}
+	}
+	f = &d->find[d->find_next++ % TK_FIND_CACHE];
+	sqlite3_finalize(f->st);
+	free(f->sql);
+	f->st = NULL;
+	f->sql = strdup(sql);
+	if (f->sql == NULL)
+		return NULL;
+	if (sqlite3_prepare_v3(d->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &f->st,
+	                       NULL) != SQLITE_OK) {
+		free(f->sql);
+		f->sql = NULL;
+		f->st = NULL;
+		return NULL;
+	}
+	return f->st;
+}
+
+int tk_store_find(tk_db *d, const CK_ATTRIBUTE *t, CK_ULONG n, int priv_ok,
+                  int64_t **ids, size_t *nids)
+{
+	char *sql;
+	size_t cap = 256 + (size_t)n * 100, len, cnt = 0, alloc = 0;
+	CK_ULONG i;
+	int bi = 1, rc;
+	sqlite3_stmt *st;
+	int64_t *out = NULL;
+
+	*ids = NULL;
+	*nids = 0;
+	for (i = 0; i < n; i++)
+		if (t[i].type == CKA_CLASS && t[i].ulValueLen != sizeof(CK_ULONG))
+			return PV_OK;                 /* matches nothing */
+	sql = malloc(cap);
+	if (sql == NULL)
+		return PV_ERR_NOMEM;
+	len = (size_t)snprintf(sql, cap, "SELECT o.oid FROM objects o WHERE 1");
+	for (i = 0; i < n; i++) {
+		const char *frag;
+		switch (t[i].type) {
+		case CKA_CLASS: frag = " AND o.class = ?"; break;
+		case CKA_ID:    frag = " AND o.id = ?"; break;
+		case CKA_LABEL: frag = " AND o.label = ?"; break;
+		default:
+			frag = " AND EXISTS (SELECT 1 FROM attributes a WHERE"
+			       " a.oid = o.oid AND a.type = ? AND a.value = ?)";
+		}
+		len += (size_t)snprintf(sql + len, cap - len, "%s", frag);
+	}
+	if (!priv_ok)
+		len += (size_t)snprintf(sql + len, cap - len, " AND o.private = 0");
+	snprintf(sql + len, cap - len, " ORDER BY o.oid");
+	st = tk_find_stmt(d, sql);
+	free(sql);
+	if (st == NULL)
+		return tk_sqerr(sqlite3_errcode(d->db));
+	for (i = 0; i < n; i++) {
+		switch (t[i].type) {
+		case CKA_CLASS: {
+			CK_ULONG c;
+			memcpy(&c, t[i].pValue, sizeof c);
+			sqlite3_bind_int64(st, bi++, (sqlite3_int64)c);
+			break;
+		}
+		case CKA_ID:
+		case CKA_LABEL:
+			tk_bind_blob(st, bi++, t[i].pValue, t[i].ulValueLen);
+			break;
+		default:
+			sqlite3_bind_int64(st, bi++, (sqlite3_int64)t[i].type);
+			tk_bind_blob(st, bi++, t[i].pValue, t[i].ulValueLen);
+		}
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (cnt == alloc) {
+			int64_t *no;
+			alloc = alloc ? alloc * 2 : 16;
+			no = realloc(out, alloc * sizeof *no);
+			if (no == NULL) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			out = no;
+		}
+		out[cnt++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		free(out);
+		return tk_sqerr(rc);
+	}
+	*ids = out;
+	*nids = cnt;
+	return PV_OK;
+}

@@ -1,0 +1,175 @@
+/*
+ * tk_util.c - small helpers of the token layer: in-memory objects, object
+ * handles, randomness, configuration, the model string.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/core/pv_err.h"
+#include "gpu/host/pv_conf.h"
+#include "gpu/host/pv_os_random.h"
+#include "token/tk_int.h"
+
+const char *tk_model(void)
+{
+	/* The vault reports its backend once it is wired (issue 3); until
+	 * then the token layer runs without a vault: the CPU model. */
+	return "PixelVault CPU";
+}
+
+int tk_random(void *p, size_t n)
+{
+	return pv_os_random(p, n);
+}
+
+int tk_conf_token_dir(char *out, size_t cap)
+{
+	pv_conf c;
+	int rc = pv_conf_load(&c);
+
+	if (rc < 0)
+		return rc;
+	if (c.token_dir[0] == '\0' || strlen(c.token_dir) >= cap)
+		return PV_ERR_CONFIG;
+	memcpy(out, c.token_dir, strlen(c.token_dir) + 1);
+	return PV_OK;
+}
+
+/* ---- handles ---- */
+#define TK_OID_BITS 40
+
+CK_OBJECT_HANDLE tk_handle_token(const tk_slot *s, int64_t oid)
+{
+	return ((CK_OBJECT_HANDLE)(s->id & 0xffffu) << TK_OID_BITS) |
+	       (CK_OBJECT_HANDLE)oid;
+}
+
+int tk_handle_is_session(CK_OBJECT_HANDLE h)
+{
+	return (h & TK_HANDLE_SESSION_BIT) != 0;
+}
+
+int64_t tk_handle_oid(const tk_slot *s, CK_OBJECT_HANDLE h)
+{
+	if (tk_handle_is_session(h))
+		return 0;
+	if ((h >> TK_OID_BITS) != (s->id & 0xffffu))
+		return 0;
+	return (int64_t)(h & (((CK_OBJECT_HANDLE)1 << TK_OID_BITS) - 1));
+}
+
+/* ---- objects ---- */
+void tk_obj_free(tk_obj *o)
+{
+	size_t i;
+
+	if (o == NULL)
+		return;
+	for (i = 0; i < o->n; i++)
+		free(o->a[i].val);
+	free(o->a);
+	free(o);
+}
+
+tk_attr *tk_obj_attr(const tk_obj *o, CK_ATTRIBUTE_TYPE t)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->a[i].type == t)
+			return &o->a[i];
+	return NULL;
+}
+
+CK_BBOOL tk_obj_bool(const tk_obj *o, CK_ATTRIBUTE_TYPE t, CK_BBOOL dflt)
+{
+	const tk_attr *a = tk_obj_attr(o, t);
+
+	if (a == NULL || a->len != sizeof(CK_BBOOL))
+		return dflt;
+	return a->val[0] ? CK_TRUE : CK_FALSE;
+}
+
+CK_ULONG tk_obj_ulong(const tk_obj *o, CK_ATTRIBUTE_TYPE t, CK_ULONG dflt)
+{
+	const tk_attr *a = tk_obj_attr(o, t);
+	CK_ULONG v;
+
+	if (a == NULL || a->len != sizeof(CK_ULONG))
+		return dflt;
+	memcpy(&v, a->val, sizeof v);
+	return v;
+}
+
+int tk_obj_set(tk_obj *o, CK_ATTRIBUTE_TYPE t, const void *v, CK_ULONG len)
+{
+	tk_attr *a = tk_obj_attr(o, t);
+	uint8_t *copy = NULL;
+
+	if (len > 0) {
+		copy = malloc(len);
+		if (copy == NULL)
+			return PV_ERR_NOMEM;
+		memcpy(copy, v, len);
+	}
+	if (a == NULL) {
+		tk_attr *na = realloc(o->a, (o->n + 1) * sizeof *na);
+		if (na == NULL) {
+			free(copy);
+			return PV_ERR_NOMEM;
+		}
+		o->a = na;
+		a = &o->a[o->n++];
+	} else {
+		free(a->val);
+	}
+	a->type = t;
+	a->len = len;
+	a->val = copy;
+	return PV_OK;
+}
+
+tk_obj *tk_obj_dup(const tk_obj *o)
+{
+	tk_obj *c = calloc(1, sizeof *c);
+	size_t i;
+
+	if (c == NULL)
+		return NULL;
+	c->h = o->h;
+	c->owner = o->owner;
+	memcpy(c->uid, o->uid, sizeof c->uid);
+	for (i = 0; i < o->n; i++) {
+		if (tk_obj_set(c, o->a[i].type, o->a[i].val, o->a[i].len) < 0) {
+			tk_obj_free(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
+int tk_tmpl_has_dup(const CK_ATTRIBUTE *t, CK_ULONG n)
+{
+	CK_ULONG i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (t[i].type == t[j].type)
+				return 1;
+	return 0;
+}
+
+int tk_obj_match(const tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n)
+{
+	CK_ULONG i;
+
+	for (i = 0; i < n; i++) {
+		const tk_attr *a = tk_obj_attr(o, t[i].type);
+		if (a == NULL || a->len != t[i].ulValueLen)
+			return 0;
+		if (a->len > 0 && (t[i].pValue == NULL ||
+		                   memcmp(a->val, t[i].pValue, a->len) != 0))
+			return 0;
+	}
+	return 1;
+}
