@@ -171,6 +171,7 @@ KC_API int kc_sm2_sign(const uint8_t *priv, const uint8_t *pub,
 		rc = kc_ec_pubkey(KC_EC_SM2, priv, pk);
 		if (rc != PV_OK)
 			return rc;
+		KC_EC_DECLASSIFY(pk, sizeof pk);  /* the public key is public */
 		pub = pk;
 	}
 	rc = kc_sm2_digest(pub, 65, id, idlen, msg, msglen, e);
