@@ -1,0 +1,243 @@
+/* pv_cpu.c - CPU backend: ring memory, worker threads, vault boot. */
+#include "pv_cpu.h"
+#include "gpu/engine/ve_engine.h"
+#include "gpu/engine/ve_ring.h"
+#include "gpu/host/pv_futex.h"
+#include "gpu/host/pv_log.h"
+#include "gpu/host/pv_master.h"
+#include "gpu/host/pv_os_random.h"
+#include "gpu/host/pv_secmem.h"
+#include "gpu/core/kc_util.h"
+#include "gpu/core/pv_err.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define PV_CPU_MAX_WORKERS 256u
+#define PV_CPU_RESEED_EVERY (1u << 20)   /* requests between OS reseeds */
+
+typedef struct cpu_thread {
+	pv_cpu *c;
+	uint32_t index;
+	pthread_t tid;
+	int started;
+} cpu_thread;
+
+struct pv_cpu {
+	uint8_t *ring;
+	size_t ring_bytes;
+	uint32_t nslots, slot_arena;
+	uint32_t nworkers;
+	ve_vault *vault;           /* pv_secmem */
+	ve_worker *workers;        /* pv_secmem, nworkers entries */
+	cpu_thread *threads;
+	_Atomic uint32_t claim;    /* worker-side ticket counter (never host-written) */
+	int seal_reason;
+	pid_t pid;
+};
+
+static void *cpu_worker(void *arg)
+{
+	cpu_thread *t = (cpu_thread *)arg;
+	pv_cpu *c = t->c;
+	ve_worker *w = &c->workers[t->index];
+	ve_ring_hdr *h = (ve_ring_hdr *)c->ring;
+	uint32_t since_reseed = 0;
+
+	for (;;) {
+		uint32_t tk = atomic_fetch_add_explicit(&c->claim, 1u, memory_order_relaxed);
+		ve_slot *s = ve_ring_slot(c->ring, c->nslots, c->slot_arena, tk);
+		ve_result res;
+
+		if (pv_wait_eq(&s->host.ready_seq, tk + 1u, &h->stop, 100) != 0)
+			break;
+		ve_execute(c->vault, w, &s->desc, ve_slot_arena(s), c->slot_arena, &res);
+		s->dev.res = res;
+		pv_store_rel(&s->dev.done_seq, tk + 1u);
+		pv_futex_wake(&s->dev.done_seq);
+		if (++since_reseed >= PV_CPU_RESEED_EVERY) {
+			uint8_t e[48];
+			since_reseed = 0;
+			if (pv_os_random(e, sizeof e) == PV_OK)
+				(void)ve_worker_reseed(w, e, sizeof e);
+			kc_wipe(e, sizeof e);
+		}
+	}
+	return NULL;
+}
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t p = 1;
+	while (p < n && p < (1u << 16))
+		p <<= 1;
+	return p;
+}
+
+int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
+{
+	pv_cpu *c;
+	uint8_t e[64];
+	sigset_t all, old;
+	uint32_t i;
+	int rc;
+
+	*out = NULL;
+	c = (pv_cpu *)calloc(1, sizeof *c);
+	if (c == NULL)
+		return PV_ERR_NOMEM;
+	c->pid = getpid();
+	c->nslots = pow2_at_least(p->nslots ? p->nslots : PV_CPU_DEFAULT_SLOTS);
+	c->slot_arena = (p->slot_arena ? p->slot_arena : PV_CPU_DEFAULT_ARENA + 63u) & ~63u;
+	if (c->slot_arena < 4096u)
+		c->slot_arena = 4096u;
+	c->nworkers = p->workers;
+	if (c->nworkers == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		c->nworkers = n > 0 ? (uint32_t)n : 1u;
+	}
+	if (c->nworkers > PV_CPU_MAX_WORKERS)
+		c->nworkers = PV_CPU_MAX_WORKERS;
+
+	c->ring_bytes = (size_t)ve_ring_bytes(c->nslots, c->slot_arena);
+	c->ring = (uint8_t *)mmap(NULL, c->ring_bytes, PROT_READ | PROT_WRITE,
+	                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->ring == MAP_FAILED) {
+		c->ring = NULL;
+		rc = PV_ERR_NOMEM;
+		goto fail;
+	}
+#ifdef MADV_DONTDUMP
+	(void)madvise(c->ring, c->ring_bytes, MADV_DONTDUMP);
+#endif
+	{
+		ve_ring_hdr *h = (ve_ring_hdr *)c->ring;
+		h->magic = VE_RING_MAGIC;
+		h->version = VE_RING_VERSION;
+		h->nslots = c->nslots;
+		h->slot_arena = c->slot_arena;
+		for (i = 0; i < c->nslots; i++)
+			ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.free_seq = i;
+	}
+
+	c->vault = (ve_vault *)pv_secmem_alloc(sizeof *c->vault);
+	c->workers = (ve_worker *)pv_secmem_alloc(sizeof *c->workers * c->nworkers);
+	c->threads = (cpu_thread *)calloc(c->nworkers, sizeof *c->threads);
+	if (c->vault == NULL || c->workers == NULL || c->threads == NULL) {
+		rc = PV_ERR_NOMEM;
+		goto fail;
+	}
+	if ((rc = pv_os_random(e, sizeof e)) != PV_OK)
+		goto fail;
+	rc = ve_boot(c->vault, p->master, p->master_len, e, sizeof e);
+	if (rc != PV_OK)
+		goto fail;
+	if (c->vault->sealed && c->seal_reason == 0)
+		c->seal_reason = PV_ERR_NOT_FOUND;
+	for (i = 0; i < c->nworkers; i++) {
+		if ((rc = pv_os_random(e, sizeof e)) != PV_OK)
+			goto fail;
+		if ((rc = ve_worker_init(&c->workers[i], i, e, sizeof e)) != PV_OK)
+			goto fail;
+	}
+	kc_wipe(e, sizeof e);
+
+	/* workers take no signals: the application's threads handle them */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (i = 0; i < c->nworkers; i++) {
+		c->threads[i].c = c;
+		c->threads[i].index = i;
+		if (pthread_create(&c->threads[i].tid, NULL, cpu_worker, &c->threads[i]) != 0) {
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			rc = PV_ERR_GENERAL;
+			goto fail;
+		}
+		c->threads[i].started = 1;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	*out = c;
+	return PV_OK;
+fail:
+	kc_wipe(e, sizeof e);
+	pv_cpu_close(c);
+	return rc;
+}
+
+int pv_cpu_open_conf(const pv_conf *conf, pv_cpu **out)
+{
+	pv_cpu_params p;
+	uint8_t *mk;
+	int mrc, rc;
+
+	memset(&p, 0, sizeof p);
+	p.workers = conf->workers;
+	mk = (uint8_t *)pv_secmem_alloc(PV_MASTER_KEY_LEN);
+	if (mk == NULL)
+		return PV_ERR_NOMEM;
+	if (conf->master_key[0] == '\0' || access(conf->master_key, F_OK) != 0)
+		mrc = PV_ERR_NOT_FOUND;
+	else
+		mrc = pv_master_read(conf->master_key,
+		                     getenv("PIXELVAULT_MASTER_PASSPHRASE"), mk);
+	if (mrc != PV_OK)
+		pv_log(mrc == PV_ERR_NOT_FOUND ? PV_LOG_INFO : PV_LOG_WARN,
+		       "vault sealed: master key %s: error %d",
+		       conf->master_key[0] ? conf->master_key : "(not configured)", mrc);
+	else {
+		p.master = mk;
+		p.master_len = PV_MASTER_KEY_LEN;
+	}
+	rc = pv_cpu_open(&p, out);
+	pv_secmem_free(mk);          /* the master key is wiped right after boot */
+	if (rc == PV_OK && mrc != PV_OK)
+		(*out)->seal_reason = mrc;
+	return rc;
+}
+
+void pv_cpu_close(pv_cpu *c)
+{
+	uint32_t i;
+
+	if (c == NULL)
+		return;
+	if (c->ring != NULL && c->threads != NULL && c->pid == getpid()) {
+		ve_ring_hdr *h = (ve_ring_hdr *)c->ring;
+		pv_store_rel(&h->stop, 1u);
+		for (i = 0; i < c->nslots; i++)
+			pv_futex_wake(&ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.ready_seq);
+		for (i = 0; i < c->nworkers; i++)
+			if (c->threads[i].started)
+				pthread_join(c->threads[i].tid, NULL);
+	}
+	if (c->workers != NULL) {
+		for (i = 0; i < c->nworkers; i++)
+			ve_worker_clear(&c->workers[i]);
+		pv_secmem_free(c->workers);
+	}
+	if (c->vault != NULL) {
+		ve_vault_clear(c->vault);
+		pv_secmem_free(c->vault);
+	}
+	if (c->ring != NULL) {
+		kc_wipe(c->ring, VE_RING_HDR);
+		munmap(c->ring, c->ring_bytes);
+	}
+	free(c->threads);
+	free(c);
+}
+
+void *pv_cpu_ring(pv_cpu *c, uint32_t *nslots, uint32_t *slot_arena)
+{
+	*nslots = c->nslots;
+	*slot_arena = c->slot_arena;
+	return c->ring;
+}
+
+int pv_cpu_sealed(const pv_cpu *c) { return (int)c->vault->sealed; }
+uint32_t pv_cpu_workers(const pv_cpu *c) { return c->nworkers; }
+int pv_cpu_seal_reason(const pv_cpu *c) { return c->vault->sealed ? c->seal_reason : 0; }

@@ -1,0 +1,50 @@
+/*
+ * pv_cpu.h - the CPU backend: the portable vault engine (gpu/engine) on N
+ * host worker threads serving one request ring (gpu/engine/ve_ring.h).
+ *
+ * Secrets (the vault's KEK schedule and state key, the workers' DRBGs) live
+ * in pv_secmem (mlocked, not dumpable, wiped on free).  The master key is
+ * read from conf->master_key into pv_secmem, used once to derive the KEK
+ * and wiped right after boot.  No master key (missing/invalid file) gives a
+ * sealed vault: it runs, and every request but NOP answers PV_ERR_SEALED.
+ *
+ * Producers talk to the ring directly (gpu/client does): this header only
+ * creates, describes and destroys it.
+ */
+#ifndef PV_CPU_H
+#define PV_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/host/pv_conf.h"
+
+typedef struct pv_cpu pv_cpu;
+
+typedef struct pv_cpu_params {
+	const uint8_t *master;     /* 32 bytes, or NULL: sealed             */
+	size_t master_len;
+	uint32_t workers;          /* 0: one per online CPU                  */
+	uint32_t nslots;           /* power of two; 0: 32                    */
+	uint32_t slot_arena;       /* bytes per slot; 0: 2 MiB + 64 KiB      */
+} pv_cpu_params;
+
+#define PV_CPU_DEFAULT_SLOTS 32u
+#define PV_CPU_DEFAULT_ARENA ((2u << 20) + (64u << 10))
+
+/* Boot the engine and start the workers. */
+int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out);
+/* From pixelvault.conf: master key file, worker count. */
+int pv_cpu_open_conf(const pv_conf *conf, pv_cpu **out);
+/* Stop the workers (requests in flight must have been waited for), wipe
+ * and free everything.  In a forked child it only releases memory. */
+void pv_cpu_close(pv_cpu *c);
+
+/* The ring and its geometry (see ve_ring.h). */
+void *pv_cpu_ring(pv_cpu *c, uint32_t *nslots, uint32_t *slot_arena);
+int pv_cpu_sealed(const pv_cpu *c);
+uint32_t pv_cpu_workers(const pv_cpu *c);
+/* Why the vault is sealed (PV_ERR_NOT_FOUND / _CORRUPT / ..., 0 if not). */
+int pv_cpu_seal_reason(const pv_cpu *c);
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * ve_engine.h - the portable vault engine: boot, per-worker state and the
+ * execution of one request.  Same code on CPU worker threads and (later)
+ * in the persistent CUDA kernel, so it follows the gpu/core rules.
+ *
+ *   ve_vault   the vault's secrets, read-only after ve_boot: the KEK that
+ *              wraps every token key (HKDF-SHA256 of the master key), and
+ *              the per-boot state key that seals multi-part states.
+ *   ve_worker  one per worker (thread / GPU warp): its HMAC_DRBG.
+ *   ve_execute runs one request: desc is copied and validated first, inputs
+ *              are read from the arena, outputs written to it, the result
+ *              into *res.
+ */
+#ifndef VE_ENGINE_H
+#define VE_ENGINE_H
+
+#include "ve_proto.h"
+#include "gpu/core/hash/kc_drbg.h"
+#include "gpu/core/sym/kc_sym.h"
+
+/* HKDF info label of the KEK and of the state-sealing key. */
+#define VE_KEK_LABEL   "PixelVault KEK v1"
+#define VE_MASTER_LEN  32u
+
+typedef struct ve_vault {
+	kc_bc kek;                 /* AES-256 key schedule of the blob KEK     */
+	kc_bc stk;                 /* AES-256 schedule of the per-boot state key */
+	uint32_t sealed;           /* 1: no master key, every op but NOP fails */
+	uint32_t pad_;
+} ve_vault;
+
+typedef struct ve_worker {
+	kc_drbg drbg;
+	uint64_t nreq;             /* requests executed                        */
+	uint32_t index;
+	uint32_t pad_;
+} ve_worker;
+
+/* Boot: master == NULL (or mlen != 32) leaves the vault sealed.  entropy
+ * (>= 32 bytes of host entropy) seeds the boot DRBG that draws the state
+ * key.  PV_ERR_RANDOM if the entropy is short. */
+KC_API int ve_boot(ve_vault *v, const uint8_t *master, size_t mlen,
+                   const uint8_t *entropy, size_t elen);
+KC_API void ve_vault_clear(ve_vault *v);
+
+/* Per-worker DRBG, instantiated from >= 32 bytes of entropy; index is the
+ * personalization string (distinct per worker). */
+KC_API int ve_worker_init(ve_worker *w, uint32_t index,
+                          const uint8_t *entropy, size_t elen);
+KC_API int ve_worker_reseed(ve_worker *w, const uint8_t *entropy, size_t elen);
+KC_API void ve_worker_clear(ve_worker *w);
+
+/* Run one request.  The descriptor is copied first; the spans are checked
+ * against arena_len (and outputs against overlap with inputs) before any
+ * byte is read.  Always writes *res (status PV_OK or PV_ERR_*). */
+KC_API void ve_execute(const ve_vault *v, ve_worker *w, const ve_desc *desc,
+                       uint8_t *arena, uint32_t arena_len, ve_result *res);
+
+#endif /* VE_ENGINE_H */

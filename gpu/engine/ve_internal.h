@@ -1,0 +1,121 @@
+/*
+ * ve_internal.h - shared between the engine's files (not for other layers).
+ */
+#ifndef VE_INTERNAL_H
+#define VE_INTERNAL_H
+
+#include "ve_engine.h"
+#include "gpu/core/kc_util.h"
+#include "gpu/core/pv_err.h"
+#include "gpu/core/hash/kc_hash.h"
+#include "gpu/core/hash/kc_hmac.h"
+#include "gpu/core/hash/kc_kdf.h"
+
+/* One request being executed: validated copy of the descriptor + arena. */
+typedef struct ve_req {
+	ve_desc d;
+	uint8_t *arena;
+	const ve_vault *v;
+	ve_worker *w;
+	ve_result *res;
+} ve_req;
+
+/* A key unwrapped from its blob: lives in locals only, wiped after use. */
+typedef struct ve_key {
+	uint32_t type, usage, len, pad_;
+	uint8_t k[PV_SECRET_MAX];
+} ve_key;
+
+KC_PRIV const uint8_t *ve_ptr(const ve_req *r, ve_span s)
+{
+	return r->arena + s.off;
+}
+KC_PRIV uint8_t *ve_wptr(const ve_req *r, ve_span s)
+{
+	return r->arena + s.off;
+}
+
+/* Blob format (ve_blob.c). */
+#define VE_BLOB_VERSION 1u
+#define VE_BLOB_HDR     16u
+#define VE_BLOB_NONCE   12u
+#define VE_BLOB_TAG     16u
+/* Valid secret length for a key type: PV_OK / PV_ERR_KEY_SIZE /
+ * PV_ERR_KEY_TYPE. */
+KC_API int ve_key_len_ok(uint32_t type, uint32_t len);
+/* Open blob under the KEK with identity id; PV_ERR_WRAPPED on any
+ * mismatch (format, version, length, tag, identity, expected type). */
+KC_API int ve_blob_open(const ve_vault *v, const uint8_t *blob, uint32_t blen,
+                        const uint8_t id[PV_OBJ_ID_LEN], uint32_t want_type,
+                        ve_key *k);
+/* Seal k into out (capacity cap); *outlen = PV_BLOB_OVERHEAD + k->len
+ * (also on PV_ERR_BUF_SMALL). */
+KC_API int ve_blob_seal(const ve_vault *v, ve_worker *w, const ve_key *k,
+                        const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out,
+                        uint32_t cap, uint32_t *outlen);
+/* Open the request's `key` blob and check usage and type. */
+KC_API int ve_req_key(const ve_req *r, uint32_t usage, ve_key *k);
+
+/* Mechanism helpers (ve_mech.c). */
+KC_API uint32_t ve_mech_hash(uint32_t mech);       /* digest/HMAC -> KC_HASH_* or 0 */
+KC_API uint32_t ve_mech_bc(uint32_t mech);         /* -> KC_BC_AES/SM4 or 0 */
+KC_API uint32_t ve_mech_key_type(uint32_t mech);   /* key type it needs, 0 none */
+KC_API uint32_t ve_mech_mode(uint32_t mech);       /* VE_MODE_* */
+#define VE_MODE_NONE     0u
+#define VE_MODE_ECB      1u
+#define VE_MODE_CBC      2u
+#define VE_MODE_CBC_PAD  3u
+#define VE_MODE_CTR      4u
+#define VE_MODE_CFB      5u
+#define VE_MODE_GCM      6u
+#define VE_MODE_KW       7u
+#define VE_MODE_KWP      8u
+#define VE_MODE_CMAC     9u
+#define VE_MODE_HMAC    10u
+#define VE_MODE_DIGEST  11u
+#define VE_MODE_KEYGEN  12u
+#define VE_MODE_HKDF    13u
+
+/* Output helper: PV_ERR_BUF_SMALL (res->out_len = need) if the out span is
+ * shorter than need. */
+KC_PRIV int ve_out_room(const ve_req *r, uint32_t need)
+{
+	r->res->out_len = need;
+	return r->d.out.len < need ? PV_ERR_BUF_SMALL : PV_OK;
+}
+
+/* Multi-part state (ve_state.c).  The plain struct; it leaves the vault
+ * sealed (keyed ops) or as a checked digest state (DIGEST). */
+typedef struct ve_mp {
+	uint32_t magic;           /* VE_MP_MAGIC                               */
+	uint32_t op, mech, mode;
+	uint32_t tag_len, ctr_bits;
+	uint32_t buf_len;         /* bytes pending in buf                      */
+	uint32_t num;             /* CTR ks_used / CFB num                     */
+	uint64_t total;           /* data bytes seen                           */
+	uint8_t iv[16], ks[16], buf[16];
+	union {
+		kc_bc bc;
+		kc_gcm gcm;
+		kc_cmac cmac;
+		kc_hmac_ctx hmac;
+		kc_hash_ctx hash;
+	} u;
+} ve_mp;
+#define VE_MP_MAGIC 0x50564d50u   /* "PVMP" */
+KC_API int ve_state_seal(const ve_req *r, const ve_mp *mp);
+KC_API int ve_state_open(const ve_req *r, ve_mp *mp);
+
+/* Ops. */
+KC_API int ve_op_cipher(ve_req *r);      /* ENCRYPT / DECRYPT, all phases */
+KC_API int ve_op_mac(ve_req *r);         /* SIGN / VERIFY, all phases     */
+KC_API int ve_op_digest(ve_req *r);      /* DIGEST, all phases            */
+KC_API int ve_op_keygen(ve_req *r);
+KC_API int ve_op_import(ve_req *r);
+KC_API int ve_op_wrap(ve_req *r);
+KC_API int ve_op_unwrap(ve_req *r);
+KC_API int ve_op_derive(ve_req *r);
+KC_API int ve_op_random(ve_req *r);
+KC_API int ve_op_seed(ve_req *r);
+
+#endif /* VE_INTERNAL_H */

@@ -1,0 +1,66 @@
+/*
+ * pv_futex.h - sleep/wake on a 32-bit ring word (Linux futex), used by the
+ * ring producers (gpu/client) and the CPU workers (gpu/cpu).  Shared
+ * (non-private) futexes, so the same words work in pvaultd's memfd rings.
+ * Ordering comes from the C11 acquire/release accesses around them, never
+ * from the futex itself.
+ */
+#ifndef PV_FUTEX_H
+#define PV_FUTEX_H
+
+#include <linux/futex.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Ring words are plain uint32_t in the shared layout (gpu/engine/ve_ring.h);
+ * the host accesses them as C11 atomics of the same size and alignment. */
+#define PV_AW(p) ((_Atomic uint32_t *)(void *)(p))
+
+static inline uint32_t pv_load_acq(const uint32_t *p)
+{
+	return atomic_load_explicit(PV_AW(p), memory_order_acquire);
+}
+static inline void pv_store_rel(uint32_t *p, uint32_t v)
+{
+	atomic_store_explicit(PV_AW(p), v, memory_order_release);
+}
+
+/* Sleep while *p == val, at most timeout_ms (spurious returns allowed). */
+static inline void pv_futex_wait(uint32_t *p, uint32_t val, int timeout_ms)
+{
+	struct timespec ts;
+	ts.tv_sec = timeout_ms / 1000;
+	ts.tv_nsec = (long)(timeout_ms % 1000) * 1000000L;
+	(void)syscall(SYS_futex, p, FUTEX_WAIT, val, &ts, NULL, 0);
+}
+static inline void pv_futex_wake(uint32_t *p)
+{
+	(void)syscall(SYS_futex, p, FUTEX_WAKE, 0x7fffffff, NULL, NULL, 0);
+}
+
+/* Wait until *p == want (acquire).  Spins briefly, then sleeps in
+ * timeout_ms slices; returns 0 when seen, 1 if *stop became non-zero. */
+static inline int pv_wait_eq(uint32_t *p, uint32_t want, const uint32_t *stop, int timeout_ms)
+{
+	int spin;
+	for (spin = 0; spin < 64; spin++) {
+		if (pv_load_acq(p) == want)
+			return 0;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	for (;;) {
+		uint32_t v = pv_load_acq(p);
+		if (v == want)
+			return 0;
+		if (stop != NULL && pv_load_acq(stop) != 0)
+			return 1;
+		pv_futex_wait(p, v, timeout_ms);
+	}
+}
+
+#endif
