@@ -89,7 +89,9 @@ KC_API int kc_cbc_pad_encrypt(const kc_bc *bc, uint8_t iv[16], const uint8_t *in
 
 KC_API int kc_cbc_pad_decrypt(const kc_bc *bc, uint8_t iv[16], const uint8_t *in, size_t inlen, uint8_t *out, size_t *outlen)
 {
-	size_t pad = 0;
+	size_t pad = 0, i;
+	uint32_t ok;
+	uint8_t m;
 	int rc;
 
 	*outlen = 0;
@@ -97,10 +99,11 @@ KC_API int kc_cbc_pad_decrypt(const kc_bc *bc, uint8_t iv[16], const uint8_t *in
 		return PV_ERR_ENC_LEN;
 	kc_cbc_decrypt(bc, iv, in, out, inlen / 16);
 	rc = kc_unpad_pkcs7_ct(out + inlen - 16, &pad);
-	if (rc != PV_OK) {
-		kc_wipe(out, inlen);
-		return rc;
-	}
-	*outlen = inlen - pad;
-	return PV_OK;
+	/* no branch on the padding verdict: wipe with a mask */
+	ok = kc_ctl_eq32((uint32_t)rc, (uint32_t)PV_OK);
+	m = (uint8_t)(0u - ok);
+	for (i = 0; i < inlen; i++)
+		out[i] &= m;
+	*outlen = (size_t)kc_ctl_mux32(ok, (uint32_t)(inlen - pad), 0);
+	return rc;
 }

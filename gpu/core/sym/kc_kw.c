@@ -4,6 +4,16 @@
  */
 #include "gpu/core/sym/kc_sym_int.h"
 
+/* Zero p[0..n) unless ok, without a branch on ok (the verdict is secret
+ * until the caller looks at the return value). */
+KC_PRIV void kc_kw_cwipe(uint8_t *p, size_t n, uint32_t ok)
+{
+	uint8_t m = (uint8_t)(0u - ok);
+	size_t i;
+	for (i = 0; i < n; i++)
+		p[i] &= m;
+}
+
 /* W: a[8] is the initial value, r the n >= 2 semiblocks, in place. */
 KC_PRIV void kc_kw_w(const kc_bc *bc, uint8_t a[8], uint8_t *r, size_t n)
 {
@@ -74,11 +84,8 @@ KC_API int kc_kw_unwrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8_
 	kc_memset(iv, 0xA6, 8);
 	ok = kc_ct_eq(a, iv, 8);
 	kc_wipe(a, sizeof a);
-	if (!ok) {
-		kc_wipe(out, inlen - 8);
-		return PV_ERR_WRAPPED;
-	}
-	return PV_OK;
+	kc_kw_cwipe(out, inlen - 8, ok);
+	return (int)kc_ctl_mux32(ok, (uint32_t)PV_OK, (uint32_t)PV_ERR_WRAPPED);
 }
 
 KC_API int kc_kwp_wrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8_t *out, size_t *outlen)
@@ -136,10 +143,7 @@ KC_API int kc_kwp_unwrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8
 		ok &= kc_ctl_not(in_pad) | kc_ctl_eq32(out[i], 0);
 	}
 	kc_wipe(a, sizeof a);
-	if (!ok) {
-		kc_wipe(out, plen);
-		return PV_ERR_WRAPPED;
-	}
-	*outlen = mli;
-	return PV_OK;
+	kc_kw_cwipe(out, plen, ok);
+	*outlen = (size_t)kc_ctl_mux32(ok, mli, 0);
+	return (int)kc_ctl_mux32(ok, (uint32_t)PV_OK, (uint32_t)PV_ERR_WRAPPED);
 }
