@@ -1,0 +1,96 @@
+/*
+ * kc_rsa_keygen.c - RSA key-pair generation (FIPS 186-5 A.1.3 style with
+ * probable primes): p, q of bits/2 bits each from kc_prime_gen,
+ * |p - q| > 2^(bits/2 - 100), d = e^-1 mod (p-1)(q-1) with d > 2^(bits/2),
+ * dp, dq, qinv = q^-1 mod p.  The result is checked by a sign/verify
+ * round trip through kc_rsa_private before it is returned.
+ */
+#include "kc_rsa.h"
+#include "kc_bn.h"
+#include "../kc_util.h"
+#include "../pv_err.h"
+
+#define KC_KG_NL (KC_BN_MAX_LIMBS)
+#define KC_KG_HL (KC_BN_MAX_LIMBS / 2)
+
+KC_API int kc_rsa_keygen(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *sk)
+{
+	uint32_t p[KC_KG_HL], q[KC_KG_HL], dp[KC_KG_HL], dq[KC_KG_HL], qi[KC_KG_HL];
+	uint32_t diff[KC_KG_HL], n[KC_KG_NL], phi[KC_KG_NL], d[KC_KG_NL];
+	uint32_t t[3 * KC_KG_HL + KC_KG_NL + 1];
+	uint8_t blk[KC_RSA_MAX_BYTES];
+	uint32_t pb = bits / 2, ok, c;
+	size_t hl = ((size_t)pb + 31) / 32, nl = ((size_t)bits + 31) / 32;
+	int rc = PV_ERR_RANDOM, attempt;
+
+	if (bits < KC_RSA_MIN_BITS || bits > KC_RSA_MAX_BITS || (bits & 1u))
+		return PV_ERR_KEY_SIZE;
+	if ((e & 1u) == 0 || e < 3 || e >= 0x80000000u)
+		return PV_ERR_ARGS;
+	kc_wipe(sk, sizeof *sk);
+	for (attempt = 0; attempt < 8; attempt++) {
+		rc = kc_prime_gen(rng, p, pb, e, dp);
+		if (rc != PV_OK)
+			break;
+		rc = kc_prime_gen(rng, q, pb, e, dq);
+		if (rc != PV_OK)
+			break;
+		/* |p - q| > 2^(pb - 100) */
+		kc_memcpy(diff, p, hl * 4);
+		c = kc_bn_sub(diff, q, hl, 1);
+		kc_memcpy(t, q, hl * 4);
+		kc_bn_sub(t, p, hl, c);
+		kc_bn_ccopy(c, diff, t, hl);
+		if (kc_bn_bitlen(diff, hl) <= pb - 100)
+			continue;
+		/* n, phi = (p-1)(q-1), d */
+		kc_bn_zero(n, KC_KG_NL);
+		kc_bn_mul(n, p, hl, q, hl);
+		p[0] ^= 1u;
+		q[0] ^= 1u;
+		kc_bn_zero(phi, KC_KG_NL);
+		kc_bn_mul(phi, p, hl, q, hl);
+		p[0] ^= 1u;
+		q[0] ^= 1u;
+		ok = kc_bn_inv_small_e(d, e, phi, nl, t);
+		ok &= kc_ctl_neq32(kc_bn_bitlen(d, nl) > pb, 0);
+		if (!ok)
+			continue;
+		/* qinv = q^-1 mod p; q < 2^pb < 2p, so one subtraction reduces */
+		kc_memcpy(qi, q, hl * 4);
+		c = kc_bn_lt(qi, p, hl);
+		kc_bn_sub(qi, p, hl, c ^ 1u);
+		if (!kc_bn_modinv_odd(qi, p, hl, t))
+			continue;
+		sk->bits = bits;
+		sk->e = e;
+		kc_bn_encode(sk->n, KC_RSA_MAX_BYTES, n, nl);
+		kc_bn_encode(sk->d, KC_RSA_MAX_BYTES, d, nl);
+		kc_bn_encode(sk->p, KC_RSA_MAX_HBYTES, p, hl);
+		kc_bn_encode(sk->q, KC_RSA_MAX_HBYTES, q, hl);
+		kc_bn_encode(sk->dp, KC_RSA_MAX_HBYTES, dp, hl);
+		kc_bn_encode(sk->dq, KC_RSA_MAX_HBYTES, dq, hl);
+		kc_bn_encode(sk->qinv, KC_RSA_MAX_HBYTES, qi, hl);
+		/* pairwise consistency: a private operation with its fault check */
+		kc_memset(blk, 0, sizeof blk);
+		blk[1] = 0x5a;
+		blk[kc_rsa_len(bits) - 1] = 0x01;
+		rc = kc_rsa_private(sk, rng, blk, kc_rsa_len(bits), blk);
+		if (rc != PV_OK)
+			kc_wipe(sk, sizeof *sk);
+		break;
+	}
+	if (attempt == 8)
+		rc = PV_ERR_RANDOM;
+	kc_wipe(p, sizeof p);
+	kc_wipe(q, sizeof q);
+	kc_wipe(dp, sizeof dp);
+	kc_wipe(dq, sizeof dq);
+	kc_wipe(qi, sizeof qi);
+	kc_wipe(diff, sizeof diff);
+	kc_wipe(phi, sizeof phi);
+	kc_wipe(d, sizeof d);
+	kc_wipe(t, sizeof t);
+	kc_wipe(blk, sizeof blk);
+	return rc;
+}
