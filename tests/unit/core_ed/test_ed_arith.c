@@ -19,9 +19,10 @@ static BIGNUM *P, *L, *D;
 
 static void bn_init(void)
 {
-	BIGNUM *t = BN_new();
+	BIGNUM *t;
 	if (bx)
 		return;
+	t = BN_new();
 	bx = BN_CTX_new();
 	P = BN_new(); L = BN_new(); D = BN_new();
 	BN_set_bit(P, 255); BN_sub_word(P, 19);

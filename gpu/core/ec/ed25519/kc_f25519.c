@@ -276,16 +276,19 @@ KC_API void kc_f25519_tobytes(uint8_t s[32], const kc_f25519 f)
 	/* Normalise limbs first so that the quotient estimate below is exact. */
 	{
 		int64_t t[10];
+		KC_ED_UNROLL
 		for (i = 0; i < 10; i++)
 			t[i] = h[i];
 		f25519_reduce64(h, t);
 	}
 	/* q = floor(h / p) in {0, 1}, computed from the top down (ref10). */
 	q = (19 * h[9] + ((int32_t)1 << 24)) >> 25;
+	KC_ED_UNROLL
 	for (i = 0; i < 10; i++)
 		q = (h[i] + q) >> ((i & 1) ? 25 : 26);
 	/* h - q p = h + 19 q - 2^255 q: add 19q, carry, drop bit 255. */
 	h[0] += 19 * q;
+	KC_ED_UNROLL
 	for (i = 0; i < 9; i++) {
 		int w = (i & 1) ? 25 : 26;
 		c = h[i] >> w;
@@ -298,6 +301,7 @@ KC_API void kc_f25519_tobytes(uint8_t s[32], const kc_f25519 f)
 	acc = 0;
 	bits = 0;
 	k = 0;
+	KC_ED_UNROLL
 	for (i = 0; i < 10; i++) {
 		acc |= (uint64_t)(uint32_t)h[i] << bits;
 		bits += (i & 1) ? 25u : 26u;

@@ -21,8 +21,14 @@
 
 typedef int32_t kc_f25519[10];
 
-#ifdef __CUDACC__
+/* Full unrolling of the fixed-count limb loops: on the GPU it keeps limb
+ * arrays in registers (no run-time indexing, no local memory). */
+#if defined(__CUDACC__)
 #define KC_ED_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define KC_ED_UNROLL _Pragma("GCC unroll 16")
+#elif defined(__clang__)
+#define KC_ED_UNROLL _Pragma("clang loop unroll(full)")
 #else
 #define KC_ED_UNROLL
 #endif

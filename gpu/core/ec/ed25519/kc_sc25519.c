@@ -11,6 +11,7 @@
  * written with loops over public indices.  No data-dependent branches.
  */
 #include "kc_sc25519.h"
+#include "kc_f25519.h"             /* KC_ED_UNROLL */
 #include "../../kc_util.h"
 
 /* fold limb i (12 <= i <= 23) down by 12 limbs */
@@ -120,7 +121,9 @@ KC_API void kc_sc25519_muladd(uint8_t out[32], const uint8_t a[32],
 	s[11] = sc25519_bits(c, 32, 231, 25);
 	for (i = 12; i < 24; i++)
 		s[i] = 0;
+	KC_ED_UNROLL
 	for (i = 0; i < 12; i++)
+		KC_ED_UNROLL
 		for (j = 0; j < 12; j++)
 			s[i + j] += al[i] * bl[j];
 
