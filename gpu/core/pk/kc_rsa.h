@@ -86,7 +86,9 @@ KC_API int kc_rsa_public(const kc_rsa_pub *pk, const uint8_t *in, size_t inlen, 
 /* out = in^d mod n by CRT with exponent blinding (dp + r (p-1), r 64-bit
  * from rng) and a check out^e == in before release; k bytes in and out
  * (may be the same buffer).  PV_ERR_ENC_INVALID if in >= n; PV_ERR_GENERAL
- * (output zeroed) if the fault check fails or p/q do not fit. */
+ * (output zeroed) if the fault check fails or p/q do not fit.  Constant
+ * time in the key and in the input value (these two codes are computed
+ * with masks; PV_ERR_DATA_LEN / KEY_SIZE / RANDOM are public branches). */
 KC_API int kc_rsa_private(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t *in, size_t inlen, uint8_t *out);
 /* Full consistency check of a private key (n = pq, e d = 1 mod p-1 and
  * q-1 via dp/dq, qinv q = 1 mod p) — for imported keys.  Not constant
@@ -173,10 +175,11 @@ KC_API int kc_rsa_mgf1_xor(uint32_t alg, const uint8_t *seed, size_t slen,
 /* ---- internal, shared by the files of gpu/core/pk ------------------------ */
 
 /* kc_rsa_private without the final verdict: returns PV_OK or a *public*
- * error (length, range, key size, DRBG), and sets *ok to ctl 1 if the
- * result passed the fault check (out zeroed otherwise).  No branch on *ok. */
+ * error (length, key size, DRBG); sets *range to ctl (in < n) and *ok to
+ * ctl (in < n and the result passed the fault check); out is zeroed when
+ * *ok is 0.  Nothing branches on the input value, *range or *ok. */
 KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t *in,
-                             size_t inlen, uint8_t *out, uint32_t *ok);
+                             size_t inlen, uint8_t *out, uint32_t *ok, uint32_t *range);
 /* Constant-time tail of a decryption: the message is buf[start .. k);
  * moves it to buf[0 ..) with log2(k) masked shift passes, zeroes the rest;
  * if good == 0 zeroes everything and *outlen = 0.  Returns PV_OK or

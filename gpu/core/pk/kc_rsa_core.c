@@ -116,7 +116,7 @@ KC_PRIV uint32_t kc_rsa_core_half(uint32_t *m, const uint32_t *cw, const uint8_t
 }
 
 KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t *in,
-                             size_t inlen, uint8_t *out, uint32_t *okp)
+                             size_t inlen, uint8_t *out, uint32_t *okp, uint32_t *rangep)
 {
 	uint32_t nn[KC_RSA_NL], cw[KC_RSA_NL], s[KC_RSA_NL + 2], r2n[KC_RSA_NL];
 	uint32_t pp[KC_RSA_HL], qq[KC_RSA_HL], r2p[KC_RSA_HL], r2q[KC_RSA_HL];
@@ -124,9 +124,11 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	uint32_t tmp[KC_BN_MODEXP_TMP(KC_RSA_HL)];
 	uint8_t rnd[16];
 	size_t nl, hl, k, i;
-	uint32_t ok, m0i, m0p, c, msk;
+	uint32_t ok, m0i, m0p, c, msk, range;
 	int rc;
 
+	*okp = 0;
+	*rangep = 0;
 	rc = kc_rsa_core_load_n(nn, sk->n, sk->bits, sk->e);
 	if (rc != PV_OK)
 		return rc;
@@ -138,12 +140,13 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	/* c, zero-extended to 2 hl limbs for the wide reductions */
 	kc_bn_zero(cw, KC_RSA_NL);
 	kc_bn_decode(cw, nl, in, k);
-	if (!kc_bn_lt(cw, nn, nl))
-		return PV_ERR_ENC_INVALID;
 	if (kc_drbg_generate(rng, rnd, sizeof rnd, (const uint8_t *)0, 0) != 0)
 		return PV_ERR_RANDOM;
+	/* c < n, without a branch (c may be a secret message) */
+	range = kc_bn_lt(cw, nn, nl);
 
-	ok = kc_rsa_core_half(m1, cw, sk->p, sk->dp, rnd, hl, pp, r2p, tmp);
+	ok = range;
+	ok &= kc_rsa_core_half(m1, cw, sk->p, sk->dp, rnd, hl, pp, r2p, tmp);
 	ok &= kc_rsa_core_half(m2, cw, sk->q, sk->dq, rnd + 8, hl, qq, r2q, tmp);
 
 	/* h = (m1 - m2) qinv mod p */
@@ -176,6 +179,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 		s[i] &= msk;
 	kc_bn_encode(out, k, s, nl);
 	*okp = ok;
+	*rangep = range;
 
 	kc_wipe(cw, sizeof cw);
 	kc_wipe(s, sizeof s);
@@ -194,11 +198,14 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 
 KC_API int kc_rsa_private(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t *in, size_t inlen, uint8_t *out)
 {
-	uint32_t ok = 0;
-	int rc = kc_rsa_private_ct(sk, rng, in, inlen, out, &ok);
+	uint32_t ok = 0, range = 0, e1, e2;
+	int rc = kc_rsa_private_ct(sk, rng, in, inlen, out, &ok, &range);
 	if (rc != PV_OK)
 		return rc;
-	return (int)((uint32_t)PV_ERR_GENERAL & (ok - 1u));
+	/* ok: 0;  c >= n: PV_ERR_ENC_INVALID;  fault: PV_ERR_GENERAL (masks) */
+	e1 = (uint32_t)PV_ERR_ENC_INVALID & (0u - (range ^ 1u));
+	e2 = (uint32_t)PV_ERR_GENERAL & (0u - range);
+	return (int)((e1 | e2) & (ok - 1u));
 }
 
 KC_API int kc_rsa_priv_check(const kc_rsa_priv *sk)

@@ -53,7 +53,7 @@ KC_API int kc_rsa_oaep_decrypt(const kc_rsa_priv *sk, kc_drbg *rng, uint32_t has
                                uint8_t *out, size_t *outlen)
 {
 	uint8_t lh[KC_HASH_MAX_LEN];
-	uint32_t good = 0, looking = 1, bad = 0, oidx = 0;
+	uint32_t range = 0, good = 0, looking = 1, bad = 0, oidx = 0;
 	size_t k, hl, dblen, i;
 	uint8_t *seed, *db;
 	int rc;
@@ -69,7 +69,7 @@ KC_API int kc_rsa_oaep_decrypt(const kc_rsa_priv *sk, kc_drbg *rng, uint32_t has
 		return PV_ERR_MECH_PARAM;
 	if (inlen != k)
 		return PV_ERR_ENC_LEN;
-	rc = kc_rsa_private_ct(sk, rng, in, inlen, out, &good);
+	rc = kc_rsa_private_ct(sk, rng, in, inlen, out, &good, &range);
 	if (rc != PV_OK)
 		return rc;
 	seed = out + 1;

@@ -178,7 +178,7 @@ KC_API int kc_rsa_pkcs1_decrypt(const kc_rsa_priv *sk, kc_drbg *rng,
                                 const uint8_t *in, size_t inlen,
                                 uint8_t *out, size_t *outlen)
 {
-	uint32_t good = 0, found = 0, zidx = 0;
+	uint32_t range = 0, good = 0, found = 0, zidx = 0;
 	size_t k, i;
 	int rc;
 
@@ -188,7 +188,7 @@ KC_API int kc_rsa_pkcs1_decrypt(const kc_rsa_priv *sk, kc_drbg *rng,
 	k = kc_rsa_len(sk->bits);
 	if (inlen != k)
 		return PV_ERR_ENC_LEN;
-	rc = kc_rsa_private_ct(sk, rng, in, inlen, out, &good);
+	rc = kc_rsa_private_ct(sk, rng, in, inlen, out, &good, &range);
 	if (rc != PV_OK)
 		return rc;
 	good &= kc_ctl_eq32(out[0], 0x00);
