@@ -663,7 +663,7 @@ int tk_store_find(tk_db *d, const CK_ATTRIBUTE *t, CK_ULONG n, int priv_ok,
 	char *sql;
 	size_t cap = 256 + (size_t)n * 100, len, cnt = 0, alloc = 0;
 	CK_ULONG i;
-	int bi = 1, rc;
+	int bi = 1, rc, selective = 0;
 	sqlite3_stmt *st;
 	int64_t *out = NULL;
 
@@ -675,11 +675,19 @@ int tk_store_find(tk_db *d, const CK_ATTRIBUTE *t, CK_ULONG n, int priv_ok,
 	sql = malloc(cap);
 	if (sql == NULL)
 		return PV_ERR_NOMEM;
+	/* CKA_ID and CKA_LABEL are selective; CKA_CLASS is not: when one of
+	 * the former is present, keep the planner off the class index (the
+	 * unary + makes that term unindexable). */
+	for (i = 0; i < n; i++)
+		if (t[i].type == CKA_ID || t[i].type == CKA_LABEL)
+			selective = 1;
 	len = (size_t)snprintf(sql, cap, "SELECT o.oid FROM objects o WHERE 1");
 	for (i = 0; i < n; i++) {
 		const char *frag;
 		switch (t[i].type) {
-		case CKA_CLASS: frag = " AND o.class = ?"; break;
+		case CKA_CLASS:
+			frag = selective ? " AND +o.class = ?" : " AND o.class = ?";
+			break;
 		case CKA_ID:    frag = " AND o.id = ?"; break;
 		case CKA_LABEL: frag = " AND o.label = ?"; break;
 		default:
