@@ -22,9 +22,10 @@
  * belongs to one thread between submit and wait.
  *
  * Buffers: the request's pointers are read during pv_vault_submit (inputs
- * are copied into the ring) and the outputs are written during
- * pv_vault_wait.  Inputs may be freed after submit; outputs must stay valid
- * until wait returns.
+ * are copied into the ring); the outputs and the pv_req result fields are
+ * written when the request completes, by pv_vault_wait or by another
+ * thread's submit (see below).  Inputs may be freed after submit; the
+ * pv_req and its output buffers must stay valid until wait returns.
  *
  * Results: the function result is r->status: PV_OK or a PV_ERR_* code
  * (gpu/core/pv_err.h).  PV_ERR_BUF_SMALL: nothing was written, r->out_len
@@ -142,8 +143,10 @@ int pv_vault_get_info(pv_vault *v, pv_vault_info *info);
 /* Zero r and set op / mech. */
 void pv_req_init(pv_req *r, uint32_t op, uint32_t mech);
 
-/* Queue r; blocks while the ring is full.  A thread must not hold more
- * than nslots submitted-but-not-waited requests.  PV_ERR_DATA_LEN if the
+/* Queue r; blocks while the ring is full.  A submitter that finds the
+ * slot it needs held by a finished request completes that request on its
+ * owner's behalf (copies its outputs, frees the slot), so threads holding
+ * unwaited requests cannot deadlock each other.  PV_ERR_DATA_LEN if the
  * inputs + output capacities exceed max_data; PV_ERR_REMOVED in a forked
  * child (re-open there). */
 int pv_vault_submit(pv_vault *v, pv_req *r);

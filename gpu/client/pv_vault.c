@@ -3,6 +3,14 @@
  * (CPU backend); requests go through the same ring a GPU or pvaultd would
  * serve.  This file is the ring's producer side (ve_ring.h protocol steps
  * 1-4 and 9-11).
+ *
+ * Completion ("reaping": copy the outputs into the owner's pv_req, wipe the
+ * slot's arena, free the slot) may be done by any host thread: by the
+ * owner in pv_vault_wait, or by a producer that finds the ring full and the
+ * slot it needs held by a finished request.  So threads that each hold
+ * submitted-but-not-waited requests and block in submit cannot deadlock:
+ * every published request completes (workers need nothing from producers)
+ * and every completed slot can be freed by whoever needs it.
  */
 #include "gpu/vault.h"
 #include "gpu/cpu/pv_cpu.h"
@@ -20,6 +28,8 @@ struct pv_vault {
 	uint8_t *ring;
 	uint32_t nslots, slot_arena;
 	_Atomic uint32_t prod;       /* producer ticket counter (host only) */
+	pv_req **owner;              /* request holding each slot (host only) */
+	_Atomic uint32_t *reaping;   /* 1 while a thread completes a slot     */
 	pid_t pid;
 	pv_vault_info info;
 };
@@ -27,6 +37,10 @@ struct pv_vault {
 static int vault_finish_open(pv_vault *v)
 {
 	v->ring = (uint8_t *)pv_cpu_ring(v->cpu, &v->nslots, &v->slot_arena);
+	v->owner = (pv_req **)calloc(v->nslots, sizeof *v->owner);
+	v->reaping = (_Atomic uint32_t *)calloc(v->nslots, sizeof *v->reaping);
+	if (v->owner == NULL || v->reaping == NULL)
+		return PV_ERR_NOMEM;
 	v->pid = getpid();
 	memset(&v->info, 0, sizeof v->info);
 	snprintf(v->info.backend, sizeof v->info.backend, "cpu");
@@ -62,7 +76,10 @@ int pv_vault_open(const pv_conf *conf, pv_vault **out)
 		free(v);
 		return rc;
 	}
-	vault_finish_open(v);
+	if ((rc = vault_finish_open(v)) != PV_OK) {
+		pv_vault_close(v);
+		return rc;
+	}
 	*out = v;
 	return PV_OK;
 }
@@ -89,7 +106,10 @@ int pv_vault_open_key(const uint8_t *master, size_t master_len, uint32_t workers
 		free(v);
 		return rc;
 	}
-	vault_finish_open(v);
+	if ((rc = vault_finish_open(v)) != PV_OK) {
+		pv_vault_close(v);
+		return rc;
+	}
 	*out = v;
 	return PV_OK;
 }
@@ -99,6 +119,8 @@ void pv_vault_close(pv_vault *v)
 	if (v == NULL)
 		return;
 	pv_cpu_close(v->cpu);
+	free(v->owner);
+	free((void *)v->reaping);
 	free(v);
 }
 
@@ -138,6 +160,8 @@ static int check_in(const void *p, size_t n)
 	return (p == NULL && n != 0) ? PV_ERR_ARGS : PV_OK;
 }
 
+static int reap(pv_vault *v, ve_slot *s, uint32_t t);
+
 static int vault_submit(pv_vault *v, pv_req *r, int block)
 {
 	ve_desc d;
@@ -151,7 +175,7 @@ static int vault_submit(pv_vault *v, pv_req *r, int block)
 		return PV_ERR_ARGS;
 	if (getpid() != v->pid)
 		return r->status = PV_ERR_REMOVED;
-	if (r->inflight_)
+	if (pv_load_acq(&r->inflight_))
 		return r->status = PV_ERR_STATE;
 	if (check_in(r->key, r->key_len) || check_in(r->key2, r->key2_len) ||
 	    check_in(r->iv, r->iv_len) || check_in(r->aad, r->aad_len) ||
@@ -185,9 +209,10 @@ static int vault_submit(pv_vault *v, pv_req *r, int block)
 	if (pos > v->slot_arena)
 		pos = v->slot_arena;
 
-	/* 1-2: claim a ticket whose slot is free */
+	/* 1-2: claim a ticket whose slot is free; if the slot is held by a
+	 * finished request, complete that request on its owner's behalf */
 	for (;;) {
-		uint32_t fs;
+		uint32_t fs, ds;
 		t = atomic_load_explicit(&v->prod, memory_order_relaxed);
 		s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, t);
 		fs = pv_load_acq(&s->host.free_seq);
@@ -197,9 +222,15 @@ static int vault_submit(pv_vault *v, pv_req *r, int block)
 				break;
 			continue;
 		}
+		ds = pv_load_acq(&s->dev.done_seq);
+		if (ds == fs + 1u && reap(v, s, fs))
+			continue;
 		if (!block)
 			return r->status = PV_ERR_BUSY;
-		pv_futex_wait(&s->host.free_seq, fs, 50);
+		if (ds == fs + 1u)
+			pv_futex_wait(&s->host.free_seq, fs, 2);
+		else
+			pv_futex_wait(&s->dev.done_seq, ds, 50);
 	}
 
 	/* 3: inputs + descriptor */
@@ -216,27 +247,19 @@ static int vault_submit(pv_vault *v, pv_req *r, int block)
 #undef PUT
 	s->desc = d;
 	s->host.rsv[0] = (uint32_t)pos;      /* bytes to wipe after completion */
+	r->ticket_ = t;
+	r->slot_ = s;
+	r->status = PV_OK;
+	pv_store_rel(&r->inflight_, 1u);
+	v->owner[t & (v->nslots - 1u)] = r;
 	/* 4: publish */
 	pv_store_rel(&s->host.ready_seq, t + 1u);
 	pv_futex_wake(&s->host.ready_seq);
-	r->ticket_ = t;
-	r->slot_ = s;
-	r->inflight_ = 1;
-	r->status = PV_OK;
 	return PV_OK;
 }
 
 int pv_vault_submit(pv_vault *v, pv_req *r) { return vault_submit(v, r, 1); }
 int pv_vault_try_submit(pv_vault *v, pv_req *r) { return vault_submit(v, r, 0); }
-
-int pv_vault_done(pv_vault *v, const pv_req *r)
-{
-	const ve_slot *s = (const ve_slot *)r->slot_;
-	(void)v;
-	if (!r->inflight_)
-		return 1;
-	return pv_load_acq(&s->dev.done_seq) == r->ticket_ + 1u;
-}
 
 static size_t take_out(uint8_t *dst, size_t cap, const uint8_t *src, uint32_t n)
 {
@@ -246,28 +269,30 @@ static size_t take_out(uint8_t *dst, size_t cap, const uint8_t *src, uint32_t n)
 	return m;
 }
 
-int pv_vault_wait(pv_vault *v, pv_req *r)
+/* Steps 9-11 for the request with ticket t in slot s, if it has completed
+ * and nobody else is completing it.  Returns 1 if this thread did it. */
+static int reap(pv_vault *v, ve_slot *s, uint32_t t)
 {
-	ve_slot *s;
+	uint32_t idx = t & (v->nslots - 1u), zero = 0;
 	ve_result res;
+	pv_req *r;
 	uint8_t *a;
-	uint32_t t;
 
-	if (v == NULL || r == NULL)
-		return PV_ERR_ARGS;
-	if (!r->inflight_)
-		return r->status;
-	s = (ve_slot *)r->slot_;
-	t = r->ticket_;
-	/* 9 */
-	(void)pv_wait_eq(&s->dev.done_seq, t + 1u, NULL, 1000);
+	if (!atomic_compare_exchange_strong_explicit(&v->reaping[idx], &zero, 1u,
+	        memory_order_acquire, memory_order_relaxed))
+		return 0;
+	if (pv_load_acq(&s->host.free_seq) != t || pv_load_acq(&s->dev.done_seq) != t + 1u) {
+		atomic_store_explicit(&v->reaping[idx], 0u, memory_order_release);
+		return 0;
+	}
+	r = v->owner[idx];
+	v->owner[idx] = NULL;
 	res = s->dev.res;
 	a = ve_slot_arena(s);
 	r->status = res.status;
 	r->out_len = res.out_len;
 	r->out2_len = res.out2_len;
 	r->state_out_len = res.state_len;
-	/* 10 */
 	if (res.status == PV_OK) {
 		r->out_len = take_out(r->out, r->out_cap, a + s->desc.out.off, res.out_len);
 		r->out2_len = take_out(r->out2, r->out2_cap, a + s->desc.out2.off, res.out2_len);
@@ -275,10 +300,56 @@ int pv_vault_wait(pv_vault *v, pv_req *r)
 		                            a + s->desc.state_out.off, res.state_len);
 	}
 	kc_wipe(a, s->host.rsv[0] <= v->slot_arena ? s->host.rsv[0] : v->slot_arena);
-	/* 11 */
+	/* the owner may return as soon as it sees this */
+	pv_store_rel(&r->inflight_, 0u);
+	pv_futex_wake(&r->inflight_);
+	/* 11: free the slot for ticket t + nslots */
 	pv_store_rel(&s->host.free_seq, t + v->nslots);
 	pv_futex_wake(&s->host.free_seq);
-	r->inflight_ = 0;
+	atomic_store_explicit(&v->reaping[idx], 0u, memory_order_release);
+	return 1;
+}
+
+int pv_vault_done(pv_vault *v, const pv_req *r)
+{
+	const ve_slot *s = (const ve_slot *)r->slot_;
+	(void)v;
+	if (pv_load_acq(&r->inflight_) == 0u)
+		return 1;
+	return pv_load_acq(&s->dev.done_seq) == r->ticket_ + 1u;
+}
+
+int pv_vault_wait(pv_vault *v, pv_req *r)
+{
+	ve_slot *s;
+	uint32_t t, d;
+
+	if (v == NULL || r == NULL)
+		return PV_ERR_ARGS;
+	s = (ve_slot *)r->slot_;
+	t = r->ticket_;
+	for (;;) {
+		if (pv_load_acq(&r->inflight_) == 0u)
+			break;
+		d = pv_load_acq(&s->dev.done_seq);
+		if (d == t + 1u) {
+			if (!reap(v, s, t))      /* someone else is completing it */
+				pv_futex_wait(&r->inflight_, 1u, 5);
+			continue;
+		}
+		/* 9: sleep until the worker publishes (d changes) */
+		{
+			int spin;
+			for (spin = 0; spin < 64 && pv_load_acq(&s->dev.done_seq) == d; spin++)
+#if defined(__x86_64__) || defined(__i386__)
+				__builtin_ia32_pause();
+#else
+				;
+#endif
+			if (pv_load_acq(&s->dev.done_seq) == d && pv_load_acq(&r->inflight_) != 0u)
+				pv_futex_wait(&s->dev.done_seq, d, 100);
+		}
+	}
 	r->slot_ = NULL;
 	return r->status;
 }

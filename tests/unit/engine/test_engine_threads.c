@@ -1,0 +1,190 @@
+/*
+ * test_engine_threads.c - 8 threads x many requests on one vault at once
+ * (blocking calls and overlapping async submits, a small ring so slots are
+ * reused constantly); every result is checked against OpenSSL.  Also ring
+ * back-pressure (try_submit -> BUSY) and fork detection.
+ */
+#include "te_common.h"
+
+#include <openssl/hmac.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define NTHREADS 8
+#define NITER 300
+
+static te_key gk;            /* AES-256 key shared by all threads */
+static uint8_t graw[32];
+static te_key hk;            /* HMAC key */
+static uint8_t hraw[48];
+static int thread_bad[NTHREADS];
+static int thread_done[NTHREADS];
+
+static void *worker(void *arg)
+{
+	int id = (int)(intptr_t)arg, i;
+	for (i = 0; i < NITER; i++) {
+		uint8_t in[300], iv[12], out[320], ref[320], tag[16], mac[32], mref[32];
+		size_t len = ts_rand_u32(300);
+		EVP_CIPHER_CTX *c;
+		pv_req a, b;
+		unsigned int ml;
+		int l;
+
+		ts_rand(in, len); ts_rand(iv, 12);
+		/* two requests in flight from this thread at once */
+		pv_req_init(&a, PV_OP_ENCRYPT, PV_MECH_AES_GCM);
+		te_use(&a, &gk);
+		a.iv = iv; a.iv_len = 12; a.in = in; a.in_len = len; a.out = out; a.out_cap = sizeof out;
+		pv_req_init(&b, PV_OP_SIGN, PV_MECH_HMAC_SHA256);
+		te_use(&b, &hk);
+		b.in = in; b.in_len = len; b.out = mac; b.out_cap = sizeof mac;
+		if (pv_vault_submit(te_v, &a) != PV_OK || pv_vault_submit(te_v, &b) != PV_OK) {
+			thread_bad[id]++;
+			continue;
+		}
+		c = EVP_CIPHER_CTX_new();
+		EVP_EncryptInit_ex(c, EVP_aes_256_gcm(), NULL, graw, iv);
+		EVP_EncryptUpdate(c, ref, &l, in, (int)len);
+		EVP_EncryptFinal_ex(c, ref + l, &l);
+		EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_GET_TAG, 16, tag);
+		EVP_CIPHER_CTX_free(c);
+		memcpy(ref + len, tag, 16);
+		HMAC(EVP_sha256(), hraw, sizeof hraw, in, len, mref, &ml);
+		/* wait in the opposite order */
+		if (pv_vault_wait(te_v, &b) != PV_OK || b.out_len != 32 || memcmp(mac, mref, 32) != 0)
+			thread_bad[id]++;
+		if (pv_vault_wait(te_v, &a) != PV_OK || a.out_len != len + 16 || memcmp(out, ref, len + 16) != 0)
+			thread_bad[id]++;
+		/* and a blocking round trip */
+		pv_req_init(&a, PV_OP_DECRYPT, PV_MECH_AES_GCM);
+		te_use(&a, &gk);
+		a.iv = iv; a.iv_len = 12; a.in = ref; a.in_len = len + 16; a.out = out; a.out_cap = sizeof out;
+		if (pv_vault_call(te_v, &a) != PV_OK || a.out_len != len || memcmp(out, in, len) != 0)
+			thread_bad[id]++;
+		thread_done[id] += 3;
+	}
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	pthread_t t[NTHREADS];
+	int i, bad = 0, done = 0;
+
+	ts_rand(graw, sizeof graw);
+	ts_rand(hraw, sizeof hraw);
+	CU_ASSERT_EQUAL_FATAL(te_import(te_v, PV_KEY_AES, PV_USE_ENCRYPT | PV_USE_DECRYPT, graw, 32, &gk), PV_OK);
+	CU_ASSERT_EQUAL_FATAL(te_import(te_v, PV_KEY_GENERIC, PV_USE_SIGN, hraw, sizeof hraw, &hk), PV_OK);
+	for (i = 0; i < NTHREADS; i++)
+		pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i);
+	for (i = 0; i < NTHREADS; i++) {
+		pthread_join(t[i], NULL);
+		bad += thread_bad[i];
+		done += thread_done[i];
+	}
+	printf("\n  %d threads, %d requests checked, %d bad\n", NTHREADS, done, bad);
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(done, NTHREADS * NITER * 3);
+}
+
+/* A full ring: try_submit answers BUSY while the slot it needs is held by
+ * an unfinished request, and completes finished ones on the owner's behalf
+ * (so it may also succeed); every result stays right either way. */
+static void test_busy(void)
+{
+	static uint8_t big[60000];
+	uint8_t ref[64], d[3][64];
+	pv_vault *v;
+	pv_vault_info info;
+	pv_req r[3];
+	unsigned int l;
+	int i, it, busy = 0, helped = 0, bad = 0;
+
+	ts_rand(big, sizeof big);
+	EVP_Digest(big, sizeof big, ref, &l, EVP_sha3_512(), NULL);
+	CU_ASSERT_EQUAL_FATAL(pv_vault_open_key(te_master, 32, 1, 2, 65536, &v), PV_OK);
+	pv_vault_get_info(v, &info);
+	CU_ASSERT_EQUAL(info.nslots, 2);
+	for (it = 0; it < 50; it++) {
+		int rc;
+		for (i = 0; i < 3; i++) {
+			pv_req_init(&r[i], PV_OP_DIGEST, PV_MECH_SHA3_512);
+			r[i].in = big; r[i].in_len = sizeof big;
+			r[i].out = d[i]; r[i].out_cap = 64;
+			memset(d[i], 0, 64);
+		}
+		CU_ASSERT_EQUAL(pv_vault_try_submit(v, &r[0]), PV_OK);
+		CU_ASSERT_EQUAL(pv_vault_try_submit(v, &r[1]), PV_OK);
+		rc = pv_vault_try_submit(v, &r[2]);
+		if (rc == PV_ERR_BUSY) {
+			busy++;
+			CU_ASSERT_EQUAL(pv_vault_wait(v, &r[0]), PV_OK);
+			CU_ASSERT_EQUAL(pv_vault_done(v, &r[0]), 1);
+			CU_ASSERT_EQUAL(pv_vault_submit(v, &r[2]), PV_OK);
+		} else {
+			CU_ASSERT_EQUAL(rc, PV_OK);
+			helped++;
+			/* r[0] was completed by the submitter of r[2] */
+			CU_ASSERT_EQUAL(pv_vault_done(v, &r[0]), 1);
+			CU_ASSERT_EQUAL(pv_vault_wait(v, &r[0]), PV_OK);
+		}
+		CU_ASSERT_EQUAL(pv_vault_wait(v, &r[1]), PV_OK);
+		CU_ASSERT_EQUAL(pv_vault_wait(v, &r[2]), PV_OK);
+		for (i = 0; i < 3; i++)
+			if (r[i].out_len != 64 || memcmp(d[i], ref, 64) != 0)
+				bad++;
+	}
+	printf("\n  ring full: %d busy, %d completed by the next submitter, %d bad\n", busy, helped, bad);
+	CU_ASSERT(busy > 0);
+	CU_ASSERT_EQUAL(bad, 0);
+	pv_vault_close(v);
+}
+
+static void test_fork(void)
+{
+	pid_t pid;
+	int st = -1;
+	pv_req r;
+
+	fflush(stdout);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		pv_req_init(&r, PV_OP_NOP, 0);
+		_exit(pv_vault_call(te_v, &r) == PV_ERR_REMOVED ? 0 : 1);
+	}
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	pv_req_init(&r, PV_OP_NOP, 0);
+	CU_ASSERT_EQUAL(pv_vault_call(te_v, &r), PV_OK);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	pv_vault_info info;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	ts_rand(te_master, sizeof te_master);
+	/* 4 workers, 8 slots: 8 threads with 2 requests each keep the ring full */
+	if (pv_vault_open_key(te_master, 32, 4, 8, 8192, &te_v) != PV_OK) {
+		fprintf(stderr, "cannot open vault\n");
+		return 1;
+	}
+	pv_vault_get_info(te_v, &info);
+	printf("vault: %s, %s, %u slots\n", info.backend, info.device, info.nslots);
+	s = CU_add_suite("engine_threads", NULL, NULL);
+	CU_add_test(s, "8 threads x many requests, all checked", test_threads);
+	CU_add_test(s, "ring full -> try_submit BUSY", test_busy);
+	CU_add_test(s, "forked child is refused", test_fork);
+	{
+		int rc = te_run();
+		te_close();
+		return rc;
+	}
+}
