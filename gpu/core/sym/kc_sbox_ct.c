@@ -2,20 +2,31 @@
  * kc_sbox_ct.c - bitsliced, table-free S-boxes of AES and SM4.
  *
  * Both S-boxes are an affine map around the inverse in GF(2^8):
- *   AES: S(x) = L(x^254) ^ 0x63            in GF(2)[x]/(x^8+x^4+x^3+x+1)
- *   SM4: S(x) = A(A(x) ^ 0xD3)^254 ^ 0xD3  in GF(2)[x]/(x^8+x^7+x^6+x^5+x^4+x^2+1)
+ *   AES: S(x) = L(x^-1) ^ 0x63             in GF(2)[x]/(x^8+x^4+x^3+x+1)
+ *   SM4: S(x) = A(A(x) ^ 0xD3)^-1 ^ 0xD3   in GF(2)[x]/(x^8+x^7+x^6+x^5+x^4+x^2+1)
  * (SM4: the affine description of Liu et al.; it reproduces the table of
  * GB/T 32907-2016, checked against OpenSSL by the unit tests.)
  *
- * The inverse is x^254 by an addition chain (4 multiplications, 7
- * squarings) on bitsliced operands: 32 bytes at once, q[i] holding bit i of
- * every byte.  Only AND/XOR on whole words: no table, no branch, no index
- * that depends on the data.
+ * The inverse (0 -> 0) is computed in the tower field
+ * GF(2^4)[y]/(y^2 + y + lambda): both fields are mapped into the tower by a
+ * field isomorphism, merged with the affine maps into one linear map on
+ * each side (kc_sbox_tower.h, generated and verified by gen_sbox_tower.py):
+ *   (a y + b)^-1 = (a d) y + (a + b) d,  d = (lambda a^2 + a b + b^2)^-1
+ * with GF(2^4) products and the GF(2^4) inverse d^-1 = d^14.
+ *
+ * Everything runs on bitsliced operands, 32 bytes at once (q[i] holds bit i
+ * of every byte): AND/XOR/NOT on whole words only, no table, no branch, no
+ * index that depends on the data.
+ *
+ * Wiping: the temporaries of these S-box helpers are not wiped on return.
+ * They are register values overwritten by the next call; a volatile wipe
+ * here cost 40% of the cipher's speed on the host and would force the
+ * plane arrays into local memory on the GPU.  The callers (one pass of
+ * kc_aes_ct_encrypt / _decrypt, kc_sm4_crypt, the key schedules) wipe their
+ * state before they return.
  */
 #include "gpu/core/sym/kc_sym_int.h"
-
-#define KC_POLY_AES 0x1Bu   /* low byte of x^8 + x^4 + x^3 + x + 1 */
-#define KC_POLY_SM4 0xF5u   /* low byte of x^8 + x^7 + x^6 + x^5 + x^4 + x^2 + 1 */
+#include "gpu/core/sym/kc_sbox_tower.h"
 
 KC_API void kc_bs_from_words(uint32_t q[8], const uint32_t *w, size_t nw)
 {
@@ -53,150 +64,82 @@ KC_API void kc_bs_to_words(uint32_t *w, const uint32_t q[8], size_t nw)
 	}
 }
 
-/* Reduce a 15-coefficient bitsliced product modulo the field polynomial:
- * x^8 = x^4 + x^3 + x + 1 (AES) or x^7 + x^6 + x^5 + x^4 + x^2 + 1 (SM4).
- * poly selects the field; it is a compile-time constant, never data. */
-KC_PRIV void kc_bs_gf_reduce(uint32_t c[15], uint32_t poly)
+/* r = a * b in GF(2^4) = GF(2)[x]/(x^4 + x + 1); r may alias a or b. */
+KC_PRIV void kc_gf16_mul(uint32_t r[4], const uint32_t a[4], const uint32_t b[4])
 {
-	int k;
+	uint32_t c0, c1, c2, c3, c4, c5, c6;
 
-	if (poly == KC_POLY_AES) {
-		KC_SYM_UNROLL
-		for (k = 14; k >= 8; k--) {
-			c[k - 4] ^= c[k];
-			c[k - 5] ^= c[k];
-			c[k - 7] ^= c[k];
-			c[k - 8] ^= c[k];
-		}
-	} else {
-		KC_SYM_UNROLL
-		for (k = 14; k >= 8; k--) {
-			c[k - 1] ^= c[k];
-			c[k - 2] ^= c[k];
-			c[k - 3] ^= c[k];
-			c[k - 4] ^= c[k];
-			c[k - 6] ^= c[k];
-			c[k - 8] ^= c[k];
-		}
-	}
+	c0 = a[0] & b[0];
+	c1 = (a[0] & b[1]) ^ (a[1] & b[0]);
+	c2 = (a[0] & b[2]) ^ (a[1] & b[1]) ^ (a[2] & b[0]);
+	c3 = (a[0] & b[3]) ^ (a[1] & b[2]) ^ (a[2] & b[1]) ^ (a[3] & b[0]);
+	c4 = (a[1] & b[3]) ^ (a[2] & b[2]) ^ (a[3] & b[1]);
+	c5 = (a[2] & b[3]) ^ (a[3] & b[2]);
+	c6 = a[3] & b[3];
+	/* x^4 = x + 1, x^5 = x^2 + x, x^6 = x^3 + x^2 */
+	r[0] = c0 ^ c4;
+	r[1] = c1 ^ c4 ^ c5;
+	r[2] = c2 ^ c5 ^ c6;
+	r[3] = c3 ^ c6;
 }
 
-/* r = a * b; r may alias a or b. */
-KC_PRIV void kc_bs_gf_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8], uint32_t poly)
+/* r = a^2 (linear); r must not alias a */
+KC_PRIV void kc_gf16_sq(uint32_t r[4], const uint32_t a[4])
 {
-	uint32_t c[15];
-	int i, j;
-
-	KC_SYM_UNROLL
-	for (i = 0; i < 15; i++)
-		c[i] = 0;
-	KC_SYM_UNROLL
-	for (i = 0; i < 8; i++) {
-		KC_SYM_UNROLL
-		for (j = 0; j < 8; j++)
-			c[i + j] ^= a[i] & b[j];
-	}
-	kc_bs_gf_reduce(c, poly);
-	KC_SYM_UNROLL
-	for (i = 0; i < 8; i++)
-		r[i] = c[i];
+	r[0] = a[0] ^ a[2];
+	r[1] = a[2];
+	r[2] = a[1] ^ a[3];
+	r[3] = a[3];
 }
 
-/* r = a^(2^n); r may alias a.  Squaring is linear: spread, then reduce. */
-KC_PRIV void kc_bs_gf_sqn(uint32_t r[8], const uint32_t a[8], int n, uint32_t poly)
+/* q = q^-1 in the tower field (0 -> 0); low nibble planes q[0..3] = b,
+ * high q[4..7] = a. */
+KC_PRIV void kc_tower_inv(uint32_t q[8])
 {
-	uint32_t c[15];
-	int i, m;
+	uint32_t d[4], t[4], u[4], v[4];
+	int i;
 
+	kc_gf16_mul(d, q + 4, q);             /* a b */
+	KC_TW_LAMSQ(t, q + 4);                /* lambda a^2 */
+	kc_gf16_sq(u, q);                     /* b^2 */
 	KC_SYM_UNROLL
-	for (i = 0; i < 8; i++)
-		r[i] = a[i];
-	for (m = 0; m < n; m++) {
-		KC_SYM_UNROLL
-		for (i = 0; i < 8; i++) {
-			c[2 * i] = r[i];
-			if (i < 7)
-				c[2 * i + 1] = 0;
-		}
-		kc_bs_gf_reduce(c, poly);
-		KC_SYM_UNROLL
-		for (i = 0; i < 8; i++)
-			r[i] = c[i];
-	}
-}
-
-/* q = q^254 (the inverse, with 0 -> 0). */
-KC_PRIV void kc_bs_gf_inv(uint32_t q[8], uint32_t poly)
-{
-	uint32_t x2[8], x3[8], x12[8], t[8];
-
-	kc_bs_gf_sqn(x2, q, 1, poly);
-	kc_bs_gf_mul(x3, x2, q, poly);
-	kc_bs_gf_sqn(x12, x3, 2, poly);
-	kc_bs_gf_mul(t, x12, x3, poly);     /* x^15 */
-	kc_bs_gf_sqn(t, t, 4, poly);        /* x^240 */
-	kc_bs_gf_mul(t, t, x12, poly);      /* x^252 */
-	kc_bs_gf_mul(q, t, x2, poly);       /* x^254 */
+	for (i = 0; i < 4; i++)
+		d[i] ^= t[i] ^ u[i];              /* delta */
+	kc_gf16_sq(t, d);                     /* d^2 */
+	kc_gf16_sq(u, t);                     /* d^4 */
+	kc_gf16_mul(t, t, u);                 /* d^6 */
+	kc_gf16_sq(v, u);                     /* d^8 */
+	kc_gf16_mul(d, t, v);                 /* d^14 = delta^-1 */
+	KC_SYM_UNROLL
+	for (i = 0; i < 4; i++)
+		u[i] = q[i] ^ q[4 + i];           /* a + b */
+	kc_gf16_mul(q + 4, q + 4, d);         /* a d */
+	kc_gf16_mul(q, u, d);                 /* (a + b) d */
 }
 
 KC_API void kc_bs_aes_sbox(uint32_t q[8])
 {
 	uint32_t x[8];
-	int i;
 
-	kc_bs_gf_inv(q, KC_POLY_AES);
-	KC_SYM_UNROLL
-	for (i = 0; i < 8; i++)
-		x[i] = q[i];
-	/* b_i = a_i ^ a_{i+4} ^ a_{i+5} ^ a_{i+6} ^ a_{i+7} ^ (0x63)_i */
-	KC_SYM_UNROLL
-	for (i = 0; i < 8; i++)
-		q[i] = x[i] ^ x[(i + 4) & 7] ^ x[(i + 5) & 7] ^ x[(i + 6) & 7] ^ x[(i + 7) & 7];
-	q[0] = ~q[0];
-	q[1] = ~q[1];
-	q[5] = ~q[5];
-	q[6] = ~q[6];
+	KC_TW_AES_IN(x, q);
+	kc_tower_inv(x);
+	KC_TW_AES_OUT(q, x);
 }
 
 KC_API void kc_bs_aes_inv_sbox(uint32_t q[8])
 {
 	uint32_t x[8];
-	int i;
 
-	/* a_i = b_{i+2} ^ b_{i+5} ^ b_{i+7} ^ (0x05)_i */
-	KC_SYM_UNROLL
-	for (i = 0; i < 8; i++)
-		x[i] = q[i];
-	KC_SYM_UNROLL
-	for (i = 0; i < 8; i++)
-		q[i] = x[(i + 2) & 7] ^ x[(i + 5) & 7] ^ x[(i + 7) & 7];
-	q[0] = ~q[0];
-	q[2] = ~q[2];
-	kc_bs_gf_inv(q, KC_POLY_AES);
-}
-
-/* SM4 affine part: y_i = x_i ^ x_{i+1} ^ x_{i+2} ^ x_{i+5} ^ x_{i+7} ^ (0xD3)_i */
-KC_PRIV void kc_bs_sm4_affine(uint32_t q[8])
-{
-	uint32_t x[8];
-	int i;
-
-	KC_SYM_UNROLL
-	for (i = 0; i < 8; i++)
-		x[i] = q[i];
-	KC_SYM_UNROLL
-	for (i = 0; i < 8; i++)
-		q[i] = x[i] ^ x[(i + 1) & 7] ^ x[(i + 2) & 7] ^ x[(i + 5) & 7] ^ x[(i + 7) & 7];
-	q[0] = ~q[0];
-	q[1] = ~q[1];
-	q[4] = ~q[4];
-	q[6] = ~q[6];
-	q[7] = ~q[7];
+	KC_TW_AESINV_IN(x, q);
+	kc_tower_inv(x);
+	KC_TW_AESINV_OUT(q, x);
 }
 
 KC_API void kc_bs_sm4_sbox(uint32_t q[8])
 {
-	kc_bs_sm4_affine(q);
-	kc_bs_gf_inv(q, KC_POLY_SM4);
-	kc_bs_sm4_affine(q);
+	uint32_t x[8];
+
+	KC_TW_SM4_IN(x, q);
+	kc_tower_inv(x);
+	KC_TW_SM4_OUT(q, x);
 }

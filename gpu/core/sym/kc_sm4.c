@@ -15,7 +15,7 @@ KC_PRIV void kc_sm4_tau(uint32_t *x, size_t n)
 	kc_bs_from_words(q, x, n);
 	kc_bs_sm4_sbox(q);
 	kc_bs_to_words(x, q, n);
-	kc_wipe(q, sizeof q);
+	/* q is not wiped per round (see kc_sbox_ct.c); kc_sm4_crypt wipes */
 }
 
 KC_PRIV uint32_t kc_sm4_ck(uint32_t i)
