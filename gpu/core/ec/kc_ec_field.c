@@ -22,19 +22,6 @@ KC_PRIV uint32_t kc_ecf_sub_raw(uint32_t nl, uint32_t *r, const uint32_t *a, con
 	return br;
 }
 
-/* r = a + b over nl limbs; returns the carry (0/1). */
-KC_PRIV uint32_t kc_ecf_add_raw(uint32_t nl, uint32_t *r, const uint32_t *a, const uint32_t *b)
-{
-	uint32_t i, c = 0;
-
-	for (i = 0; i < nl; i++) {
-		uint64_t s = (uint64_t)a[i] + (uint64_t)b[i] + (uint64_t)c;
-		r[i] = (uint32_t)s;
-		c = (uint32_t)(s >> 32);
-	}
-	return c;
-}
-
 KC_API void kc_ecf_cmov(uint32_t *r, const uint32_t *a, uint32_t ctl, uint32_t nwords)
 {
 	uint32_t i, mask = (uint32_t)0 - ctl;
@@ -43,27 +30,66 @@ KC_API void kc_ecf_cmov(uint32_t *r, const uint32_t *a, uint32_t ctl, uint32_t n
 		r[i] ^= mask & (r[i] ^ a[i]);
 }
 
-KC_API void kc_ecf_add(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
+/* r = a + b mod m; nl is a literal at every call (unrolled). */
+KC_PRIV void kc_ecf_add_nl(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b,
+                           const uint32_t nl)
 {
 	uint32_t s[KC_EC_MAXL], d[KC_EC_MAXL];
-	uint32_t c, br;
+	uint32_t i, c = 0, br = 0, mask;
+	uint64_t w;
 
-	c = kc_ecf_add_raw(m->nl, s, a, b);
-	br = kc_ecf_sub_raw(m->nl, d, s, m->m);
+	for (i = 0; i < nl; i++) {
+		w = (uint64_t)a[i] + b[i] + c;
+		s[i] = (uint32_t)w;
+		c = (uint32_t)(w >> 32);
+	}
+	for (i = 0; i < nl; i++) {
+		w = (uint64_t)s[i] - m->m[i] - br;
+		d[i] = (uint32_t)w;
+		br = (uint32_t)(w >> 63);
+	}
 	/* keep d when the sum overflowed or did not borrow */
-	kc_ecf_cmov(s, d, c | (br ^ 1u), m->nl);
-	kc_memcpy(r, s, m->nl * sizeof(uint32_t));
+	mask = (uint32_t)0 - (c | (br ^ 1u));
+	for (i = 0; i < nl; i++)
+		r[i] = s[i] ^ (mask & (s[i] ^ d[i]));
+}
+
+/* r = a - b mod m */
+KC_PRIV void kc_ecf_sub_nl(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b,
+                           const uint32_t nl)
+{
+	uint32_t d[KC_EC_MAXL];
+	uint32_t i, c = 0, br = 0, mask;
+	uint64_t w;
+
+	for (i = 0; i < nl; i++) {
+		w = (uint64_t)a[i] - b[i] - br;
+		d[i] = (uint32_t)w;
+		br = (uint32_t)(w >> 63);
+	}
+	/* add m back when it borrowed */
+	mask = (uint32_t)0 - br;
+	for (i = 0; i < nl; i++) {
+		w = (uint64_t)d[i] + (m->m[i] & mask) + c;
+		r[i] = (uint32_t)w;
+		c = (uint32_t)(w >> 32);
+	}
+}
+
+KC_API void kc_ecf_add(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+	if (m->nl == 8)                       /* public: the curve */
+		kc_ecf_add_nl(m, r, a, b, 8);
+	else
+		kc_ecf_add_nl(m, r, a, b, 12);
 }
 
 KC_API void kc_ecf_sub(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
-	uint32_t d[KC_EC_MAXL], t[KC_EC_MAXL];
-	uint32_t br;
-
-	br = kc_ecf_sub_raw(m->nl, d, a, b);
-	kc_ecf_add_raw(m->nl, t, d, m->m);
-	kc_ecf_cmov(d, t, br, m->nl);
-	kc_memcpy(r, d, m->nl * sizeof(uint32_t));
+	if (m->nl == 8)
+		kc_ecf_sub_nl(m, r, a, b, 8);
+	else
+		kc_ecf_sub_nl(m, r, a, b, 12);
 }
 
 KC_API void kc_ecf_reduce_once(const kc_ec_mod *m, uint32_t *r, const uint32_t *a)
@@ -77,10 +103,13 @@ KC_API void kc_ecf_reduce_once(const kc_ec_mod *m, uint32_t *r, const uint32_t *
 	kc_memcpy(r, t, m->nl * sizeof(uint32_t));
 }
 
-KC_API void kc_ecf_mul(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
+/* CIOS body; always called with a literal nl (8 or 12) so that the
+ * compiler unrolls it (registers instead of local memory on the GPU). */
+KC_PRIV void kc_ecf_mul_nl(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b,
+                           const uint32_t nl)
 {
 	uint32_t t[KC_EC_MAXL + 2], d[KC_EC_MAXL];
-	uint32_t nl = m->nl, i, j, u, c, br;
+	uint32_t i, j, u, c, br;
 	uint64_t cs;
 
 	for (i = 0; i < KC_EC_MAXL + 2; i++)
@@ -112,8 +141,17 @@ KC_API void kc_ecf_mul(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const
 	}
 	/* t < 2m: subtract m once when t >= m */
 	br = kc_ecf_sub_raw(nl, d, t, m->m);
-	kc_ecf_cmov(t, d, t[nl] | (br ^ 1u), nl);
-	kc_memcpy(r, t, nl * sizeof(uint32_t));
+	u = (uint32_t)0 - (t[nl] | (br ^ 1u));
+	for (i = 0; i < nl; i++)
+		r[i] = t[i] ^ (u & (t[i] ^ d[i]));
+}
+
+KC_API void kc_ecf_mul(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+	if (m->nl == 8)                       /* public: the curve */
+		kc_ecf_mul_nl(m, r, a, b, 8);
+	else
+		kc_ecf_mul_nl(m, r, a, b, 12);
 }
 
 KC_API void kc_ecf_to_mont(const kc_ec_mod *m, uint32_t *r, const uint32_t *a)

@@ -30,6 +30,18 @@ KC_API void kc_ecp_set_inf(const kc_ec_params *c, kc_ec_pt *p)
 	}
 }
 
+KC_PRIV void kc_ecp_store(uint32_t nl, kc_ec_pt *r, const uint32_t *x, const uint32_t *y,
+                          const uint32_t *z)
+{
+	uint32_t i;
+
+	for (i = 0; i < nl; i++) {
+		r->x[i] = x[i];
+		r->y[i] = y[i];
+		r->z[i] = z[i];
+	}
+}
+
 KC_API void kc_ecp_add(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p, const kc_ec_pt *q)
 {
 	const kc_ec_mod *F = &c->p;
@@ -79,9 +91,7 @@ KC_API void kc_ecp_add(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p, co
 	kc_ecf_mul(F, z3, t4, z3);
 	kc_ecf_mul(F, t1, t3, t0);
 	kc_ecf_add(F, z3, z3, t1);
-	kc_memcpy(r->x, x3, sizeof x3);
-	kc_memcpy(r->y, y3, sizeof y3);
-	kc_memcpy(r->z, z3, sizeof z3);
+	kc_ecp_store(c->nl, r, x3, y3, z3);
 }
 
 KC_API void kc_ecp_dbl(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p)
@@ -124,9 +134,7 @@ KC_API void kc_ecp_dbl(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p)
 	kc_ecf_mul(F, z3, t0, t1);
 	kc_ecf_add(F, z3, z3, z3);
 	kc_ecf_add(F, z3, z3, z3);
-	kc_memcpy(r->x, x3, sizeof x3);
-	kc_memcpy(r->y, y3, sizeof y3);
-	kc_memcpy(r->z, z3, sizeof z3);
+	kc_ecp_store(c->nl, r, x3, y3, z3);
 }
 
 KC_API uint32_t kc_ecp_to_affine(const kc_ec_params *c, const kc_ec_pt *p, uint32_t *x, uint32_t *y)
