@@ -289,6 +289,15 @@ static void test_bad_input(void)
 	CU_ASSERT_EQUAL(kc_sm2_verify(pub, 65, NULL, 0, msg, sizeof msg, tmp, 64), PV_ERR_SIG_INVALID);
 	memcpy(tmp, sig, 64); memcpy(tmp + 32, n, 32);
 	CU_ASSERT_EQUAL(kc_sm2_verify(pub, 65, NULL, 0, msg, sizeof msg, tmp, 64), PV_ERR_SIG_INVALID);
+	/* ID length: ENTL is 16 bits, so at most 8191 bytes */
+	{
+		static uint8_t bigid[8192];
+
+		CU_ASSERT_EQUAL(kc_sm2_verify(pub, 65, bigid, sizeof bigid, msg, sizeof msg, sig, 64), PV_ERR_ARGS);
+		CU_ASSERT_EQUAL(kc_sm2_sign(priv, pub, bigid, sizeof bigid, msg, sizeof msg, &d, tmp), PV_ERR_ARGS);
+		CU_ASSERT_EQUAL(kc_sm2_verify(pub, 65, bigid, sizeof bigid - 1, msg, sizeof msg, sig, 64),
+		                PV_ERR_SIG_INVALID);
+	}
 	/* public key invalid */
 	memcpy(tmp, pub, 65); tmp[64] ^= 1;
 	CU_ASSERT_EQUAL(kc_sm2_verify(tmp, 65, NULL, 0, msg, sizeof msg, sig, 64), PV_ERR_PUBKEY);
