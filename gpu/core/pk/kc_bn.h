@@ -88,6 +88,8 @@ KC_API void kc_bn_montsqr(uint32_t *d, const uint32_t *x,
                           const uint32_t *m, size_t nl, uint32_t m0i);
 /* r2 = R^2 mod m.  Constant time in m (uses only nl). */
 KC_API void kc_bn_r2(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i);
+/* The same for a public modulus m > 1 (time depends on its bit length). */
+KC_API void kc_bn_r2_pub(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i);
 /* d = x * R mod m (x < m), d != x */
 KC_API void kc_bn_to_mont(uint32_t *d, const uint32_t *x, const uint32_t *r2,
                           const uint32_t *m, size_t nl, uint32_t m0i);

@@ -75,18 +75,14 @@ KC_PRIV void kc_bn_mont_dbl(uint32_t *x, const uint32_t *m, size_t nl)
 	kc_bn_sub(x, m, nl, ctl);
 }
 
-KC_API void kc_bn_r2(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
+/* r2 = R mod m on input; R^2 mod m on output */
+KC_PRIV void kc_bn_r2_finish(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
 {
 	uint32_t t[KC_BN_MAX_LIMBS];
 	uint32_t e = 32u * (uint32_t)nl;
 	size_t i;
 	int b, top;
 
-	/* r2 = R mod m = mont(1), by doubling 1 (32 nl times) */
-	kc_bn_zero(r2, nl);
-	r2[0] = 1;
-	for (i = 0; i < 32u * nl; i++)
-		kc_bn_mont_dbl(r2, m, nl);
 	/* mont(2^E) with E = 32 nl, by square-and-double on the public E */
 	top = 31;
 	while (top > 0 && !((e >> top) & 1u))
@@ -100,6 +96,28 @@ KC_API void kc_bn_r2(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
 			kc_bn_mont_dbl(r2, m, nl);
 	}
 	kc_wipe(t, sizeof t);
+}
+
+KC_API void kc_bn_r2(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
+{
+	size_t i;
+	/* R mod m = mont(1), by doubling 1 (32 nl times) */
+	kc_bn_zero(r2, nl);
+	r2[0] = 1;
+	for (i = 0; i < 32u * nl; i++)
+		kc_bn_mont_dbl(r2, m, nl);
+	kc_bn_r2_finish(r2, m, nl, m0i);
+}
+
+KC_API void kc_bn_r2_pub(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
+{
+	uint32_t bl = kc_bn_bitlen(m, nl), i;
+	/* R mod m: start from 2^(bl-1) < m and double up to 2^(32 nl) */
+	kc_bn_zero(r2, nl);
+	r2[(bl - 1) >> 5] = 1u << ((bl - 1) & 31);
+	for (i = bl - 1; i < 32u * (uint32_t)nl; i++)
+		kc_bn_mont_dbl(r2, m, nl);
+	kc_bn_r2_finish(r2, m, nl, m0i);
 }
 
 KC_API void kc_bn_to_mont(uint32_t *d, const uint32_t *x, const uint32_t *r2,

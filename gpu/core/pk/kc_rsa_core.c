@@ -79,7 +79,7 @@ KC_API int kc_rsa_public(const kc_rsa_pub *pk, const uint8_t *in, size_t inlen, 
 	if (!kc_bn_lt(x, nn, nl))
 		return PV_ERR_ENC_INVALID;
 	m0i = kc_bn_ninv32(nn[0]);
-	kc_bn_r2(r2, nn, nl, m0i);
+	kc_bn_r2_pub(r2, nn, nl, m0i);
 	kc_bn_modexp_pub(x, pk->e, r2, nn, nl, m0i, tmp);
 	kc_bn_encode(out, k, x, nl);
 	return PV_OK;
@@ -166,7 +166,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 
 	/* fault check: s^e mod n == c */
 	m0i = kc_bn_ninv32(nn[0]);
-	kc_bn_r2(r2n, nn, nl, m0i);
+	kc_bn_r2_pub(r2n, nn, nl, m0i);
 	ok &= kc_bn_lt(s, nn, nl);
 	for (i = 0; i < nl; i++)
 		tmp[i] = s[i];

@@ -157,6 +157,9 @@ static void test_mont(void)
 			BN_set_bit(r, (int)(64 * nl));
 			BN_mod(r, r, m, bctx);
 			CU_ASSERT(check_eq(r2, nl, r, "r2"));
+			kc_bn_zero(r2, nl);
+			kc_bn_r2_pub(r2, mm, nl, m0i);
+			CU_ASSERT(check_eq(r2, nl, r, "r2_pub"));
 			/* modexp with a secret-size exponent */
 			BN_rand_range(x, m);
 			ebits = (size_t)(bits / 2 + it);

@@ -314,6 +314,8 @@ static void t_ossl_3072(void) { ossl_key(3072); }
 static void t_ossl_4096(void) { ossl_key(4096); }
 static void t_ours_1024(void) { our_key(1024); }
 static void t_ours_2048(void) { our_key(2048); }
+static void t_ours_3072(void) { our_key(3072); }
+static void t_ours_4096(void) { our_key(4096); }
 
 static void t_bad_sizes(void)
 {
@@ -377,6 +379,15 @@ int main(void)
 	pk_drbg(&rng);
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
+#ifdef PK_SLOW
+	/* core_pk_slow: key generation at 3072 and 4096 bits */
+	s = CU_add_suite("core_pk_slow", NULL, NULL);
+	CU_add_test(s, "our 3072-bit key: EVP_PKEY_check + all ops", t_ours_3072);
+	CU_add_test(s, "our 4096-bit key: EVP_PKEY_check + all ops", t_ours_4096);
+	(void)t_ossl_1024; (void)t_ossl_2048; (void)t_ossl_3072; (void)t_ossl_4096;
+	(void)t_ours_1024; (void)t_ours_2048; (void)t_bad_sizes;
+#else
+	(void)t_ours_3072; (void)t_ours_4096;
 	s = CU_add_suite("core_pk_openssl", NULL, NULL);
 	CU_add_test(s, "OpenSSL 1024-bit key, all ops both ways", t_ossl_1024);
 	CU_add_test(s, "OpenSSL 2048-bit key, all ops both ways", t_ossl_2048);
@@ -385,6 +396,7 @@ int main(void)
 	CU_add_test(s, "our 1024-bit key: EVP_PKEY_check + all ops", t_ours_1024);
 	CU_add_test(s, "our 2048-bit key: EVP_PKEY_check + all ops", t_ours_2048);
 	CU_add_test(s, "bad sizes and parameters", t_bad_sizes);
+#endif
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fprintf(stderr, "cross-checked operations: %ld\n", n_ops);
