@@ -96,6 +96,25 @@ static void test_random(void)
 	CU_ASSERT_EQUAL(bad_tamper, 0);
 }
 
+/* one long message (256 KiB) in both directions */
+static void test_long_message(void)
+{
+	size_t len = 256 * 1024;
+	uint8_t *m = (uint8_t *)malloc(len), seed[32], pub[32], sig[64], osig[64];
+	CU_ASSERT_FATAL(m != NULL);
+	ts_rand(m, len);
+	ts_rand(seed, 32);
+	CU_ASSERT(kc_ed25519_pubkey(seed, pub) == 0);
+	CU_ASSERT(kc_ed25519_sign(seed, pub, m, len, sig) == 0);
+	CU_ASSERT(ossl_sign(seed, m, len, osig) == 0);
+	CU_ASSERT(memcmp(sig, osig, 64) == 0);
+	CU_ASSERT(kc_ed25519_verify(pub, m, len, osig, 64) == 0);
+	CU_ASSERT(ossl_verify(pub, m, len, sig, 64) == 1);
+	m[len - 1] ^= 0x80;
+	CU_ASSERT(kc_ed25519_verify(pub, m, len, sig, 64) == PV_ERR_SIG_INVALID);
+	free(m);
+}
+
 static void test_sign_without_pub(void)
 {
 	unsigned i, bad = 0;
@@ -185,6 +204,7 @@ int main(void)
 {
 	static const ed_test t[] = {
 		{ "random keys and messages vs OpenSSL", test_random },
+		{ "256 KiB message vs OpenSSL", test_long_message },
 		{ "sign with pub == NULL", test_sign_without_pub },
 		{ "keygen from HMAC_DRBG", test_keygen_drbg },
 		{ "arguments, error codes, invalid public keys", test_args_and_keys },
