@@ -1,39 +1,79 @@
 /*
- * kc_ghash.c - GHASH (SP 800-38D), constant time.
+ * kc_ghash.c - GHASH (SP 800-38D), constant time, no tables.
  *
- * Multiplication in GF(2^128) by the right-shift algorithm (SP 800-38D,
- * Algorithm 1) with every data-dependent choice turned into a mask: for each
- * bit of X, Z ^= V & mask(bit); V = V >> 1 ^ (R & mask(lsb V)).  No table,
- * no branch, no secret-dependent index.
+ * Carry-less products come from ordinary integer multiplications of
+ * operands whose bits are spread four apart ("holes" between them absorb
+ * the carries): for 32-bit x, y split into x & 0x11111111, x & 0x22222222,
+ * ...  each 64-bit integer product has at most 8 terms per bit position, so
+ * its carries never reach the next position of the same residue class; the
+ * XOR of the products of one class, masked to that class, is the
+ * carry-less product.  Two Karatsuba levels build 128 x 128 from nine
+ * 32 x 32 products.  The operands keep GCM's bit order (the first bit of
+ * the block is the x^0 coefficient and the most significant integer bit):
+ * the 255-bit integer product, shifted left once, is the 256-bit reflected
+ * product, reduced modulo x^128 + x^7 + x^2 + x + 1 by two folds.
+ *
+ * Integer multiplication is assumed constant time (true of the GPU's IMAD
+ * and of current x86-64 / AArch64 cores).
  */
 #include "gpu/core/sym/kc_sym_int.h"
 
-/* (zh:zl) = (xh:xl) * (hh:hl); big-endian halves as in the byte string */
+/* carry-less 32 x 32 -> 64 */
+KC_PRIV uint64_t kc_ghash_clmul32(uint32_t x, uint32_t y)
+{
+	uint64_t x0 = x & 0x11111111u, x1 = x & 0x22222222u, x2 = x & 0x44444444u, x3 = x & 0x88888888u;
+	uint64_t y0 = y & 0x11111111u, y1 = y & 0x22222222u, y2 = y & 0x44444444u, y3 = y & 0x88888888u;
+	uint64_t z0, z1, z2, z3;
+
+	z0 = (x0 * y0) ^ (x1 * y3) ^ (x2 * y2) ^ (x3 * y1);
+	z1 = (x0 * y1) ^ (x1 * y0) ^ (x2 * y3) ^ (x3 * y2);
+	z2 = (x0 * y2) ^ (x1 * y1) ^ (x2 * y0) ^ (x3 * y3);
+	z3 = (x0 * y3) ^ (x1 * y2) ^ (x2 * y1) ^ (x3 * y0);
+	return (z0 & 0x1111111111111111ull) | (z1 & 0x2222222222222222ull)
+		| (z2 & 0x4444444444444444ull) | (z3 & 0x8888888888888888ull);
+}
+
+/* carry-less 64 x 64 -> 128 (Karatsuba): *hi:*lo */
+KC_PRIV void kc_ghash_clmul64(uint64_t *hi, uint64_t *lo, uint64_t x, uint64_t y)
+{
+	uint32_t x1 = (uint32_t)(x >> 32), x0 = (uint32_t)x;
+	uint32_t y1 = (uint32_t)(y >> 32), y0 = (uint32_t)y;
+	uint64_t h = kc_ghash_clmul32(x1, y1);
+	uint64_t l = kc_ghash_clmul32(x0, y0);
+	uint64_t m = kc_ghash_clmul32(x1 ^ x0, y1 ^ y0) ^ h ^ l;
+
+	*hi = h ^ (m >> 32);
+	*lo = l ^ (m << 32);
+}
+
+/* (yh:yl) = (yh:yl) * (hh:hl) in GF(2^128), GCM bit order */
 KC_PRIV void kc_ghash_mul(uint64_t *yh, uint64_t *yl, uint64_t hh, uint64_t hl)
 {
-	uint64_t zh = 0, zl = 0, vh = hh, vl = hl, xh = *yh, xl = *yl, m;
-	int i;
+	uint64_t a1 = *yh, a0 = *yl;
+	uint64_t z3, z2, z1, z0, m1, m0, t1, t0;
+	uint64_t w0, w1, w2, w3;
 
-	for (i = 0; i < 64; i++) {
-		m = (uint64_t)0 - (xh >> 63);
-		zh ^= vh & m;
-		zl ^= vl & m;
-		xh <<= 1;
-		m = (uint64_t)0 - (vl & 1u);
-		vl = (vl >> 1) | (vh << 63);
-		vh = (vh >> 1) ^ (m & 0xE100000000000000ull);
-	}
-	for (i = 0; i < 64; i++) {
-		m = (uint64_t)0 - (xl >> 63);
-		zh ^= vh & m;
-		zl ^= vl & m;
-		xl <<= 1;
-		m = (uint64_t)0 - (vl & 1u);
-		vl = (vl >> 1) | (vh << 63);
-		vh = (vh >> 1) ^ (m & 0xE100000000000000ull);
-	}
-	*yh = zh;
-	*yl = zl;
+	/* 255-bit integer product z3:z2:z1:z0 (z3 most significant) */
+	kc_ghash_clmul64(&z3, &z2, a1, hh);
+	kc_ghash_clmul64(&z1, &z0, a0, hl);
+	kc_ghash_clmul64(&m1, &m0, a1 ^ a0, hh ^ hl);
+	t1 = m1 ^ z3 ^ z1;
+	t0 = m0 ^ z2 ^ z0;
+	z2 ^= t1;
+	z1 ^= t0;
+	/* shift left by one: w0 holds degrees 0..63 (MSB first) */
+	w0 = (z3 << 1) | (z2 >> 63);
+	w1 = (z2 << 1) | (z1 >> 63);
+	w2 = (z1 << 1) | (z0 >> 63);
+	w3 = z0 << 1;
+	/* fold degrees 192..255, then 128..191: x^128 = x^7 + x^2 + x + 1,
+	 * and x^j is a right shift by j in this bit order */
+	w1 ^= w3 ^ (w3 >> 1) ^ (w3 >> 2) ^ (w3 >> 7);
+	w2 ^= (w3 << 63) ^ (w3 << 62) ^ (w3 << 57);
+	w0 ^= w2 ^ (w2 >> 1) ^ (w2 >> 2) ^ (w2 >> 7);
+	w1 ^= (w2 << 63) ^ (w2 << 62) ^ (w2 << 57);
+	*yh = w0;
+	*yl = w1;
 }
 
 KC_API void kc_ghash(uint8_t y[16], const uint8_t h[16], const uint8_t *data, size_t len)
