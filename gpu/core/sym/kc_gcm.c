@@ -9,6 +9,8 @@ KC_API int kc_gcm_init(kc_gcm *g, const kc_bc *bc, const uint8_t *iv, size_t ivl
 {
 	uint8_t lenblk[16];
 
+	if (bc->alg != KC_BC_AES && bc->alg != KC_BC_SM4)
+		return PV_ERR_ARGS;
 	if (ivlen == 0)
 		return PV_ERR_MECH_PARAM;
 	kc_memset(g, 0, sizeof *g);

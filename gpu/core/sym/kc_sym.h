@@ -89,8 +89,9 @@ KC_API void kc_ghash(uint8_t y[16], const uint8_t h[16], const uint8_t *data, si
  * encrypt* or decrypt*, then tag / check_tag.  Errors: PV_ERR_MECH_PARAM (IV
  * length 0, tag length), PV_ERR_STATE (AAD after data, data after tag),
  * PV_ERR_DATA_LEN (over 2^36 - 32 bytes of data), PV_ERR_ENC_INVALID (tag
- * mismatch).  decrypt returns unauthenticated plaintext: the caller must
- * keep it until check_tag succeeds. */
+ * mismatch), PV_ERR_ARGS (bc not initialized).  decrypt returns
+ * unauthenticated plaintext: the caller must keep it until check_tag
+ * succeeds. */
 typedef struct kc_gcm {
 	kc_bc bc;
 	uint8_t H[16], J0[16], ctr[16], Y[16], ks[16];
@@ -111,7 +112,8 @@ KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16]);
 KC_API int  kc_gcm_check_tag(kc_gcm *g, const uint8_t *tag, size_t taglen);
 KC_API void kc_gcm_clear(kc_gcm *g);
 
-/* CMAC (SP 800-38B), streaming; AES or SM4. */
+/* CMAC (SP 800-38B), streaming; AES or SM4 (PV_ERR_ARGS if bc is not
+ * initialized). */
 typedef struct kc_cmac {
 	kc_bc bc;
 	uint8_t K1[16], K2[16], X[16], buf[16];

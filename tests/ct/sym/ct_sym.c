@@ -4,9 +4,10 @@
  * branch or memory index that depends on them makes valgrind fail the run.
  *
  * Covered: AES-128/256 key schedule, encrypt and decrypt (1 and 2 blocks);
- * SM4 key schedule, encrypt, decrypt (1 and 8 blocks); CTR; CBC-PAD decrypt
- * (with the padding check); GHASH with secret H and data; GCM encrypt, tag
- * and tag check; CMAC; KW and KWP unwrap with their integrity checks; the
+ * SM4 key schedule, encrypt, decrypt (1 and 8 blocks); CTR; CFB128; CBC-PAD
+ * decrypt with the padding check; GHASH with secret H and data; AES- and
+ * SM4-GCM encrypt, tag and tag check; CMAC; KW and KWP unwrap with their
+ * integrity checks; the
  * PKCS#7 unpad check.  Results are declassified (CT_PUBLIC) only where the
  * caller would look at them, and checked for sanity.
  */
@@ -85,6 +86,12 @@ static void ct_modes(void)
 	CT_SECRET(pt, sizeof pt);
 	CHECK(kc_bc_init(&bc, KC_BC_AES, key, 16) == PV_OK);
 	kc_ctr_xcrypt(&bc, ctr, 128, ks, &used, pt, ct, sizeof pt);
+	used = 0;
+	kc_cfb128_encrypt(&bc, iv, &used, pt, ct, sizeof pt);
+	memset(iv, 1, 16);
+	used = 0;
+	kc_cfb128_decrypt(&bc, iv, &used, ct, back, sizeof pt);
+	memset(iv, 1, 16);
 	CHECK(kc_cbc_pad_encrypt(&bc, iv, pt, sizeof pt, ct, &ol) == PV_OK && ol == 112);
 	memset(iv, 1, 16);
 	rc = kc_cbc_pad_decrypt(&bc, iv, ct, 112, back, &ol);
@@ -92,7 +99,7 @@ static void ct_modes(void)
 	CT_PUBLIC(&ol, sizeof ol);
 	CHECK(rc == PV_OK && ol == sizeof pt);
 	kc_bc_clear(&bc);
-	CT_REPORT("ctr, cbc-pad encrypt/decrypt with padding check");
+	CT_REPORT("ctr, cfb128, cbc-pad encrypt/decrypt with padding check");
 }
 
 static void ct_pkcs7(void)
@@ -161,6 +168,21 @@ static void ct_gcm(void)
 	kc_gcm_clear(&g);
 	kc_bc_clear(&bc);
 	CT_REPORT("aes-256-gcm encrypt, tag, tag check");
+	/* SM4-GCM */
+	CHECK(kc_bc_init(&bc, KC_BC_SM4, key, 16) == PV_OK);
+	CHECK(kc_gcm_init(&g, &bc, iv, 12) == PV_OK);
+	CHECK(kc_gcm_encrypt(&g, pt, ct, sizeof pt) == PV_OK);
+	kc_gcm_tag(&g, tag);
+	CT_PUBLIC(ct, sizeof ct);
+	CT_PUBLIC(tag, sizeof tag);
+	CHECK(kc_gcm_init(&g, &bc, iv, 12) == PV_OK);
+	CHECK(kc_gcm_decrypt(&g, ct, back, sizeof ct) == PV_OK);
+	rc = kc_gcm_check_tag(&g, tag, 16);
+	CT_PUBLIC(&rc, sizeof rc);
+	CHECK(rc == PV_OK);
+	kc_gcm_clear(&g);
+	kc_bc_clear(&bc);
+	CT_REPORT("sm4-gcm encrypt, tag, tag check");
 }
 
 static void ct_cmac(void)

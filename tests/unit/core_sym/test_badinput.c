@@ -52,6 +52,14 @@ static void test_gcm_params(void)
 	gcm_setup(&bc, &g, ct, tag);
 	/* IV length 0 */
 	CU_ASSERT_EQUAL(kc_gcm_init(&g, &bc, iv, 0), PV_ERR_MECH_PARAM);
+	/* a cleared (uninitialized) cipher is refused */
+	{
+		kc_bc z;
+		kc_cmac c;
+		memset(&z, 0, sizeof z);
+		CU_ASSERT_EQUAL(kc_gcm_init(&g, &z, iv, 1), PV_ERR_ARGS);
+		CU_ASSERT_EQUAL(kc_cmac_init(&c, &z), PV_ERR_ARGS);
+	}
 	/* 1-byte IV is fine */
 	CU_ASSERT_EQUAL(kc_gcm_init(&g, &bc, iv, 1), PV_OK);
 	/* tag lengths outside 4..16 */
