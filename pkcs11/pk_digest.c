@@ -1,17 +1,77 @@
 /*
- * pk_digest.c - message digests.  No mechanism is offered until the vault
- * is wired (issue 3).
+ * pk_digest.c - message digests: C_DigestInit, C_Digest, C_DigestUpdate,
+ * C_DigestKey, C_DigestFinal, and the operation state of a digest
+ * (C_GetOperationState / C_SetOperationState; other operations are
+ * CKR_STATE_UNSAVEABLE).
  */
-#include "pkcs11/pk_int.h"
+#include "pkcs11/pk_mech.h"
 
 CK_RV C_DigestInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m)
-{ PK_STUB_INIT(h, m); }
+{
+	tk_mech tm;
+	CK_RV rv;
+
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(m != NULL);
+	if (tk_op_active(h, TK_OPK_DIGEST))
+		return CKR_OPERATION_ACTIVE;
+	rv = pk_mech_decode(m, CKF_DIGEST, &tm);
+	if (rv != CKR_OK)
+		return rv;
+	return tk_op_init(h, TK_OPK_DIGEST, &tm, CK_INVALID_HANDLE);
+}
+
 CK_RV C_Digest(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	return tk_op_oneshot(h, TK_OPK_DIGEST, in, inl, out, outl);
+}
+
 CK_RV C_DigestUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
-{ (void)in; (void)inl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(in != NULL || inl == 0);
+	return tk_op_update(h, TK_OPK_DIGEST, in, inl, NULL, NULL);
+}
+
 CK_RV C_DigestKey(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE k)
-{ (void)k; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	return tk_op_digest_key(h, k);
+}
+
 CK_RV C_DigestFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)out; (void)outl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(outl != NULL);
+	return tk_op_final(h, TK_OPK_DIGEST, out, outl);
+}
+
+CK_RV pk_op_state_get(CK_SESSION_HANDLE h, CK_BYTE_PTR state, CK_ULONG_PTR len)
+{
+	return tk_op_get_state(h, state, len);
+}
+
+CK_RV pk_op_state_set(CK_SESSION_HANDLE h, CK_BYTE_PTR state, CK_ULONG len,
+                      CK_OBJECT_HANDLE enc_key, CK_OBJECT_HANDLE auth_key)
+{
+	CK_MECHANISM m = { 0, NULL, 0 };
+	tk_mech tm;
+	CK_RV rv;
+
+	if (enc_key != CK_INVALID_HANDLE || auth_key != CK_INVALID_HANDLE)
+		return CKR_KEY_NOT_NEEDED;
+	rv = tk_op_state_mech(state, len, &m.mechanism);
+	if (rv != CKR_OK)
+		return rv;
+	if (pk_mech_decode(&m, CKF_DIGEST, &tm) != CKR_OK)
+		return CKR_SAVED_STATE_INVALID;
+	return tk_op_set_state_mech(h, state, len, &tm);
+}

@@ -1,38 +1,99 @@
 /*
- * pk_encrypt.c - encryption, decryption and the dual-function updates.
- * No mechanism is offered until the vault is wired (issue 3).
+ * pk_encrypt.c - encryption and decryption, single and multi-part (AES and
+ * SM4: ECB, CBC, CBC_PAD, CTR, CFB128, GCM).  The dual-function updates are
+ * not offered (CKR_FUNCTION_NOT_SUPPORTED).
  */
-#include "pkcs11/pk_int.h"
+#include "pkcs11/pk_mech.h"
+
+static CK_RV pk_cipher_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
+                            CK_OBJECT_HANDLE k, int kind, CK_FLAGS use)
+{
+	tk_mech tm;
+	CK_RV rv;
+
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(m != NULL);
+	if (tk_op_active(h, kind))
+		return CKR_OPERATION_ACTIVE;
+	rv = pk_mech_decode(m, use, &tm);
+	if (rv != CKR_OK)
+		return rv;
+	return tk_op_init(h, kind, &tm, k);
+}
 
 CK_RV C_EncryptInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k)
-{ (void)k; PK_STUB_INIT(h, m); }
+{
+	return pk_cipher_init(h, m, k, TK_OPK_ENCRYPT, CKF_ENCRYPT);
+}
+
 CK_RV C_Encrypt(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                 CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	return tk_op_oneshot(h, TK_OPK_ENCRYPT, in, inl, out, outl);
+}
+
 CK_RV C_EncryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                       CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	return tk_op_update(h, TK_OPK_ENCRYPT, in, inl, out, outl);
+}
+
 CK_RV C_EncryptFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)out; (void)outl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(outl != NULL);
+	return tk_op_final(h, TK_OPK_ENCRYPT, out, outl);
+}
+
 CK_RV C_DecryptInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k)
-{ (void)k; PK_STUB_INIT(h, m); }
+{
+	return pk_cipher_init(h, m, k, TK_OPK_DECRYPT, CKF_DECRYPT);
+}
+
 CK_RV C_Decrypt(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                 CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	return tk_op_oneshot(h, TK_OPK_DECRYPT, in, inl, out, outl);
+}
+
 CK_RV C_DecryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                       CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	return tk_op_update(h, TK_OPK_DECRYPT, in, inl, out, outl);
+}
+
 CK_RV C_DecryptFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)out; (void)outl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(outl != NULL);
+	return tk_op_final(h, TK_OPK_DECRYPT, out, outl);
+}
+
+/* Dual-function updates: not offered. */
 CK_RV C_DigestEncryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                             CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_OP(h); }
+{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_30(h); }
 CK_RV C_DecryptDigestUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                             CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_OP(h); }
+{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_30(h); }
 CK_RV C_SignEncryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                           CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_OP(h); }
+{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_30(h); }
 CK_RV C_DecryptVerifyUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                             CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_OP(h); }
+{ (void)in; (void)inl; (void)out; (void)outl; PK_STUB_30(h); }

@@ -1,12 +1,25 @@
 /*
- * pk_key.c - key generation, wrapping, unwrapping, derivation.  No
- * mechanism is offered until the vault is wired (issue 3).
+ * pk_key.c - key generation (AES, SM4, generic secrets), wrapping and
+ * unwrapping (AES key wrap, RFC 3394 / RFC 5649), derivation (HKDF).  Key
+ * pairs arrive with the public-key issue.
  */
-#include "pkcs11/pk_int.h"
+#include "pkcs11/pk_mech.h"
 
 CK_RV C_GenerateKey(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
                     CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_OBJECT_HANDLE_PTR k)
-{ PK_CHECK_ARG(k != NULL && (t != NULL || n == 0)); PK_STUB_INIT(h, m); }
+{
+	tk_mech tm;
+	CK_RV rv;
+
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(m != NULL && k != NULL && (t != NULL || n == 0));
+	rv = pk_mech_decode(m, CKF_GENERATE, &tm);
+	if (rv != CKR_OK)
+		return rv;
+	return tk_generate_key(h, &tm, t, n, k);
+}
+
 CK_RV C_GenerateKeyPair(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
                         CK_ATTRIBUTE_PTR pt, CK_ULONG pn, CK_ATTRIBUTE_PTR st,
                         CK_ULONG sn, CK_OBJECT_HANDLE_PTR pub,
@@ -16,17 +29,49 @@ CK_RV C_GenerateKeyPair(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
 	PK_CHECK_ARG((pt != NULL || pn == 0) && (st != NULL || sn == 0));
 	PK_STUB_INIT(h, m);
 }
+
 CK_RV C_WrapKey(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE wk,
                 CK_OBJECT_HANDLE k, CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)wk; (void)k; (void)out; PK_CHECK_ARG(outl != NULL); PK_STUB_INIT(h, m); }
+{
+	tk_mech tm;
+	CK_RV rv;
+
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(m != NULL && outl != NULL);
+	rv = pk_mech_decode(m, CKF_WRAP, &tm);
+	if (rv != CKR_OK)
+		return rv;
+	return tk_wrap_key(h, &tm, wk, k, out, outl);
+}
+
 CK_RV C_UnwrapKey(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE uk,
                   CK_BYTE_PTR in, CK_ULONG inl, CK_ATTRIBUTE_PTR t, CK_ULONG n,
                   CK_OBJECT_HANDLE_PTR k)
 {
-	(void)uk; (void)inl;
-	PK_CHECK_ARG(in != NULL && k != NULL && (t != NULL || n == 0));
-	PK_STUB_INIT(h, m);
+	tk_mech tm;
+	CK_RV rv;
+
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(m != NULL && in != NULL && k != NULL && (t != NULL || n == 0));
+	rv = pk_mech_decode(m, CKF_UNWRAP, &tm);
+	if (rv != CKR_OK)
+		return rv;
+	return tk_unwrap_key(h, &tm, uk, in, inl, t, n, k);
 }
+
 CK_RV C_DeriveKey(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE bk,
                   CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_OBJECT_HANDLE_PTR k)
-{ (void)bk; PK_CHECK_ARG(k != NULL && (t != NULL || n == 0)); PK_STUB_INIT(h, m); }
+{
+	tk_mech tm;
+	CK_RV rv;
+
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(m != NULL && k != NULL && (t != NULL || n == 0));
+	rv = pk_mech_decode(m, CKF_DERIVE, &tm);
+	if (rv != CKR_OK)
+		return rv;
+	return tk_derive_key(h, &tm, bk, t, n, k);
+}

@@ -245,4 +245,48 @@ typedef struct CK_FUNCTION_LIST_3_0 {
 typedef CK_FUNCTION_LIST_3_0 *CK_FUNCTION_LIST_3_0_PTR;
 typedef CK_FUNCTION_LIST_3_0_PTR *CK_FUNCTION_LIST_3_0_PTR_PTR;
 
+/* ---- 3.0 mechanisms and parameters used by issue 3 ---- */
+#ifndef CKM_SHA3_256
+#define CKM_SHA3_256              0x000002b0UL
+#define CKM_SHA3_256_HMAC         0x000002b1UL
+#define CKM_SHA3_256_HMAC_GENERAL 0x000002b2UL
+#define CKM_SHA3_224              0x000002b5UL
+#define CKM_SHA3_224_HMAC         0x000002b6UL
+#define CKM_SHA3_224_HMAC_GENERAL 0x000002b7UL
+#define CKM_SHA3_384              0x000002c0UL
+#define CKM_SHA3_384_HMAC         0x000002c1UL
+#define CKM_SHA3_384_HMAC_GENERAL 0x000002c2UL
+#define CKM_SHA3_512              0x000002d0UL
+#define CKM_SHA3_512_HMAC         0x000002d1UL
+#define CKM_SHA3_512_HMAC_GENERAL 0x000002d2UL
+#endif
+#ifndef CKM_AES_KEY_WRAP_KWP
+#define CKM_AES_KEY_WRAP_KWP      0x0000210bUL
+#endif
+#ifndef CKM_HKDF_DERIVE
+#define CKM_HKDF_DERIVE           0x0000402aUL
+#define CKM_HKDF_DATA             0x0000402bUL
+#define CKM_HKDF_KEY_GEN          0x0000402cUL
+#endif
+#ifndef CKK_HKDF
+#define CKK_HKDF                  0x00000042UL
+#endif
+#ifndef CKF_HKDF_SALT_NULL
+#define CKF_HKDF_SALT_NULL        0x00000001UL
+#define CKF_HKDF_SALT_DATA        0x00000002UL
+#define CKF_HKDF_SALT_KEY         0x00000004UL
+typedef struct CK_HKDF_PARAMS {
+	CK_BBOOL bExtract;
+	CK_BBOOL bExpand;
+	CK_MECHANISM_TYPE prfHashMechanism;
+	CK_ULONG ulSaltType;
+	CK_BYTE_PTR pSalt;
+	CK_ULONG ulSaltLen;
+	CK_OBJECT_HANDLE hSaltKey;
+	CK_BYTE_PTR pInfo;
+	CK_ULONG ulInfoLen;
+} CK_HKDF_PARAMS;
+typedef CK_HKDF_PARAMS *CK_HKDF_PARAMS_PTR;
+#endif
+
 #endif /* PK_PKCS11_3_H */

@@ -5,6 +5,7 @@
  * C_GetOperationState, C_SetOperationState.
  */
 #include "pkcs11/pk_int.h"
+#include "pkcs11/pk_mech.h"
 
 CK_RV C_OpenSession(CK_SLOT_ID slot, CK_FLAGS flags, CK_VOID_PTR app,
                     CK_NOTIFY notify, CK_SESSION_HANDLE_PTR out)
@@ -79,8 +80,7 @@ CK_RV C_GetOperationState(CK_SESSION_HANDLE h, CK_BYTE_PTR state,
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG(len != NULL);
-	(void)state;
-	return CKR_FUNCTION_NOT_SUPPORTED;
+	return pk_op_state_get(h, state, len);      /* pk_digest.c */
 }
 
 CK_RV C_SetOperationState(CK_SESSION_HANDLE h, CK_BYTE_PTR state,
@@ -90,7 +90,5 @@ CK_RV C_SetOperationState(CK_SESSION_HANDLE h, CK_BYTE_PTR state,
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG(state != NULL || len == 0);
-	(void)enc_key;
-	(void)auth_key;
-	return CKR_FUNCTION_NOT_SUPPORTED;
+	return pk_op_state_set(h, state, len, enc_key, auth_key);
 }

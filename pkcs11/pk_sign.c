@@ -1,33 +1,94 @@
 /*
- * pk_sign.c - signatures and MACs, with recovery.  No mechanism is offered
- * until the vault is wired (issue 3).
+ * pk_sign.c - MACs through C_Sign / C_Verify (HMAC over every digest,
+ * AES-CMAC), single and multi-part.  Sign/verify with recovery is not
+ * offered (no mechanism has it).
  */
-#include "pkcs11/pk_int.h"
+#include "pkcs11/pk_mech.h"
+
+static CK_RV pk_mac_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
+                         CK_OBJECT_HANDLE k, int kind, CK_FLAGS use)
+{
+	tk_mech tm;
+	CK_RV rv;
+
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(m != NULL);
+	if (tk_op_active(h, kind))
+		return CKR_OPERATION_ACTIVE;
+	rv = pk_mech_decode(m, use, &tm);
+	if (rv != CKR_OK)
+		return rv;
+	return tk_op_init(h, kind, &tm, k);
+}
 
 CK_RV C_SignInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k)
-{ (void)k; PK_STUB_INIT(h, m); }
+{
+	return pk_mac_init(h, m, k, TK_OPK_SIGN, CKF_SIGN);
+}
+
 CK_RV C_Sign(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
              CK_BYTE_PTR sig, CK_ULONG_PTR sigl)
-{ (void)in; (void)inl; (void)sig; (void)sigl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG((in != NULL || inl == 0) && sigl != NULL);
+	return tk_op_oneshot(h, TK_OPK_SIGN, in, inl, sig, sigl);
+}
+
 CK_RV C_SignUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
-{ (void)in; (void)inl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(in != NULL || inl == 0);
+	return tk_op_update(h, TK_OPK_SIGN, in, inl, NULL, NULL);
+}
+
 CK_RV C_SignFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR sig, CK_ULONG_PTR sigl)
-{ (void)sig; (void)sigl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(sigl != NULL);
+	return tk_op_final(h, TK_OPK_SIGN, sig, sigl);
+}
+
 CK_RV C_SignRecoverInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
                         CK_OBJECT_HANDLE k)
 { (void)k; PK_STUB_INIT(h, m); }
 CK_RV C_SignRecover(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                     CK_BYTE_PTR sig, CK_ULONG_PTR sigl)
 { (void)in; (void)inl; (void)sig; (void)sigl; PK_STUB_OP(h); }
+
 CK_RV C_VerifyInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k)
-{ (void)k; PK_STUB_INIT(h, m); }
+{
+	return pk_mac_init(h, m, k, TK_OPK_VERIFY, CKF_VERIFY);
+}
+
 CK_RV C_Verify(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                CK_BYTE_PTR sig, CK_ULONG sigl)
-{ (void)in; (void)inl; (void)sig; (void)sigl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG((in != NULL || inl == 0) && (sig != NULL || sigl == 0));
+	return tk_op_verify(h, in, inl, sig, sigl, 0);
+}
+
 CK_RV C_VerifyUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
-{ (void)in; (void)inl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(in != NULL || inl == 0);
+	return tk_op_update(h, TK_OPK_VERIFY, in, inl, NULL, NULL);
+}
+
 CK_RV C_VerifyFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR sig, CK_ULONG sigl)
-{ (void)sig; (void)sigl; PK_STUB_OP(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(sig != NULL || sigl == 0);
+	return tk_op_verify(h, NULL, 0, sig, sigl, 1);
+}
+
 CK_RV C_VerifyRecoverInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
                           CK_OBJECT_HANDLE k)
 { (void)k; PK_STUB_INIT(h, m); }

@@ -4,19 +4,9 @@
  * C_GetMechanismInfo, C_InitToken, C_InitPIN, C_SetPIN.
  */
 #include "pkcs11/pk_int.h"
+#include "pkcs11/pk_mech.h"
 
-/* The mechanism table.  Only what works is listed: empty until the vault
- * is wired (issue 3 adds entries {type, min, max, flags}). */
-typedef struct pk_mech {
-	CK_MECHANISM_TYPE type;
-	CK_MECHANISM_INFO info;
-} pk_mech;
-
-static const pk_mech pk_mechs[] = {
-	{ CKM_VENDOR_DEFINED, { 0, 0, 0 } },   /* placeholder, not listed */
-};
-static const CK_ULONG pk_nmechs = 0;   /* entries of pk_mechs in use */
-#define PK_NMECHS pk_nmechs
+/* The mechanism table lives in pk_mech.c. */
 
 CK_RV C_GetSlotList(CK_BBOOL present, CK_SLOT_ID_PTR list, CK_ULONG_PTR count)
 {
@@ -52,7 +42,6 @@ CK_RV C_WaitForSlotEvent(CK_FLAGS flags, CK_SLOT_ID_PTR slot, CK_VOID_PTR rsvd)
 CK_RV C_GetMechanismList(CK_SLOT_ID slot, CK_MECHANISM_TYPE_PTR list,
                          CK_ULONG_PTR count)
 {
-	CK_ULONG i;
 	CK_RV rv;
 
 	PK_CHECK_INIT();
@@ -60,22 +49,12 @@ CK_RV C_GetMechanismList(CK_SLOT_ID slot, CK_MECHANISM_TYPE_PTR list,
 	rv = tk_slot_check(slot);
 	if (rv != CKR_OK)
 		return rv;
-	if (list != NULL) {
-		if (*count < PK_NMECHS) {
-			*count = PK_NMECHS;
-			return CKR_BUFFER_TOO_SMALL;
-		}
-		for (i = 0; i < PK_NMECHS; i++)
-			list[i] = pk_mechs[i].type;
-	}
-	*count = PK_NMECHS;
-	return CKR_OK;
+	return pk_mech_list(list, count);
 }
 
 CK_RV C_GetMechanismInfo(CK_SLOT_ID slot, CK_MECHANISM_TYPE type,
                          CK_MECHANISM_INFO_PTR info)
 {
-	CK_ULONG i;
 	CK_RV rv;
 
 	PK_CHECK_INIT();
@@ -83,13 +62,7 @@ CK_RV C_GetMechanismInfo(CK_SLOT_ID slot, CK_MECHANISM_TYPE type,
 	rv = tk_slot_check(slot);
 	if (rv != CKR_OK)
 		return rv;
-	for (i = 0; i < PK_NMECHS; i++) {
-		if (pk_mechs[i].type == type) {
-			*info = pk_mechs[i].info;
-			return CKR_OK;
-		}
-	}
-	return CKR_MECHANISM_INVALID;
+	return pk_mech_info(type, info);
 }
 
 CK_RV C_InitToken(CK_SLOT_ID slot, CK_UTF8CHAR_PTR pin, CK_ULONG pin_len,

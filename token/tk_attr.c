@@ -27,6 +27,7 @@ enum { K_BYTES, K_BOOL, K_ULONG, K_DATE };
 #define A_COPY 0x08   /* a C_CopyObject template may change it      */
 #define A_TF   0x10   /* may only go from CK_TRUE to CK_FALSE       */
 #define A_SO   0x20   /* CK_TRUE only by the Security Officer       */
+#define A_FT   0x40   /* may only go from CK_FALSE to CK_TRUE       */
 
 enum { D_NONE, D_FALSE, D_TRUE, D_EMPTY, D_ZERO, D_UNAVAIL };
 
@@ -100,6 +101,27 @@ static const tk_adef tk_pub[] = {
 	END
 };
 
+/* Secret keys (issue 3): the value goes into the vault (tk_key.c). */
+static const tk_adef tk_secret[] = {
+	{ CKA_SENSITIVE,         K_BOOL,  A_FT, D_TRUE },
+	{ CKA_EXTRACTABLE,       K_BOOL,  A_TF, D_FALSE },
+	{ CKA_ALWAYS_SENSITIVE,  K_BOOL,  A_RO, D_FALSE },
+	{ CKA_NEVER_EXTRACTABLE, K_BOOL,  A_RO, D_FALSE },
+	{ CKA_ENCRYPT,           K_BOOL,  A_MOD | A_COPY, D_TRUE },
+	{ CKA_DECRYPT,           K_BOOL,  A_MOD | A_COPY, D_TRUE },
+	{ CKA_SIGN,              K_BOOL,  A_MOD | A_COPY, D_TRUE },
+	{ CKA_VERIFY,            K_BOOL,  A_MOD | A_COPY, D_TRUE },
+	{ CKA_WRAP,              K_BOOL,  A_MOD | A_COPY, D_TRUE },
+	{ CKA_UNWRAP,            K_BOOL,  A_MOD | A_COPY, D_TRUE },
+	{ CKA_TRUSTED,           K_BOOL,  A_SO, D_FALSE },
+	{ CKA_WRAP_WITH_TRUSTED, K_BOOL,  A_FT, D_FALSE },
+	{ CKA_CHECK_VALUE,       K_BYTES, A_RO, D_NONE },
+	{ CKA_VALUE,             K_BYTES, 0, D_NONE },
+	{ CKA_VALUE_LEN,         K_ULONG, 0, D_NONE },
+	{ CKA_ALLOWED_MECHANISMS, K_BYTES, 0, D_NONE },
+	END
+};
+
 static const tk_adef tk_rsa_pub[] = {
 	{ CKA_MODULUS,         K_BYTES, A_REQ, D_NONE },
 	{ CKA_PUBLIC_EXPONENT, K_BYTES, A_REQ, D_NONE },
@@ -127,7 +149,7 @@ static const tk_classdef tk_classes[] = {
 	{ CKO_PUBLIC_KEY,  1, { tk_common, tk_key, tk_pub, NULL } },
 	/* arrive with the vault: wrapped material in objects.wrapped */
 	{ CKO_PRIVATE_KEY, 0, { NULL, NULL, NULL, NULL } },
-	{ CKO_SECRET_KEY,  0, { NULL, NULL, NULL, NULL } },
+	{ CKO_SECRET_KEY,  1, { tk_common, tk_key, tk_secret, NULL } },
 };
 
 typedef struct tk_keydef {
@@ -344,6 +366,8 @@ CK_RV tk_policy_apply(int op, const tk_obj *base, const CK_ATTRIBUTE *t,
 			              (op == TK_OP_COPY && (d->flags & A_COPY));
 			if (d->flags & A_TF)
 				allowed = *(const CK_BBOOL *)t[i].pValue == CK_FALSE;
+			if (d->flags & A_FT)
+				allowed = *(const CK_BBOOL *)t[i].pValue == CK_TRUE;
 			if (!allowed && !same)
 				return CKR_ATTRIBUTE_READ_ONLY;
 		}

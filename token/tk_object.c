@@ -12,6 +12,7 @@
 
 #include "gpu/core/pv_err.h"
 #include "token/tk_int.h"
+#include "token/tk_key.h"
 
 #ifndef CKA_UNIQUE_ID
 #define CKA_UNIQUE_ID 0x4aUL
@@ -160,6 +161,14 @@ CK_RV tk_create_object(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n,
 	rv = tk_policy_apply(TK_OP_CREATE, NULL, t, n, c.login == CKU_SO, &o);
 	if (rv != CKR_OK)
 		return rv;
+	if (tk_obj_ulong(o, CKA_CLASS, 0) == CKO_SECRET_KEY) {
+		/* the value goes into the vault; only the blob is kept */
+		rv = tk_key_import(o);
+		if (rv != CKR_OK) {
+			tk_obj_free(o);
+			return rv;
+		}
+	}
 	rv = tk_store_new(h, &c, o, out);
 	if (rv != CKR_OK)
 		tk_obj_free(o);
@@ -272,6 +281,13 @@ CK_RV tk_get_attributes(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh,
 		return rv;
 	for (i = 0; i < n; i++) {
 		const tk_attr *a = tk_obj_attr(o, t[i].type);
+		CK_RV krv;
+		if (tk_key_get_attr(o, &t[i], &krv)) {
+			/* hidden attributes, a secret key's value (tk_key.c) */
+			if (krv != CKR_OK && ret == CKR_OK)
+				ret = krv;
+			continue;
+		}
 		if (a == NULL) {
 			t[i].ulValueLen = CK_UNAVAILABLE_INFORMATION;
 			ret = CKR_ATTRIBUTE_TYPE_INVALID;
@@ -462,4 +478,25 @@ CK_RV tk_find_final(CK_SESSION_HANDLE h)
 	}
 	tk_mutex_unlock(tk_g.mu);
 	return rv;
+}
+
+/* ---- for the key code (tk_key.h) ---- */
+CK_RV tk_object_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh, tk_obj **out)
+{
+	tk_ctx c;
+
+	return tk_resolve(h, oh, &c, out);
+}
+
+CK_RV tk_object_add(CK_SESSION_HANDLE h, tk_obj *o, CK_OBJECT_HANDLE *out)
+{
+	tk_ctx c;
+	CK_RV rv;
+
+	tk_mutex_lock(tk_g.mu);
+	rv = tk_ctx_get(h, &c);
+	tk_mutex_unlock(tk_g.mu);
+	if (rv != CKR_OK)
+		return rv;
+	return tk_store_new(h, &c, o, out);
 }

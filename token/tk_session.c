@@ -12,6 +12,7 @@
 
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
+#include "token/tk_crypto.h"
 #include "token/tk_int.h"
 
 tk_session *tk_session_get(CK_SESSION_HANDLE h)
@@ -51,6 +52,7 @@ static void tk_session_destroy(tk_session *se)
 		s->login = TK_NOBODY;
 	tk_g.sess[se->h - 1] = NULL;
 	tk_find_clear(se);
+	tk_ops_free(se->ops);
 	free(se);
 }
 

@@ -20,6 +20,7 @@
 
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
+#include "token/tk_crypto.h"
 #include "token/tk_int.h"
 
 /* ---- connection pool ---- */
@@ -286,6 +287,8 @@ CK_RV tk_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info)
 	memcpy(info->label, ti.label, sizeof info->label);
 	tk_pad(info->serialNumber, sizeof info->serialNumber, ti.serial);
 	info->flags = CKF_TOKEN_INITIALIZED | CKF_LOGIN_REQUIRED;
+	if (tk_vault_ready())
+		info->flags |= CKF_RNG;
 	if (ti.user_pin_set)
 		info->flags |= CKF_USER_PIN_INITIALIZED;
 	info->flags |= tk_pin_flags(ti.user_fails, CKF_USER_PIN_COUNT_LOW,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "gpu/core/pv_err.h"
+#include "token/tk_crypto.h"
 #include "token/tk_int.h"
 
 struct tk_global tk_g;
@@ -87,6 +88,7 @@ CK_RV tk_finalize(void)
 	tk_mutex_unlock(tk_g.mu);
 	tk_mutex_free(tk_g.mu);
 	memset(&tk_g, 0, sizeof tk_g);
+	tk_vault_close();
 	pthread_mutex_unlock(&tk_init_mu);
 	return CKR_OK;
 }

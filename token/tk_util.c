@@ -8,13 +8,13 @@
 #include "gpu/core/pv_err.h"
 #include "gpu/host/pv_conf.h"
 #include "gpu/host/pv_os_random.h"
+#include "token/tk_crypto.h"
 #include "token/tk_int.h"
 
 const char *tk_model(void)
 {
-	/* The vault reports its backend once it is wired (issue 3); until
-	 * then the token layer runs without a vault: the CPU model. */
-	return "PixelVault CPU";
+	/* The backend that serves the token (the vault, opened on first use). */
+	return tk_vault_hw() ? "PixelVault GPU" : "PixelVault CPU";
 }
 
 int tk_random(void *p, size_t n)

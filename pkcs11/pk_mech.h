@@ -1,0 +1,25 @@
+/*
+ * pk_mech.h - the mechanism table (pk_mech.c): what C_GetMechanismList and
+ * C_GetMechanismInfo report, and the decoding of a CK_MECHANISM (with its
+ * parameter checks) into the token layer's tk_mech.
+ */
+#ifndef PK_MECH_H
+#define PK_MECH_H
+
+#include "pkcs11/pk_int.h"
+#include "token/tk_crypto.h"
+
+/* use: one CKF_ENCRYPT / DECRYPT / DIGEST / SIGN / VERIFY / GENERATE /
+ * WRAP / UNWRAP / DERIVE.  CKR_MECHANISM_INVALID if the mechanism is
+ * unknown or does not do that; CKR_MECHANISM_PARAM_INVALID for a bad
+ * parameter. */
+CK_RV pk_mech_decode(const CK_MECHANISM *m, CK_FLAGS use, tk_mech *out);
+CK_RV pk_mech_list(CK_MECHANISM_TYPE *list, CK_ULONG *count);
+CK_RV pk_mech_info(CK_MECHANISM_TYPE type, CK_MECHANISM_INFO *info);
+
+/* C_GetOperationState / C_SetOperationState (pk_digest.c). */
+CK_RV pk_op_state_get(CK_SESSION_HANDLE h, CK_BYTE_PTR state, CK_ULONG_PTR len);
+CK_RV pk_op_state_set(CK_SESSION_HANDLE h, CK_BYTE_PTR state, CK_ULONG len,
+                      CK_OBJECT_HANDLE enc_key, CK_OBJECT_HANDLE auth_key);
+
+#endif

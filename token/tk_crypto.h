@@ -1,0 +1,103 @@
+/*
+ * tk_crypto.h - the token layer's crypto half (issue 3): the vault handle,
+ * secret key objects, per-session operations (encrypt, decrypt, digest,
+ * sign, verify), key generation, wrap/unwrap, derive, random.
+ *
+ * pkcs11/ decodes a CK_MECHANISM into a tk_mech (pkcs11/pk_mech.c: the
+ * mechanism table and the parameter checks) and calls these functions;
+ * they return CK_RV.  The vault is reached only through gpu/vault.h and
+ * never with a token lock held.
+ */
+#ifndef TK_CRYPTO_H
+#define TK_CRYPTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "token/tk.h"
+
+/* Operation kinds: one active operation of each kind per session. */
+enum {
+	TK_OPK_ENCRYPT, TK_OPK_DECRYPT, TK_OPK_DIGEST, TK_OPK_SIGN,
+	TK_OPK_VERIFY, TK_OPK_N,
+	/* key-management uses (no session state) */
+	TK_USE_WRAP = 16, TK_USE_UNWRAP, TK_USE_DERIVE, TK_USE_KEYGEN
+};
+
+/* A decoded mechanism.  Pointers refer to the caller's CK_MECHANISM
+ * parameter; tk_op_init copies what it keeps. */
+typedef struct tk_mech {
+	CK_MECHANISM_TYPE ckm;
+	uint32_t pv;                /* PV_MECH_*                              */
+	CK_KEY_TYPE ckk;            /* key type required ((CK_ULONG)-1: none) */
+	uint32_t pv_key;            /* PV_KEY_* of that key type              */
+	const uint8_t *iv;  size_t iv_len;
+	const uint8_t *aad; size_t aad_len;
+	uint32_t tag_len;           /* GCM tag bytes; MAC length (0 = full)   */
+	uint32_t ctr_bits;
+	/* HKDF */
+	uint32_t prf, flags;        /* PV_MECH_SHA*, PV_F_*                   */
+	const uint8_t *salt; size_t salt_len;
+	CK_OBJECT_HANDLE salt_key;  /* CKF_HKDF_SALT_KEY, else 0              */
+} tk_mech;
+
+/* ---- vault (tk_vault.c) ---- */
+/* The process's vault, opened on first use (and again in a forked child).
+ * CKR_DEVICE_ERROR if it cannot be opened. */
+struct pv_vault;
+CK_RV tk_vault(struct pv_vault **out);
+/* 1 when requests run on a GPU (CKF_HW), 0 otherwise. */
+int tk_vault_hw(void);
+/* 1 when the vault is open and not sealed (CKF_RNG). */
+int tk_vault_ready(void);
+/* Largest inputs + outputs of one request (0: no vault). */
+size_t tk_vault_max_data(void);
+/* Called by tk_finalize. */
+void tk_vault_close(void);
+
+/* ---- operations (tk_crypto.c) ---- */
+/* key is ignored for TK_OPK_DIGEST. */
+CK_RV tk_op_init(CK_SESSION_HANDLE h, int kind, const tk_mech *m,
+                 CK_OBJECT_HANDLE key);
+/* Single part: encrypt/decrypt/digest/sign.  out NULL: *out_len = size,
+ * operation kept; CKR_BUFFER_TOO_SMALL keeps it too; anything else ends it. */
+CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
+                    size_t in_len, uint8_t *out, CK_ULONG *out_len);
+/* Multi-part update: encrypt/decrypt write output (out/out_len), digest/
+ * sign/verify do not (out NULL, out_len NULL). */
+CK_RV tk_op_update(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
+                   size_t in_len, uint8_t *out, CK_ULONG *out_len);
+CK_RV tk_op_final(CK_SESSION_HANDLE h, int kind, uint8_t *out,
+                  CK_ULONG *out_len);
+/* C_Verify (single) and C_VerifyFinal (sig against the accumulated data). */
+CK_RV tk_op_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t in_len,
+                   const uint8_t *sig, size_t sig_len, int final);
+/* C_DigestKey: the key's value enters the digest inside the vault. */
+CK_RV tk_op_digest_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE key);
+/* 1 if an operation of this kind is active. */
+int tk_op_active(CK_SESSION_HANDLE h, int kind);
+/* C_GetOperationState / C_SetOperationState (digests only). */
+CK_RV tk_op_get_state(CK_SESSION_HANDLE h, uint8_t *out, CK_ULONG *len);
+CK_RV tk_op_set_state(CK_SESSION_HANDLE h, const uint8_t *in, size_t len);
+/* The digest mechanism recorded in a saved state; set it with the decoded
+ * mechanism (pkcs11/ decodes ckm again). */
+CK_RV tk_op_state_mech(const uint8_t *in, size_t len, CK_MECHANISM_TYPE *ckm);
+CK_RV tk_op_set_state_mech(CK_SESSION_HANDLE h, const uint8_t *in, size_t len,
+                           const tk_mech *m);
+/* Session teardown (tk_session.c): frees the session's operations. */
+void tk_ops_free(void *ops);
+
+/* ---- keys (tk_key.c) ---- */
+CK_RV tk_generate_key(CK_SESSION_HANDLE h, const tk_mech *m,
+                      const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out);
+CK_RV tk_wrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE wk,
+                  CK_OBJECT_HANDLE k, uint8_t *out, CK_ULONG *out_len);
+CK_RV tk_unwrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE uk,
+                    const uint8_t *in, size_t in_len, const CK_ATTRIBUTE *t,
+                    CK_ULONG n, CK_OBJECT_HANDLE *out);
+CK_RV tk_derive_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE bk,
+                    const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out);
+CK_RV tk_generate_random(CK_SESSION_HANDLE h, uint8_t *out, size_t len);
+CK_RV tk_seed_random(CK_SESSION_HANDLE h, const uint8_t *seed, size_t len);
+
+#endif /* TK_CRYPTO_H */

@@ -1,0 +1,38 @@
+/*
+ * tk_key.h - internals shared by tk_key.c, tk_crypto.c and the object code
+ * (not for pkcs11/).
+ *
+ * A secret key object keeps its material only as a vault blob, in two
+ * hidden attributes that no template can name and C_GetAttributeValue
+ * never returns: TK_CKA_BLOB (the blob) and TK_CKA_BLOB_ID (the 16-byte
+ * identity bound into it; copies share the blob and its identity).
+ */
+#ifndef TK_KEY_H
+#define TK_KEY_H
+
+#include "token/tk_crypto.h"
+#include "token/tk_int.h"
+
+#define TK_CKA_BLOB    (CKA_VENDOR_DEFINED | 0x5056F001UL)
+#define TK_CKA_BLOB_ID (CKA_VENDOR_DEFINED | 0x5056F002UL)
+
+/* C_CreateObject of a CKO_SECRET_KEY (o built by the policy): checks type
+ * and length, imports CKA_VALUE into the vault, wipes it, sets the blob
+ * and the computed attributes. */
+CK_RV tk_key_import(tk_obj *o);
+/* C_GetAttributeValue hook: 1 if the attribute was handled here (hidden
+ * attributes, a secret key's CKA_VALUE), *rv set; 0 otherwise. */
+int tk_key_get_attr(const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv);
+/* The key checks at operation init: class, type, usage flag,
+ * CKA_ALLOWED_MECHANISMS. */
+CK_RV tk_key_check(const tk_obj *o, const tk_mech *m, int use);
+/* The key's blob and identity (CKR_KEY_HANDLE_INVALID if none). */
+CK_RV tk_key_blob(const tk_obj *o, const uint8_t **blob, size_t *len,
+                  const uint8_t **id);
+
+/* tk_object.c: a private copy of the object behind a handle; store a new
+ * object (o is consumed on success). */
+CK_RV tk_object_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh, tk_obj **out);
+CK_RV tk_object_add(CK_SESSION_HANDLE h, tk_obj *o, CK_OBJECT_HANDLE *out);
+
+#endif /* TK_KEY_H */

@@ -1,0 +1,102 @@
+/*
+ * tk_vault.c - the process's one vault: opened on first use from
+ * pixelvault.conf, closed by C_Finalize, opened again in a forked child
+ * (the parent's handle is dropped there, never used: its worker threads do
+ * not exist in the child).
+ *
+ * A vault without a master key opens sealed: objects and sessions keep
+ * working, every crypto request answers PV_ERR_SEALED, which
+ * tk_rv_from_pv() turns into CKR_DEVICE_ERROR.
+ */
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu/core/pv_err.h"
+#include "gpu/host/pv_conf.h"
+#include "token/tk_crypto.h"
+/* after pkcs11.h: its compat macros (iv_len, aad_len) rename pv_req
+ * fields consistently in this file */
+#include "gpu/vault.h"
+
+static pthread_mutex_t tk_v_mu = PTHREAD_MUTEX_INITIALIZER;
+static pv_vault *tk_v;
+static pid_t tk_v_pid;
+static pv_vault_info tk_v_info;
+static int tk_v_failed;           /* open failed in this process: don't retry */
+
+static pthread_once_t tk_v_once = PTHREAD_ONCE_INIT;
+
+static void tk_v_child(void)
+{
+	pthread_mutex_init(&tk_v_mu, NULL);
+}
+
+static void tk_v_atfork(void)
+{
+	pthread_atfork(NULL, NULL, tk_v_child);
+}
+
+CK_RV tk_vault(struct pv_vault **out)
+{
+	pv_conf c;
+	int rc = PV_OK;
+
+	pthread_once(&tk_v_once, tk_v_atfork);
+	pthread_mutex_lock(&tk_v_mu);
+	if (tk_v_pid != getpid()) {
+		/* first use, or a forked child: forget the parent's vault */
+		tk_v = NULL;
+		tk_v_failed = 0;
+		tk_v_pid = getpid();
+	}
+	if (tk_v == NULL && !tk_v_failed) {
+		rc = pv_conf_load(&c);
+		if (rc == PV_OK)
+			rc = pv_vault_open(&c, &tk_v);
+		if (rc == PV_OK)
+			rc = pv_vault_get_info(tk_v, &tk_v_info);
+		if (rc != PV_OK) {
+			if (tk_v != NULL)
+				pv_vault_close(tk_v);
+			tk_v = NULL;
+			tk_v_failed = 1;
+		}
+	}
+	*out = tk_v;
+	pthread_mutex_unlock(&tk_v_mu);
+	return tk_v != NULL ? CKR_OK : CKR_DEVICE_ERROR;
+}
+
+int tk_vault_hw(void)
+{
+	struct pv_vault *v;
+
+	return tk_vault(&v) == CKR_OK && tk_v_info.hw;
+}
+
+int tk_vault_ready(void)
+{
+	struct pv_vault *v;
+
+	return tk_vault(&v) == CKR_OK && !tk_v_info.sealed;
+}
+
+size_t tk_vault_max_data(void)
+{
+	struct pv_vault *v;
+
+	return tk_vault(&v) == CKR_OK ? tk_v_info.max_data : 0;
+}
+
+void tk_vault_close(void)
+{
+	pthread_mutex_lock(&tk_v_mu);
+	if (tk_v != NULL && tk_v_pid == getpid())
+		pv_vault_close(tk_v);
+	tk_v = NULL;
+	tk_v_failed = 0;
+	tk_v_pid = 0;
+	memset(&tk_v_info, 0, sizeof tk_v_info);
+	pthread_mutex_unlock(&tk_v_mu);
+}
