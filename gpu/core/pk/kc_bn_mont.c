@@ -1,5 +1,5 @@
 /*
- * kc_bn_mont.c - Montgomery arithmetic over odd moduli: CIOS product,
+ * kc_bn_mont.c - Montgomery arithmetic over odd moduli: FIOS product,
  * R^2 mod m, conversions, reduction of a double-width input, and
  * fixed-window constant-time modular exponentiation.
  *
@@ -24,31 +24,26 @@ KC_API void kc_bn_montmul(uint32_t *d, const uint32_t *x, const uint32_t *y,
 	uint32_t dh = 0, ctl;
 	size_t i, j;
 
+	/* FIOS: t = (t + x[i] y + q m) / 2^32 in one pass per limb of x */
 	kc_bn_zero(d, nl);
 	for (i = 0; i < nl; i++) {
-		uint32_t xi = x[i], c = 0, q, lo, hi;
-		uint64_t s;
-		/* t += xi * y */
-		for (j = 0; j < nl; j++) {
-			s = (uint64_t)d[j] + (uint64_t)xi * (uint64_t)y[j] + (uint64_t)c;
-			d[j] = (uint32_t)s;
-			c = (uint32_t)(s >> 32);
-		}
-		s = (uint64_t)dh + (uint64_t)c;
-		lo = (uint32_t)s;
-		hi = (uint32_t)(s >> 32);
-		/* t = (t + q m) / 2^32 */
-		q = d[0] * m0i;
-		s = (uint64_t)d[0] + (uint64_t)q * (uint64_t)m[0];
-		c = (uint32_t)(s >> 32);
+		uint32_t xi = x[i], q, c1, c2;
+		uint64_t s, s2;
+		s = (uint64_t)d[0] + (uint64_t)xi * (uint64_t)y[0];
+		q = (uint32_t)s * m0i;
+		c1 = (uint32_t)(s >> 32);
+		s2 = (uint64_t)(uint32_t)s + (uint64_t)q * (uint64_t)m[0];
+		c2 = (uint32_t)(s2 >> 32);
 		for (j = 1; j < nl; j++) {
-			s = (uint64_t)d[j] + (uint64_t)q * (uint64_t)m[j] + (uint64_t)c;
-			d[j - 1] = (uint32_t)s;
-			c = (uint32_t)(s >> 32);
+			s = (uint64_t)d[j] + (uint64_t)xi * (uint64_t)y[j] + (uint64_t)c1;
+			c1 = (uint32_t)(s >> 32);
+			s2 = (uint64_t)(uint32_t)s + (uint64_t)q * (uint64_t)m[j] + (uint64_t)c2;
+			c2 = (uint32_t)(s2 >> 32);
+			d[j - 1] = (uint32_t)s2;
 		}
-		s = (uint64_t)lo + (uint64_t)c;
+		s = (uint64_t)dh + (uint64_t)c1 + (uint64_t)c2;
 		d[nl - 1] = (uint32_t)s;
-		dh = hi + (uint32_t)(s >> 32);
+		dh = (uint32_t)(s >> 32);
 	}
 	/* t = d + dh R < 2m */
 	ctl = dh | (kc_bn_lt(d, m, nl) ^ 1u);
