@@ -8,11 +8,12 @@
  * scalar multiplication with full-row table scans, point encoding with
  * field inversion), fixed-base multiplication on a secret scalar directly,
  * signing (nonce hash, [r]B, scalar reduction and muladd) with the public
- * key given and with it derived inside, key generation from the DRBG.
+ * key given and with it derived inside, Ed25519ctx / Ed25519ph signing,
+ * key generation from the DRBG.
  * Public: the message and the public key (verification is variable time
  * by design and gets public inputs only).
- * Results are marked defined again and compared with RFC 8032 section 7.1
- * (TEST 1-3).
+ * Results are marked defined again and compared with RFC 8032 sections
+ * 7.1 (TEST 1-3), 7.2 (first vector) and 7.3.
  */
 #include "ct.h"
 
@@ -104,6 +105,34 @@ int main(void)
 		CT_PUBLIC(seed, sizeof seed);
 	}
 	CT_REPORT("ed25519 pubkey / scalarmult_base / sign");
+
+	/* Ed25519ctx and Ed25519ph (RFC 8032 7.2 first vector, 7.3): the seed
+	 * is secret, context and message public */
+	{
+		uint8_t seed[32], pk[32], msg[16], sig[64], s[64];
+		unhex("0305334e381af78f141cb666f6199f57bc3495335a256a95bd2a55bf546663f6", seed, 32);
+		unhex("dfc9425e4f968f7f0c29f0259cf5f9aed6851c2bb4ad8bfb860cfee0ab248292", pk, 32);
+		unhex("f726936d19c800494e3fdaff20b276a8", msg, 16);
+		unhex("55a4cc2f70a54e04288c5f4cd1e45a7bb520b36292911876cada7323198dd87a"
+		      "8b36950b95130022907a7fb7c4e9b2d5f6cca685a587b4b21f4b888e4e7edb0d", sig, 64);
+		CT_SECRET(seed, sizeof seed);
+		if (kc_ed25519_sign_ex(seed, pk, KC_ED25519_CTX, (const uint8_t *)"foo", 3,
+		                       msg, 16, s) != 0)
+			failures++;
+		expect("sign_ex ctx", s, 64, sig);
+		CT_PUBLIC(seed, sizeof seed);
+
+		unhex("833fe62409237b9d62ec77587520911e9a759cec1d19755b7da901b96dca3d42", seed, 32);
+		unhex("98a70222f0b8121aa9d30f813d683f809e462b469c7ff87639499bb94e6dae41"
+		      "31f85042463c2a355a2003d062adf5aaa10b8c61e636062aaad11c2a26083406", sig, 64);
+		CT_SECRET(seed, sizeof seed);
+		if (kc_ed25519_sign_ex(seed, NULL, KC_ED25519_PH, NULL, 0,
+		                       (const uint8_t *)"abc", 3, s) != 0)
+			failures++;
+		expect("sign_ex ph", s, 64, sig);
+		CT_PUBLIC(seed, sizeof seed);
+	}
+	CT_REPORT("ed25519ctx / ed25519ph sign");
 
 	/* key generation from a DRBG whose state is secret */
 	{

@@ -3,14 +3,18 @@
  * of gpu/core/ec/ed25519 against OpenSSL's BIGNUM (independent oracle):
  * field operations on random and edge-case inputs, square roots, scalar
  * reduction and muladd, point decoding (RFC 8032 5.1.3) and fixed-base /
- * double-scalar multiplication against affine Edwards arithmetic in BN.
+ * double-scalar multiplication against affine Edwards arithmetic in BN,
+ * and a BN reference signer (RFC 8032 5.1.6 written out with OpenSSL's
+ * SHA-512 and BN) for pure Ed25519, Ed25519ctx and Ed25519ph.
  */
 #include "ed_test.h"
 #include <openssl/bn.h>
 #include "gpu/core/ec/ed25519/kc_f25519.h"
 #include "gpu/core/ec/ed25519/kc_sc25519.h"
 #include "gpu/core/ec/ed25519/kc_ge25519.h"
+#include "gpu/core/ec/ed25519/kc_ed25519.h"
 #include "gpu/core/pv_err.h"
+#include <openssl/evp.h>
 
 static BN_CTX *bx;
 static BIGNUM *P, *L, *D;
@@ -519,6 +523,101 @@ static void test_ge_scalarmult(void)
 	bpt_free(&B); bpt_free(&R); bpt_free(&Q); bpt_free(&A);
 }
 
+/* SHA-512 of up to four concatenated pieces (OpenSSL EVP) */
+static void ref_sha512(uint8_t out[64], const void *a, size_t al, const void *b, size_t bl,
+                       const void *c, size_t cl, const void *d, size_t dl)
+{
+	EVP_MD_CTX *m = EVP_MD_CTX_new();
+	unsigned n = 64;
+	EVP_DigestInit_ex(m, EVP_sha512(), NULL);
+	EVP_DigestUpdate(m, a, al);
+	EVP_DigestUpdate(m, b, bl);
+	EVP_DigestUpdate(m, c, cl);
+	EVP_DigestUpdate(m, d, dl);
+	EVP_DigestFinal_ex(m, out, &n);
+	EVP_MD_CTX_free(m);
+}
+
+/* Reference signature per RFC 8032 5.1.6 with BN arithmetic and OpenSSL's
+ * SHA-512; dom == 0: pure, 1: ctx (F = 0), 2: ph (F = 1, M -> SHA-512(M)). */
+static void ref_sign(const uint8_t seed[32], int dom, const uint8_t *ctx, size_t ctxlen,
+                     const uint8_t *msg, size_t len, uint8_t sig[64], uint8_t pub[32])
+{
+	static const char tag[] = "SigEd25519 no Ed25519 collisions";
+	uint8_t h[64], d[64], ph[64], pre[2 + 32 + 255];
+	size_t plen = 0;
+	bpt B, A, R;
+	BIGNUM *s, *r, *k, *S = BN_new();
+
+	ref_sha512(h, seed, 32, "", 0, "", 0, "", 0);
+	h[0] &= 248; h[31] &= 127; h[31] |= 64;
+	if (dom) {
+		memcpy(pre, tag, 32);
+		pre[32] = (uint8_t)(dom == 2);
+		pre[33] = (uint8_t)ctxlen;
+		memcpy(pre + 34, ctx, ctxlen);
+		plen = 34 + ctxlen;
+	}
+	if (dom == 2) {
+		ref_sha512(ph, msg, len, "", 0, "", 0, "", 0);
+		msg = ph;
+		len = 64;
+	}
+	bpt_init(&B); bpt_init(&A); bpt_init(&R);
+	bpt_base(&B);
+	s = bn_le(h, 32);
+	bpt_mul(&A, s, &B);
+	bpt_enc(pub, &A);
+	ref_sha512(d, pre, plen, h + 32, 32, msg, len, "", 0);
+	r = bn_le(d, 64);
+	BN_nnmod(r, r, L, bx);
+	bpt_mul(&R, r, &B);
+	bpt_enc(sig, &R);
+	ref_sha512(d, pre, plen, sig, 32, pub, 32, msg, len);
+	k = bn_le(d, 64);
+	BN_mod_mul(S, k, s, L, bx);
+	BN_mod_add(S, S, r, L, bx);
+	bn_out(S, sig + 32);
+	BN_free(s); BN_free(r); BN_free(k); BN_free(S);
+	bpt_free(&B); bpt_free(&A); bpt_free(&R);
+}
+
+static void test_variants_vs_ref(void)
+{
+	unsigned i, bad = 0;
+	bn_init();
+	for (i = 0; i < 18; i++) {
+		uint8_t seed[32], ctx[255], msg[300], sig[64], want[64], pub[32], dg[64];
+		size_t ctxlen = i < 3 ? (size_t)(i == 2 ? 255 : i) : ts_rand_u32(256);
+		size_t len = ts_rand_u32(sizeof msg);
+		int dom = (int)(i % 3);
+		ts_rand(seed, 32);
+		ts_rand(ctx, sizeof ctx);
+		ts_rand(msg, sizeof msg);
+		ref_sign(seed, dom, ctx, ctxlen, msg, len, want, pub);
+		if (dom == 0)
+			bad += kc_ed25519_sign(seed, pub, msg, len, sig) != 0;
+		else
+			bad += kc_ed25519_sign_ex(seed, pub, dom == 1 ? KC_ED25519_CTX : KC_ED25519_PH,
+			                          ctx, ctxlen, msg, len, sig) != 0;
+		bad += memcmp(sig, want, 64) != 0;
+		if (dom == 2) {        /* the same through a caller-computed digest */
+			ref_sha512(dg, msg, len, "", 0, "", 0, "", 0);
+			bad += kc_ed25519_sign_ex(seed, NULL, KC_ED25519_PH_DIGEST, ctx, ctxlen,
+			                          dg, 64, sig) != 0 || memcmp(sig, want, 64) != 0;
+			bad += kc_ed25519_verify_ex(pub, KC_ED25519_PH_DIGEST, ctx, ctxlen,
+			                            dg, 64, want, 64) != 0;
+		}
+		if (dom)
+			bad += kc_ed25519_verify_ex(pub, dom == 1 ? KC_ED25519_CTX : KC_ED25519_PH,
+			                            ctx, ctxlen, msg, len, want, 64) != 0;
+		else
+			bad += kc_ed25519_verify(pub, msg, len, want, 64) != 0;
+	}
+	printf("\n    pure / ctx / ph vs BN reference signer: 18 cases, %u bad\n", bad);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 int main(void)
 {
 	static const ed_test t[] = {
@@ -528,6 +627,7 @@ int main(void)
 		{ "sc25519 reduce / muladd / canonical vs BN", test_sc },
 		{ "ge25519 decode (RFC 8032 5.1.3) vs BN", test_ge_decode },
 		{ "ge25519 scalar multiplication vs BN affine", test_ge_scalarmult },
+		{ "Ed25519 / ctx / ph vs BN reference signer", test_variants_vs_ref },
 	};
 	int rc = ed_run("core_ed arith", t, sizeof t / sizeof t[0]);
 	BN_free(P); BN_free(L); BN_free(D);

@@ -3,6 +3,9 @@
  *   - RFC 8032 section 7.1 (TEST 1, 2, 3, 1024, SHA(abc)), transcribed from
  *     the RFC; each vector is also cross-checked against OpenSSL, so a
  *     transcription error cannot pass silently;
+ *   - RFC 8032 section 7.2 (Ed25519ctx, 4 vectors) and 7.3 (Ed25519ph,
+ *     TEST abc); OpenSSL 3.0 has neither variant, test_ed_arith.c checks
+ *     them against a BN reference signer as well;
  *   - Wycheproof ed25519_test.json (tests/vectors/wycheproof): every valid
  *     case must verify and every invalid one must be rejected; for valid
  *     cases whose private key is published (Wycheproof's earlier
@@ -135,6 +138,99 @@ static void test_rfc8032(void)
 	printf("\n    RFC 8032 7.1: %zu vectors, %u failed checks\n",
 	       sizeof rfc / sizeof rfc[0], bad);
 	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* RFC 8032 7.2 (Ed25519ctx) and 7.3 (Ed25519ph): SECRET KEY, PUBLIC KEY,
+ * MESSAGE, CONTEXT, SIGNATURE. */
+typedef struct rfc_var {
+	uint32_t mode;
+	const char *sk, *pk, *msg, *ctx, *sig;
+} rfc_var;
+
+static const rfc_var rfcv[] = {
+	{ KC_ED25519_CTX,
+	  "0305334e381af78f141cb666f6199f57bc3495335a256a95bd2a55bf546663f6",
+	  "dfc9425e4f968f7f0c29f0259cf5f9aed6851c2bb4ad8bfb860cfee0ab248292",
+	  "f726936d19c800494e3fdaff20b276a8", "666f6f",
+	  "55a4cc2f70a54e04288c5f4cd1e45a7bb520b36292911876cada7323198dd87a"
+	  "8b36950b95130022907a7fb7c4e9b2d5f6cca685a587b4b21f4b888e4e7edb0d" },
+	{ KC_ED25519_CTX,
+	  "0305334e381af78f141cb666f6199f57bc3495335a256a95bd2a55bf546663f6",
+	  "dfc9425e4f968f7f0c29f0259cf5f9aed6851c2bb4ad8bfb860cfee0ab248292",
+	  "f726936d19c800494e3fdaff20b276a8", "626172",
+	  "fc60d5872fc46b3aa69f8b5b4351d5808f92bcc044606db097abab6dbcb1aee3"
+	  "216c48e8b3b66431b5b186d1d28f8ee15a5ca2df6668346291c2043d4eb3e90d" },
+	{ KC_ED25519_CTX,
+	  "0305334e381af78f141cb666f6199f57bc3495335a256a95bd2a55bf546663f6",
+	  "dfc9425e4f968f7f0c29f0259cf5f9aed6851c2bb4ad8bfb860cfee0ab248292",
+	  "508e9e6882b979fea900f62adceaca35", "666f6f",
+	  "8b70c1cc8310e1de20ac53ce28ae6e7207f33c3295e03bb5c0732a1d20dc6490"
+	  "8922a8b052cf99b7c4fe107a5abb5b2c4085ae75890d02df26269d8945f84b0b" },
+	{ KC_ED25519_CTX,
+	  "ab9c2853ce297ddab85c993b3ae14bcad39b2c682beabc27d6d4eb20711d6560",
+	  "0f1d1274943b91415889152e893d80e93275a1fc0b65fd71b4b0dda10ad7d772",
+	  "f726936d19c800494e3fdaff20b276a8", "666f6f",
+	  "21655b5f1aa965996b3f97b3c849eafba922a0a62992f73b3d1b73106a84ad85"
+	  "e9b86a7b6005ea868337ff2d20a7f5fbd4cd10b0be49a68da2b2e0dc0ad8960f" },
+	{ KC_ED25519_PH,
+	  "833fe62409237b9d62ec77587520911e9a759cec1d19755b7da901b96dca3d42",
+	  "ec172b93ad5e563bf4932c70e1245034c35467ef2efd4d64ebf819683467e2bf",
+	  "616263", "",
+	  "98a70222f0b8121aa9d30f813d683f809e462b469c7ff87639499bb94e6dae41"
+	  "31f85042463c2a355a2003d062adf5aaa10b8c61e636062aaad11c2a26083406" },
+};
+
+static void test_rfc8032_variants(void)
+{
+	size_t i, n, mlen, clen;
+	unsigned bad = 0;
+
+	for (i = 0; i < sizeof rfcv / sizeof rfcv[0]; i++) {
+		uint8_t *sk = ts_unhex(rfcv[i].sk, &n), *pk = ts_unhex(rfcv[i].pk, &n);
+		uint8_t *msg = ts_unhex(rfcv[i].msg, &mlen), *ctx = ts_unhex(rfcv[i].ctx, &clen);
+		uint8_t *sig = ts_unhex(rfcv[i].sig, &n), pub[32], s[64], other[3] = { 'b', 'a', 'z' };
+		uint32_t mode = rfcv[i].mode, wrong = mode == KC_ED25519_CTX ? KC_ED25519_PH : KC_ED25519_CTX;
+		unsigned b0 = bad;
+
+		bad += kc_ed25519_pubkey(sk, pub) != 0 || memcmp(pub, pk, 32) != 0;
+		bad += kc_ed25519_sign_ex(sk, pk, mode, ctx, clen, msg, mlen, s) != 0 ||
+		       memcmp(s, sig, 64) != 0;
+		bad += kc_ed25519_sign_ex(sk, NULL, mode, ctx, clen, msg, mlen, s) != 0 ||
+		       memcmp(s, sig, 64) != 0;
+		bad += kc_ed25519_verify_ex(pk, mode, ctx, clen, msg, mlen, sig, 64) != 0;
+		/* bound to the variant, the context and the message */
+		bad += kc_ed25519_verify(pk, msg, mlen, sig, 64) != PV_ERR_SIG_INVALID;
+		bad += kc_ed25519_verify_ex(pk, wrong, ctx, clen, msg, mlen, sig, 64) != PV_ERR_SIG_INVALID;
+		bad += kc_ed25519_verify_ex(pk, mode, other, 3, msg, mlen, sig, 64) != PV_ERR_SIG_INVALID;
+		bad += kc_ed25519_verify_ex(pk, mode, ctx, clen, msg, mlen - 1, sig, 64) != PV_ERR_SIG_INVALID;
+		printf("\n    RFC 8032 %s vector %zu: %s", mode == KC_ED25519_CTX ? "7.2 Ed25519ctx" :
+		       "7.3 Ed25519ph", i + 1, bad == b0 ? "ok" : "FAILED");
+		free(sk); free(pk); free(msg); free(ctx); free(sig);
+	}
+	printf("\n    RFC 8032 7.2/7.3: %zu vectors, %u failed checks\n",
+	       sizeof rfcv / sizeof rfcv[0], bad);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_variant_args(void)
+{
+	uint8_t seed[32] = { 1 }, pub[32], sig[64], m[64] = { 0 }, c[256] = { 0 };
+	CU_ASSERT(kc_ed25519_pubkey(seed, pub) == 0);
+	CU_ASSERT(kc_ed25519_sign_ex(seed, pub, 3, c, 1, m, 1, sig) == PV_ERR_MECH_PARAM);
+	CU_ASSERT(kc_ed25519_sign_ex(seed, pub, KC_ED25519_CTX, c, 256, m, 1, sig) == PV_ERR_MECH_PARAM);
+	CU_ASSERT(kc_ed25519_sign_ex(seed, pub, KC_ED25519_PH_DIGEST, c, 0, m, 63, sig) == PV_ERR_DATA_LEN);
+	CU_ASSERT(kc_ed25519_sign_ex(seed, pub, KC_ED25519_CTX, NULL, 1, m, 1, sig) == PV_ERR_ARGS);
+	CU_ASSERT(kc_ed25519_sign_ex(seed, pub, KC_ED25519_CTX, c, 1, NULL, 1, sig) == PV_ERR_ARGS);
+	CU_ASSERT(kc_ed25519_sign_ex(NULL, pub, KC_ED25519_CTX, c, 1, m, 1, sig) == PV_ERR_ARGS);
+	/* 255-byte context, empty context, empty message: all accepted */
+	CU_ASSERT(kc_ed25519_sign_ex(seed, pub, KC_ED25519_CTX, c, 255, m, 1, sig) == 0);
+	CU_ASSERT(kc_ed25519_verify_ex(pub, KC_ED25519_CTX, c, 255, m, 1, sig, 64) == 0);
+	CU_ASSERT(kc_ed25519_verify_ex(pub, KC_ED25519_CTX, c, 254, m, 1, sig, 64) == PV_ERR_SIG_INVALID);
+	CU_ASSERT(kc_ed25519_sign_ex(seed, pub, KC_ED25519_CTX, NULL, 0, NULL, 0, sig) == 0);
+	CU_ASSERT(kc_ed25519_verify_ex(pub, KC_ED25519_CTX, NULL, 0, NULL, 0, sig, 64) == 0);
+	CU_ASSERT(kc_ed25519_verify(pub, NULL, 0, sig, 64) == PV_ERR_SIG_INVALID);
+	CU_ASSERT(kc_ed25519_verify_ex(pub, KC_ED25519_CTX, NULL, 0, NULL, 0, sig, 63) == PV_ERR_SIG_LEN);
+	CU_ASSERT(kc_ed25519_verify_ex(pub, 7, NULL, 0, NULL, 0, sig, 64) == PV_ERR_MECH_PARAM);
 }
 
 /* Wycheproof key pairs with published private keys: testvectors/eddsa_test.json
@@ -272,6 +368,8 @@ int main(void)
 {
 	static const ed_test t[] = {
 		{ "RFC 8032 7.1 vectors", test_rfc8032 },
+		{ "RFC 8032 7.2 / 7.3 vectors (ctx, ph)", test_rfc8032_variants },
+		{ "Ed25519ctx/ph arguments", test_variant_args },
 		{ "Wycheproof key pairs", test_wp_keys },
 		{ "Wycheproof ed25519_test.json", test_wycheproof },
 	};

@@ -1,6 +1,7 @@
 /*
- * kc_ed25519.h - Ed25519 signatures (RFC 8032 section 5.1, "pure" Ed25519:
- * no context, no prehash).
+ * kc_ed25519.h - Ed25519 signatures (RFC 8032 section 5.1): pure Ed25519
+ * (no context, no prehash), and Ed25519ctx / Ed25519ph (kc_ed25519_sign_ex,
+ * at the end).
  *
  * Keys: the private key is the 32-byte seed of RFC 8032 (what PKCS#11
  * CKA_VALUE of a CKK_EC_EDWARDS private key holds); the public key is the
@@ -55,5 +56,33 @@ KC_API int kc_ed25519_sign(const uint8_t seed[32], const uint8_t pub[32],
  *   PV_ERR_ARGS         NULL pointer (msg may be NULL when len == 0). */
 KC_API int kc_ed25519_verify(const uint8_t pub[32], const uint8_t *msg, size_t len,
                              const uint8_t *sig, size_t siglen);
+
+/*
+ * The other two RFC 8032 algorithms of the Ed25519 family (section 5.1),
+ * for PKCS#11 CKM_EDDSA with CK_EDDSA_PARAMS: both hashes are prefixed
+ * with dom2(F, C) = "SigEd25519 no Ed25519 collisions" || F || len(C) || C.
+ *   KC_ED25519_CTX        Ed25519ctx, F = 0, msg is M
+ *   KC_ED25519_PH         Ed25519ph,  F = 1, msg is M (SHA-512 taken here)
+ *   KC_ED25519_PH_DIGEST  Ed25519ph,  F = 1, msg is PH(M) = SHA-512(M),
+ *                         len must be 64 (for a caller that streamed M)
+ * ctx: the context C, 0..255 bytes (RFC 8032 says Ed25519ctx SHOULD NOT be
+ * used with an empty one; it is still computed, not refused).  Same keys,
+ * same verification equation and checks as pure Ed25519; a signature of
+ * one variant (or context) never verifies under another.
+ * Errors: PV_ERR_MECH_PARAM for mode > 2 or ctxlen > 255, PV_ERR_DATA_LEN
+ * for a PH_DIGEST input that is not 64 bytes, otherwise as the pure
+ * functions above.  Pure Ed25519 is NOT mode 0 here: use kc_ed25519_sign.
+ */
+#define KC_ED25519_CTX       0u
+#define KC_ED25519_PH        1u
+#define KC_ED25519_PH_DIGEST 2u
+
+KC_API int kc_ed25519_sign_ex(const uint8_t seed[32], const uint8_t pub[32],
+                              uint32_t mode, const uint8_t *ctx, size_t ctxlen,
+                              const uint8_t *msg, size_t len, uint8_t sig[64]);
+KC_API int kc_ed25519_verify_ex(const uint8_t pub[32], uint32_t mode,
+                                const uint8_t *ctx, size_t ctxlen,
+                                const uint8_t *msg, size_t len,
+                                const uint8_t *sig, size_t siglen);
 
 #endif /* KC_ED25519_H */
