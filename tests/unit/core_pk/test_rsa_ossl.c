@@ -312,6 +312,8 @@ static void t_ossl_1024(void) { ossl_key(1024); }
 static void t_ossl_2048(void) { ossl_key(2048); }
 static void t_ossl_3072(void) { ossl_key(3072); }
 static void t_ossl_4096(void) { ossl_key(4096); }
+/* sizes that are not a multiple of 8: 1025 (PSS emLen = k - 1) and 1535 */
+static void t_ossl_odd(void) { ossl_key(1025); ossl_key(1535); }
 static void t_ours_1024(void) { our_key(1024); }
 static void t_ours_2048(void) { our_key(2048); }
 static void t_ours_3072(void) { our_key(3072); }
@@ -384,7 +386,7 @@ int main(void)
 	s = CU_add_suite("core_pk_slow", NULL, NULL);
 	CU_add_test(s, "our 3072-bit key: EVP_PKEY_check + all ops", t_ours_3072);
 	CU_add_test(s, "our 4096-bit key: EVP_PKEY_check + all ops", t_ours_4096);
-	(void)t_ossl_1024; (void)t_ossl_2048; (void)t_ossl_3072; (void)t_ossl_4096;
+	(void)t_ossl_1024; (void)t_ossl_2048; (void)t_ossl_3072; (void)t_ossl_4096; (void)t_ossl_odd;
 	(void)t_ours_1024; (void)t_ours_2048; (void)t_bad_sizes;
 #else
 	(void)t_ours_3072; (void)t_ours_4096;
@@ -393,6 +395,7 @@ int main(void)
 	CU_add_test(s, "OpenSSL 2048-bit key, all ops both ways", t_ossl_2048);
 	CU_add_test(s, "OpenSSL 3072-bit key, all ops both ways", t_ossl_3072);
 	CU_add_test(s, "OpenSSL 4096-bit key, all ops both ways", t_ossl_4096);
+	CU_add_test(s, "OpenSSL 1025- and 1535-bit keys, all ops both ways", t_ossl_odd);
 	CU_add_test(s, "our 1024-bit key: EVP_PKEY_check + all ops", t_ours_1024);
 	CU_add_test(s, "our 2048-bit key: EVP_PKEY_check + all ops", t_ours_2048);
 	CU_add_test(s, "bad sizes and parameters", t_bad_sizes);
