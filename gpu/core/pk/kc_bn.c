@@ -103,7 +103,7 @@ KC_API void kc_bn_ccopy(uint32_t ctl, uint32_t *dst, const uint32_t *src, size_t
 		dst[i] ^= m & (dst[i] ^ src[i]);
 }
 
-KC_PRIV uint32_t kc_bn_gt32(uint32_t x, uint32_t y) { return kc_bn_lt32(y, x); }
+KC_PRIV uint32_t kc_bn_gt32(uint32_t x, uint32_t y) { return kc_ctl_lt32(y, x); }
 
 KC_PRIV uint32_t kc_bn_bitlen32(uint32_t x)
 {
@@ -163,7 +163,7 @@ KC_API uint32_t kc_bn_mod_small(const uint32_t *x, size_t nl, uint32_t k)
 		uint32_t w = x[i - 1];
 		for (b = 31; b >= 0; b--) {
 			r = (r << 1) | ((w >> b) & 1u);
-			r -= k & (0u - (kc_bn_lt32(r, k) ^ 1u));
+			r -= k & (0u - (kc_ctl_lt32(r, k) ^ 1u));
 		}
 	}
 	return r;
@@ -179,7 +179,7 @@ KC_API uint32_t kc_bn_div_small(uint32_t *x, size_t nl, uint32_t k)
 		for (b = 31; b >= 0; b--) {
 			uint32_t ge;
 			r = (r << 1) | ((w >> b) & 1u);
-			ge = kc_bn_lt32(r, k) ^ 1u;
+			ge = kc_ctl_lt32(r, k) ^ 1u;
 			r -= k & (0u - ge);
 			q |= ge << b;
 		}

@@ -24,14 +24,6 @@
 /* Limbs of workspace kc_bn_modexp needs for a modulus of nl limbs. */
 #define KC_BN_MODEXP_TMP(nl) (19u * (nl))
 
-/* 1 if x < y (unsigned), constant time.  (Our own: kc_util.h's
- * kc_ctl_lt32 computes x > y in the tree this was written against.) */
-KC_PRIV uint32_t kc_bn_lt32(uint32_t x, uint32_t y)
-{
-	uint32_t z = x - y;
-	return (z ^ ((x ^ y) & (y ^ z))) >> 31;
-}
-
 /* ---- basic (kc_bn.c) ---------------------------------------------------- */
 
 /* x = 0 */

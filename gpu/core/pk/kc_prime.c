@@ -55,7 +55,7 @@ KC_PRIV uint32_t kc_prime_mod_sp(const uint32_t *x, size_t nl, uint32_t sp, uint
 			uint32_t t = (r << 16) | ((x[i - 1] >> (16 * h)) & 0xffffu);
 			uint32_t q = (uint32_t)(((uint64_t)t * (uint64_t)mu) >> 32);
 			r = t - q * sp;
-			r -= sp & (0u - (kc_bn_lt32(r, sp) ^ 1u));
+			r -= sp & (0u - (kc_ctl_lt32(r, sp) ^ 1u));
 		}
 	}
 	return r;

@@ -199,6 +199,6 @@ KC_API int kc_rsa_pkcs1_decrypt(const kc_rsa_priv *sk, kc_drbg *rng,
 		found |= z;
 	}
 	good &= found;
-	good &= kc_bn_lt32(zidx, 10) ^ 1u;   /* at least 8 bytes of PS */
+	good &= kc_ctl_lt32(zidx, 10) ^ 1u;   /* at least 8 bytes of PS */
 	return kc_rsa_ct_unpad(out, k, zidx + 1, good, outlen);
 }
