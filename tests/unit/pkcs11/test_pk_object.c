@@ -17,7 +17,7 @@ static CK_SLOT_ID tok;
 static CK_SESSION_HANDLE rw, ro;
 static CK_BBOOL T = CK_TRUE, F = CK_FALSE;
 static CK_OBJECT_CLASS c_data = CKO_DATA, c_cert = CKO_CERTIFICATE,
-	c_pub = CKO_PUBLIC_KEY, c_priv = CKO_PRIVATE_KEY, c_sec = CKO_SECRET_KEY;
+	c_pub = CKO_PUBLIC_KEY;
 static CK_CERTIFICATE_TYPE x509 = CKC_X_509;
 static CK_KEY_TYPE k_rsa = CKK_RSA, k_ec = CKK_EC, k_aes = CKK_AES;
 
@@ -173,14 +173,11 @@ static void t_template_errors(void)
 		{ CKA_CERTIFICATE_TYPE, &wtls, sizeof wtls },
 		{ CKA_SUBJECT, "s", 1 }, { CKA_VALUE, "der", 3 },
 	};
-	CK_ATTRIBUTE priv_key[] = {
-		{ CKA_CLASS, &c_priv, sizeof c_priv },
-		{ CKA_KEY_TYPE, &k_ec, sizeof k_ec },
-	};
-	CK_ATTRIBUTE sec_key[] = {
-		{ CKA_CLASS, &c_sec, sizeof c_sec },
-		{ CKA_KEY_TYPE, &k_aes, sizeof k_aes }, { CKA_VALUE, "0123456789abcdef", 16 },
-	};
+	CK_OBJECT_CLASS c_mech = CKO_MECHANISM, c_hw = CKO_HW_FEATURE,
+		c_vendor = CKO_VENDOR_DEFINED | 0x1234UL;
+	CK_ATTRIBUTE cls_mech[] = { { CKA_CLASS, &c_mech, sizeof c_mech } };
+	CK_ATTRIBUTE cls_hw[] = { { CKA_CLASS, &c_hw, sizeof c_hw } };
+	CK_ATTRIBUTE cls_vendor[] = { { CKA_CLASS, &c_vendor, sizeof c_vendor } };
 	CK_ATTRIBUTE pub_aes[] = {
 		{ CKA_CLASS, &c_pub, sizeof c_pub },
 		{ CKA_KEY_TYPE, &k_aes, sizeof k_aes },
@@ -229,11 +226,15 @@ static void t_template_errors(void)
 	          CKR_TEMPLATE_INCOMPLETE);
 	CU_ASSERT(pkt_f->C_CreateObject(rw, cert_wtls, 4, &o) ==
 	          CKR_ATTRIBUTE_VALUE_INVALID);
-	/* key material arrives with the vault: refused precisely */
-	CU_ASSERT(pkt_f->C_CreateObject(rw, priv_key, 2, &o) ==
+	/* classes the token does not store: refused on CKA_CLASS (secret and
+	 * private keys are the vault's, tested by its suite) */
+	CU_ASSERT(pkt_f->C_CreateObject(rw, cls_mech, 1, &o) ==
 	          CKR_ATTRIBUTE_VALUE_INVALID);
-	CU_ASSERT(pkt_f->C_CreateObject(rw, sec_key, 3, &o) ==
+	CU_ASSERT(pkt_f->C_CreateObject(rw, cls_hw, 1, &o) ==
 	          CKR_ATTRIBUTE_VALUE_INVALID);
+	CU_ASSERT(pkt_f->C_CreateObject(rw, cls_vendor, 1, &o) ==
+	          CKR_ATTRIBUTE_VALUE_INVALID);
+	/* a public key of a type the token does not know */
 	CU_ASSERT(pkt_f->C_CreateObject(rw, pub_aes, 2, &o) ==
 	          CKR_ATTRIBUTE_VALUE_INVALID);
 	CU_ASSERT(pkt_f->C_CreateObject(rw, pub_no_type, 1, &o) ==
