@@ -218,3 +218,25 @@ KC_API void kc_bn_reduce(uint32_t *r, const uint32_t *a, size_t al, const uint32
 		}
 	}
 }
+
+KC_API void kc_bn_div(uint32_t *q, uint32_t *r, const uint32_t *a, const uint32_t *m, size_t nl)
+{
+	size_t i, j;
+	int b;
+	kc_bn_zero(r, nl);
+	for (i = nl; i > 0; i--) {
+		uint32_t w = a[i - 1], qw = 0;
+		for (b = 31; b >= 0; b--) {
+			uint32_t cin = (w >> b) & 1u, c;
+			for (j = 0; j < nl; j++) {
+				uint32_t t = r[j];
+				r[j] = (t << 1) | cin;
+				cin = t >> 31;
+			}
+			c = cin | (kc_bn_lt(r, m, nl) ^ 1u);
+			kc_bn_sub(r, m, nl, c);
+			qw |= c << b;
+		}
+		q[i - 1] = qw;
+	}
+}

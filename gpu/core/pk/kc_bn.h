@@ -67,6 +67,10 @@ KC_API void kc_bn_rshift1(uint32_t *x, size_t nl, uint32_t hi);
  * ~ 32*al*ml limb operations.  Any modulus (even ones too). */
 KC_API void kc_bn_reduce(uint32_t *r, const uint32_t *a, size_t al, const uint32_t *m, size_t ml);
 
+/* q = a / m, r = a mod m (all nl limbs, m != 0), bit-serial long division,
+ * constant time in a and m.  q may not overlap a. */
+KC_API void kc_bn_div(uint32_t *q, uint32_t *r, const uint32_t *a, const uint32_t *m, size_t nl);
+
 /* ---- Montgomery arithmetic (kc_bn_mont.c), odd moduli only --------------- */
 
 /* -m^-1 mod 2^32 from the low limb of an odd modulus. */
@@ -111,6 +115,9 @@ KC_API void kc_bn_modexp_pub(uint32_t *x, uint32_t e, const uint32_t *r2,
  * Returns ctl 1 if gcd(x, m) == 1 (x then holds the inverse), 0 otherwise
  * (x then holds garbage).  x < m on input.  tmp: 3*nl limbs. */
 KC_API uint32_t kc_bn_modinv_odd(uint32_t *x, const uint32_t *m, size_t nl, uint32_t *tmp);
+/* g = gcd(a, b) for odd a and b (binary GCD, 64*nl fixed iterations,
+ * constant time).  tmp: 2*nl limbs. */
+KC_API void kc_bn_gcd_odd(uint32_t *g, const uint32_t *a, const uint32_t *b, size_t nl, uint32_t *tmp);
 /* d = e^-1 mod m for any m > 1 (even allowed, e.g. p-1 or phi) and a public
  * odd e, 3 <= e < 2^31.  d has nl limbs.  Returns ctl 1 iff gcd(e, m) == 1.
  * tmp: nl + 1 limbs. */

@@ -59,6 +59,26 @@ KC_API uint32_t kc_bn_modinv_odd(uint32_t *x, const uint32_t *m, size_t nl, uint
 	return ok;
 }
 
+KC_API void kc_bn_gcd_odd(uint32_t *g, const uint32_t *a0, const uint32_t *b0, size_t nl, uint32_t *tmp)
+{
+	uint32_t *a = tmp, *b = tmp + nl;
+	size_t i, it;
+	for (i = 0; i < nl; i++) {
+		a[i] = a0[i];
+		b[i] = b0[i];
+	}
+	/* b stays odd; a shrinks to 0 */
+	for (it = 0; it < 64 * nl; it++) {
+		uint32_t odd = a[0] & 1u, sw = odd & kc_bn_lt(a, b, nl);
+		kc_bn_cswap(sw, a, b, nl);
+		kc_bn_sub(a, b, nl, odd);
+		kc_bn_rshift1(a, nl, 0);
+	}
+	for (i = 0; i < nl; i++)
+		g[i] = b[i];
+	kc_wipe(tmp, 2 * nl * sizeof(uint32_t));
+}
+
 KC_API uint32_t kc_bn_inv_small_e(uint32_t *d, uint32_t e, const uint32_t *m, size_t nl, uint32_t *tmp)
 {
 	uint32_t r, k[1], em[1], t3[3], ok;

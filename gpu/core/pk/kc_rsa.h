@@ -102,7 +102,9 @@ KC_API void kc_rsa_priv_clear(kc_rsa_priv *sk);
 /* bits in {1024, 2048, 3072, 4096} (any multiple of 2 in range works),
  * e odd >= 65537 < 2^31 (3 <= e allowed for tests).  Probable primes by
  * trial division + Miller-Rabin (FIPS 186-5 B.3 rounds), p, q >=
- * 1.5 * 2^(bits/2 - 1), |p - q| > 2^(bits/2 - 100), d = e^-1 mod (p-1)(q-1).
+ * 1.5 * 2^(bits/2 - 1), p = q = 3 (mod 4), |p - q| > 2^(bits/2 - 100),
+ * d = e^-1 mod lcm(p-1, q-1) > 2^(bits/2), then a private operation with
+ * its fault check as a pairwise-consistency test.
  * PV_ERR_RANDOM if the DRBG fails; PV_ERR_KEY_SIZE for bad bits; PV_ERR_ARGS
  * for a bad e. */
 KC_API int kc_rsa_keygen(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *sk);

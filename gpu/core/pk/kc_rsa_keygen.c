@@ -1,7 +1,7 @@
 /*
  * kc_rsa_keygen.c - RSA key-pair generation (FIPS 186-5 A.1.3 style with
  * probable primes): p, q of bits/2 bits each from kc_prime_gen,
- * |p - q| > 2^(bits/2 - 100), d = e^-1 mod (p-1)(q-1) with d > 2^(bits/2),
+ * |p - q| > 2^(bits/2 - 100), d = e^-1 mod lcm(p-1, q-1) with d > 2^(bits/2),
  * dp, dq, qinv = q^-1 mod p.  The result is checked by a sign/verify
  * round trip through kc_rsa_private before it is returned.
  */
@@ -17,6 +17,7 @@ KC_API int kc_rsa_keygen(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *s
 {
 	uint32_t p[KC_KG_HL], q[KC_KG_HL], dp[KC_KG_HL], dq[KC_KG_HL], qi[KC_KG_HL];
 	uint32_t diff[KC_KG_HL], n[KC_KG_NL], phi[KC_KG_NL], d[KC_KG_NL];
+	uint32_t dp2[KC_KG_HL], qh[KC_KG_HL], g[KC_KG_HL];
 	uint32_t t[3 * KC_KG_HL + KC_KG_NL + 1];
 	uint8_t blk[KC_RSA_MAX_BYTES];
 	uint32_t pb = bits / 2, ok, c;
@@ -43,15 +44,20 @@ KC_API int kc_rsa_keygen(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *s
 		kc_bn_ccopy(c, diff, t, hl);
 		if (kc_bn_bitlen(diff, hl) <= pb - 100)
 			continue;
-		/* n, phi = (p-1)(q-1), d */
+		/* n; lambda = lcm(p-1, q-1) = (p-1) (q'/g) with p' = (p-1)/2,
+		 * q' = (q-1)/2 (both odd: p, q = 3 mod 4), g = gcd(p', q'); d */
 		kc_bn_zero(n, KC_KG_NL);
 		kc_bn_mul(n, p, hl, q, hl);
+		kc_memcpy(dp2, p, hl * 4);
+		kc_memcpy(qh, q, hl * 4);
+		kc_bn_rshift1(dp2, hl, 0);
+		kc_bn_rshift1(qh, hl, 0);
+		kc_bn_gcd_odd(g, dp2, qh, hl, t);
+		kc_bn_div(dp2, diff, qh, g, hl);            /* dp2 = q' / g */
 		p[0] ^= 1u;
-		q[0] ^= 1u;
 		kc_bn_zero(phi, KC_KG_NL);
-		kc_bn_mul(phi, p, hl, q, hl);
+		kc_bn_mul(phi, p, hl, dp2, hl);              /* phi := lambda */
 		p[0] ^= 1u;
-		q[0] ^= 1u;
 		ok = kc_bn_inv_small_e(d, e, phi, nl, t);
 		ok &= kc_ctl_neq32(kc_bn_bitlen(d, nl) > pb, 0);
 		if (!ok)
@@ -89,6 +95,9 @@ KC_API int kc_rsa_keygen(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *s
 	kc_wipe(qi, sizeof qi);
 	kc_wipe(diff, sizeof diff);
 	kc_wipe(phi, sizeof phi);
+	kc_wipe(dp2, sizeof dp2);
+	kc_wipe(qh, sizeof qh);
+	kc_wipe(g, sizeof g);
 	kc_wipe(d, sizeof d);
 	kc_wipe(t, sizeof t);
 	kc_wipe(blk, sizeof blk);

@@ -127,6 +127,32 @@ static void test_reduce(void)
 				BN_mod(r, a, m, bctx);
 				CU_ASSERT(check_eq(rr, nl, r, "reduce"));
 			}
+			/* long division and odd gcd */
+			if (bits <= 2048) {
+				BIGNUM *qq = BN_new(), *rr2 = BN_new(), *x = rand_bits(bits, 1), *y = rand_bits(bits - 7 * it, 1), *g = BN_new(), *c = rand_bits(bits / 3, 1);
+				uint32_t qd[KC_BN_MAX_LIMBS], rd[KC_BN_MAX_LIMBS], xa[KC_BN_MAX_LIMBS], ya[KC_BN_MAX_LIMBS], tt[2 * KC_BN_MAX_LIMBS];
+				to_limbs(aa, nl, x);
+				to_limbs(mm, nl, y);
+				kc_bn_div(qd, rd, aa, mm, nl);
+				BN_div(qq, rr2, x, y, bctx);
+				CU_ASSERT(check_eq(qd, nl, qq, "div q"));
+				CU_ASSERT(check_eq(rd, nl, rr2, "div r"));
+				/* gcd with a planted common odd factor */
+				{
+					BIGNUM *f1 = rand_bits(bits - bits / 3 - 1, 1), *f2 = rand_bits(bits / 2, 1);
+					BN_mul(x, c, f1, bctx);
+					BN_mul(y, c, f2, bctx);
+					BN_free(f1);
+					BN_free(f2);
+				}
+				to_limbs(xa, nl, x);
+				to_limbs(ya, nl, y);
+				kc_bn_gcd_odd(rd, xa, ya, nl, tt);
+				BN_gcd(g, x, y, bctx);
+				CU_ASSERT(check_eq(rd, nl, g, "gcd_odd"));
+				CU_ASSERT(BN_num_bits(g) >= bits / 3);   /* the planted factor */
+				BN_free(qq); BN_free(rr2); BN_free(x); BN_free(y); BN_free(g); BN_free(c);
+			}
 			BN_free(m); BN_free(a); BN_free(r);
 		}
 	}
@@ -228,7 +254,7 @@ int main(void)
 	s = CU_add_suite("core_pk_bn", NULL, NULL);
 	CU_add_test(s, "encode/decode", test_encode_decode);
 	CU_add_test(s, "add/sub/cmp/mul/small vs OpenSSL", test_arith);
-	CU_add_test(s, "generic reduction vs OpenSSL", test_reduce);
+	CU_add_test(s, "generic reduction, division, gcd vs OpenSSL", test_reduce);
 	CU_add_test(s, "Montgomery, modexp, inverses vs OpenSSL", test_mont);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();

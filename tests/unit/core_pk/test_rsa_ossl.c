@@ -10,6 +10,7 @@
  *   bits, out-of-range key sizes, a faulted CRT parameter.
  */
 #include <CUnit/Basic.h>
+#include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/rsa.h>
 #include <stdio.h>
@@ -298,6 +299,23 @@ static void our_key(int bits)
 	char who[32];
 	CU_ASSERT_FATAL(kc_rsa_keygen(&rng, (uint32_t)bits, 65537, &sk) == PV_OK);
 	CU_ASSERT(sk.bits == (uint32_t)bits && sk.e == 65537);
+	/* d = e^-1 mod lcm(p-1, q-1) (FIPS 186-5), checked with OpenSSL BN */
+	{
+		BN_CTX *bc = BN_CTX_new();
+		BIGNUM *p = BN_bin2bn(sk.p, sizeof sk.p, NULL), *q = BN_bin2bn(sk.q, sizeof sk.q, NULL);
+		BIGNUM *d = BN_bin2bn(sk.d, sizeof sk.d, NULL), *e = BN_new(), *l = BN_new(), *g = BN_new(), *w = BN_new();
+		BN_set_word(e, sk.e);
+		BN_sub_word(p, 1);
+		BN_sub_word(q, 1);
+		BN_gcd(g, p, q, bc);
+		BN_mul(l, p, q, bc);
+		BN_div(l, NULL, l, g, bc);
+		BN_mod_inverse(w, e, l, bc);
+		CU_ASSERT(BN_cmp(w, d) == 0);
+		CU_ASSERT(BN_num_bits(d) > bits / 2);
+		BN_free(p); BN_free(q); BN_free(d); BN_free(e); BN_free(l); BN_free(g); BN_free(w);
+		BN_CTX_free(bc);
+	}
 	pkey = pk_evp_from_priv(&sk);
 	CU_ASSERT_FATAL(pkey != NULL);
 	CU_ASSERT(EVP_PKEY_get_bits(pkey) == bits);
