@@ -4,12 +4,14 @@
  * AES key wrap (RFC 3394 / RFC 5649).
  *
  * Constant time: no table is ever indexed by secret data.  Both ciphers use
- * one bitsliced S-box engine (kc_sbox_ct.c): 32 bytes at a time, eight
- * 32-bit bit-planes, the GF(2^8) inverse computed as x^254 with bitsliced
- * multiplications (AES field 0x11B, SM4 field 0x1F5) between the affine maps
- * of each cipher.  AES keeps its state bitsliced (2 blocks per pass); SM4
- * bitslices the S-box layer of each round (up to 8 blocks per pass).  GHASH
- * is a carry-less multiply built from masks (no tables).
+ * one bitsliced S-box engine (kc_sbox_ct.c): 32 bytes at a time as eight
+ * 32-bit bit-planes, the GF(2^8) inverse computed in a GF((2^4)^2) tower
+ * field between the linear maps of each cipher (generated and checked by
+ * gen_sbox_tower.py).  AES keeps its state bitsliced (2 blocks per pass);
+ * SM4 bitslices the S-box layer of each round (up to 8 blocks per pass).
+ * GHASH multiplies with integer multiplications of bit-spread operands
+ * (no tables; integer multiply assumed constant time, as on the GPU and
+ * current 64-bit CPUs).
  *
  * All structs are fixed-size and pointer-free: they may be copied, sealed
  * and carried across multi-part calls, and copied to the GPU.  Every

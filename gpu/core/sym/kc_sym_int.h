@@ -14,14 +14,17 @@
 #include "gpu/core/sym/kc_sym.h"
 
 /* Loops over bit-planes have public, constant trip counts; ask the compiler
- * to unroll them so that the plane arrays stay in registers (nvcc's device
- * pass; the host pass of nvcc gets the host compiler's spelling). */
+ * to unroll them so that the plane arrays stay in registers: nvcc's device
+ * pass and gcc/clang on the host.  The host pass of nvcc gets nothing (its
+ * front end and host compiler disagree on the spelling). */
 #if defined(__CUDA_ARCH__)
 #define KC_SYM_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__) && !defined(__clang__)
-#define KC_SYM_UNROLL _Pragma("GCC unroll 16")
+#elif defined(__CUDACC__)
+#define KC_SYM_UNROLL
 #elif defined(__clang__)
 #define KC_SYM_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define KC_SYM_UNROLL _Pragma("GCC unroll 16")
 #else
 #define KC_SYM_UNROLL
 #endif
