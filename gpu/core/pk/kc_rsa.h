@@ -24,9 +24,13 @@
  * not leak the result should not branch on it either beyond what it
  * reports.  Public-key operations are variable time in public data only.
  *
- * Stack: kc_rsa_private uses about 10 KiB of locals at 4096 bits (9 KiB of
- * limb arrays + kc_bn temporaries); the padding functions add one k-byte
- * block.  kc_prime_test uses about 11 KiB for a 4096-bit candidate.
+ * Stack: every array is sized for 4096-bit keys, whatever the key size.
+ * Host: kc_rsa_private ~10 KiB of locals; the paddings add a 512-byte block.
+ * GPU (ptxas -v, sm_90, everything inlined): kc_rsa_pkcs1_sign 14,992 B,
+ * kc_rsa_oaep_decrypt 14,144 B stack frame per thread, 0 spills; a kernel
+ * that also inlines kc_rsa_keygen and kc_prime_test (4096-bit candidates)
+ * reaches ~45 KiB.  Set cudaLimitStackSize accordingly (the check program
+ * tests/unit/core_pk/gpu_rsa_check.cu uses 24 KiB).
  *
  * Errors (pv_err.h):
  *   PV_ERR_KEY_SIZE   bits out of range / key arrays inconsistent with bits
