@@ -63,10 +63,10 @@ KC_API int kc_unpad_pkcs7_ct(const uint8_t last[16], size_t *pad_len)
 	uint32_t p = last[15];
 	uint32_t good, i;
 
-	good = kc_sym_lt32(0, p) & kc_sym_lt32(p, 17);
+	good = kc_ctl_lt32(0, p) & kc_ctl_lt32(p, 17);
 	for (i = 0; i < 15; i++) {
 		/* byte i is padding iff i >= 16 - p */
-		uint32_t in_pad = kc_ctl_not(kc_sym_lt32(i + p, 16));
+		uint32_t in_pad = kc_ctl_not(kc_ctl_lt32(i + p, 16));
 		good &= kc_ctl_not(in_pad) | kc_ctl_eq32(last[i], p);
 	}
 	*pad_len = (size_t)kc_ctl_mux32(good, p, 0);

@@ -137,9 +137,9 @@ KC_API int kc_kwp_unwrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8
 	/* ICV, 8 * (n - 1) < MLI <= 8 * n, zero padding: all in constant time */
 	ok = kc_ctl_eq32(kc_load_be32(a), 0xA65959A6u);
 	mli = kc_load_be32(a + 4);
-	ok &= kc_sym_lt32(plen - 8, mli) & kc_ctl_not(kc_sym_lt32(plen, mli));
+	ok &= kc_ctl_lt32(plen - 8, mli) & kc_ctl_not(kc_ctl_lt32(plen, mli));
 	for (i = plen - 8; i < plen; i++) {
-		uint32_t in_pad = kc_ctl_not(kc_sym_lt32(i, mli));
+		uint32_t in_pad = kc_ctl_not(kc_ctl_lt32(i, mli));
 		ok &= kc_ctl_not(in_pad) | kc_ctl_eq32(out[i], 0);
 	}
 	kc_wipe(a, sizeof a);

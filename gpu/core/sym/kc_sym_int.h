@@ -29,14 +29,6 @@
 #define KC_SYM_UNROLL
 #endif
 
-/* 1 if x < y (unsigned), constant time.  (kc_util.h's kc_ctl_lt32 as of
- * c385358 computes x > y; this file does not depend on it.) */
-KC_PRIV uint32_t kc_sym_lt32(uint32_t x, uint32_t y)
-{
-	uint32_t z = x - y;
-	return (z ^ ((x ^ y) & (y ^ z))) >> 31;
-}
-
 /* kc_sbox_ct.c */
 KC_API void kc_bs_from_words(uint32_t q[8], const uint32_t *w, size_t nw);   /* nw <= 8 */
 KC_API void kc_bs_to_words(uint32_t *w, const uint32_t q[8], size_t nw);
