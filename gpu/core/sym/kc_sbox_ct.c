@@ -64,6 +64,30 @@ KC_API void kc_bs_to_words(uint32_t *w, const uint32_t q[8], size_t nw)
 	}
 }
 
+/* exchange the bits of b under mask with the bits of a under mask << n */
+KC_PRIV void kc_bs_swapmove(uint32_t *a, uint32_t *b, uint32_t mask, unsigned n)
+{
+	uint32_t t = ((*a >> n) ^ *b) & mask;
+	*b ^= t;
+	*a ^= t << n;
+}
+
+KC_API void kc_bs_ortho8(uint32_t a[8])
+{
+	kc_bs_swapmove(&a[0], &a[1], 0x55555555u, 1);
+	kc_bs_swapmove(&a[2], &a[3], 0x55555555u, 1);
+	kc_bs_swapmove(&a[4], &a[5], 0x55555555u, 1);
+	kc_bs_swapmove(&a[6], &a[7], 0x55555555u, 1);
+	kc_bs_swapmove(&a[0], &a[2], 0x33333333u, 2);
+	kc_bs_swapmove(&a[1], &a[3], 0x33333333u, 2);
+	kc_bs_swapmove(&a[4], &a[6], 0x33333333u, 2);
+	kc_bs_swapmove(&a[5], &a[7], 0x33333333u, 2);
+	kc_bs_swapmove(&a[0], &a[4], 0x0F0F0F0Fu, 4);
+	kc_bs_swapmove(&a[1], &a[5], 0x0F0F0F0Fu, 4);
+	kc_bs_swapmove(&a[2], &a[6], 0x0F0F0F0Fu, 4);
+	kc_bs_swapmove(&a[3], &a[7], 0x0F0F0F0Fu, 4);
+}
+
 /* r = a * b in GF(2^4) = GF(2)[x]/(x^4 + x + 1); r may alias a or b. */
 KC_PRIV void kc_gf16_mul(uint32_t r[4], const uint32_t a[4], const uint32_t b[4])
 {

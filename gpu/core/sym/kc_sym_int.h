@@ -32,6 +32,11 @@
 /* kc_sbox_ct.c */
 KC_API void kc_bs_from_words(uint32_t q[8], const uint32_t *w, size_t nw);   /* nw <= 8 */
 KC_API void kc_bs_to_words(uint32_t *w, const uint32_t q[8], size_t nw);
+/* In-place 8 x 8 bit transpose inside every byte lane (an involution):
+ * afterwards bit 8L + j of a[i] is bit i of byte L of the former a[j].  A
+ * cheaper bitslicing than kc_bs_from_words for bytewise maps (SM4's tau),
+ * where only the byte order has to be undone, by a second call. */
+KC_API void kc_bs_ortho8(uint32_t a[8]);
 KC_API void kc_bs_aes_sbox(uint32_t q[8]);
 KC_API void kc_bs_aes_inv_sbox(uint32_t q[8]);
 KC_API void kc_bs_sm4_sbox(uint32_t q[8]);
