@@ -1,33 +1,31 @@
 /*
  * kc_aes_ct.c - AES-128/192/256, bitsliced, two blocks per pass.
  *
- * State: 32 bytes (two blocks) as eight bit-planes q[0..7] (kc_sym_int.h);
- * bit p of a plane is byte p, p = 16 * block + 4 * column + row.  SubBytes
- * is the table-free S-box of kc_sbox_ct.c; ShiftRows is a rotation of each
- * row's bits inside the 16-bit half of a plane; MixColumns rotates bits
- * inside each 4-bit column group.  The key schedule runs its SubWord through
- * the same S-box; round keys are stored bitsliced (8 words per round, the
- * key bytes replicated for both blocks).
+ * State: 32 bytes (two blocks, eight little-endian words) transposed by
+ * kc_bs_ortho8 into eight bit-planes q[0..7]; bit p of a plane is the byte
+ * at row r, block b, column c with p = 8 r + 4 b + c.  SubBytes is the
+ * table-free S-box of kc_sbox_ct.c; ShiftRows rotates the 4-bit column
+ * groups of each row byte; MixColumns reaches row r + k by rotating the
+ * plane by 8 k bits.  The key schedule runs its SubWord through the same
+ * S-box; round keys are stored bitsliced (8 words per round, the key bytes
+ * replicated for both blocks).
  */
 #include "gpu/core/sym/kc_sym_int.h"
 
-/* rotate both 16-bit halves of x right by s bits (0 < s < 16) */
-KC_PRIV uint32_t kc_aes_rot16r(uint32_t x, unsigned s)
-{
-	uint32_t m = (0xFFFFu >> s) * 0x00010001u;
-	return ((x >> s) & m) | ((x << (16u - s)) & ~m);
-}
+/* inside every 4-bit group: bit c <- bit (c + k) mod 4 */
+KC_PRIV uint32_t kc_aes_rn1(uint32_t x) { return ((x >> 1) & 0x77777777u) | ((x << 3) & 0x88888888u); }
+KC_PRIV uint32_t kc_aes_rn2(uint32_t x) { return ((x >> 2) & 0x33333333u) | ((x << 2) & 0xCCCCCCCCu); }
+KC_PRIV uint32_t kc_aes_rn3(uint32_t x) { return ((x >> 3) & 0x11111111u) | ((x << 1) & 0xEEEEEEEEu); }
 
+/* row r (bits 8r..8r+7): new column c = old column c + r */
 KC_PRIV void kc_aes_shift_rows(uint32_t q[8])
 {
 	int i;
 	KC_SYM_UNROLL
 	for (i = 0; i < 8; i++) {
 		uint32_t x = q[i];
-		q[i] = (x & 0x11111111u)
-			| kc_aes_rot16r(x & 0x22222222u, 4)
-			| kc_aes_rot16r(x & 0x44444444u, 8)
-			| kc_aes_rot16r(x & 0x88888888u, 12);
+		q[i] = (x & 0x000000FFu) | (kc_aes_rn1(x) & 0x0000FF00u)
+			| (kc_aes_rn2(x) & 0x00FF0000u) | (kc_aes_rn3(x) & 0xFF000000u);
 	}
 }
 
@@ -37,17 +35,10 @@ KC_PRIV void kc_aes_inv_shift_rows(uint32_t q[8])
 	KC_SYM_UNROLL
 	for (i = 0; i < 8; i++) {
 		uint32_t x = q[i];
-		q[i] = (x & 0x11111111u)
-			| kc_aes_rot16r(x & 0x22222222u, 12)
-			| kc_aes_rot16r(x & 0x44444444u, 8)
-			| kc_aes_rot16r(x & 0x88888888u, 4);
+		q[i] = (x & 0x000000FFu) | (kc_aes_rn3(x) & 0x0000FF00u)
+			| (kc_aes_rn2(x) & 0x00FF0000u) | (kc_aes_rn1(x) & 0xFF000000u);
 	}
 }
-
-/* within each column (4-bit group): bit r <- bit (r + k) mod 4 */
-KC_PRIV uint32_t kc_aes_rn1(uint32_t x) { return ((x >> 1) & 0x77777777u) | ((x << 3) & 0x88888888u); }
-KC_PRIV uint32_t kc_aes_rn2(uint32_t x) { return ((x >> 2) & 0x33333333u) | ((x << 2) & 0xCCCCCCCCu); }
-KC_PRIV uint32_t kc_aes_rn3(uint32_t x) { return ((x >> 3) & 0x11111111u) | ((x << 1) & 0xEEEEEEEEu); }
 
 /* s = 2 * s in GF(2^8), bitsliced */
 KC_PRIV void kc_aes_xtime(uint32_t s[8])
@@ -71,9 +62,9 @@ KC_PRIV void kc_aes_mix_columns(uint32_t q[8])
 
 	KC_SYM_UNROLL
 	for (i = 0; i < 8; i++) {
-		uint32_t r1 = kc_aes_rn1(q[i]);
+		uint32_t r1 = kc_rotr32(q[i], 8);         /* row r + 1 */
 		s[i] = q[i] ^ r1;
-		t[i] = r1 ^ kc_aes_rn2(q[i]) ^ kc_aes_rn3(q[i]);
+		t[i] = r1 ^ kc_rotr32(q[i], 16) ^ kc_rotr32(q[i], 24);
 	}
 	kc_aes_xtime(s);
 	KC_SYM_UNROLL
@@ -89,7 +80,7 @@ KC_PRIV void kc_aes_inv_mix_columns(uint32_t q[8])
 
 	KC_SYM_UNROLL
 	for (i = 0; i < 8; i++)
-		w[i] = q[i] ^ kc_aes_rn2(q[i]);
+		w[i] = q[i] ^ kc_rotr32(q[i], 16);
 	kc_aes_xtime(w);
 	kc_aes_xtime(w);
 	KC_SYM_UNROLL
@@ -143,7 +134,8 @@ KC_API int kc_aes_ct_keysched(uint32_t *rk, uint32_t *nr, const uint8_t *key, si
 	for (i = 0; i <= *nr; i++) {
 		two[0] = w[4 * i]; two[1] = w[4 * i + 1]; two[2] = w[4 * i + 2]; two[3] = w[4 * i + 3];
 		two[4] = two[0]; two[5] = two[1]; two[6] = two[2]; two[7] = two[3];
-		kc_bs_from_words(rk + 8 * i, two, 8);
+		kc_bs_ortho8(two);
+		kc_memcpy(rk + 8 * i, two, sizeof two);
 	}
 	kc_wipe(w, sizeof w);
 	kc_wipe(two, sizeof two);
@@ -153,22 +145,22 @@ KC_API int kc_aes_ct_keysched(uint32_t *rk, uint32_t *nr, const uint8_t *key, si
 
 KC_PRIV void kc_aes_load2(uint32_t q[8], const uint8_t *in, size_t n)
 {
-	uint32_t w[8];
 	size_t i;
+	KC_SYM_UNROLL
 	for (i = 0; i < 8; i++)
-		w[i] = (i < 4 * n) ? kc_load_le32(in + 4 * i) : 0u;
-	kc_bs_from_words(q, w, 8);
-	kc_wipe(w, sizeof w);
+		q[i] = (i < 4 * n) ? kc_load_le32(in + 4 * i) : 0u;
+	kc_bs_ortho8(q);
 }
 
-KC_PRIV void kc_aes_store2(uint8_t *out, const uint32_t q[8], size_t n)
+/* q is consumed (transposed back in place) */
+KC_PRIV void kc_aes_store2(uint8_t *out, uint32_t q[8], size_t n)
 {
-	uint32_t w[8];
 	size_t i;
-	kc_bs_to_words(w, q, 8);
-	for (i = 0; i < 4 * n; i++)
-		kc_store_le32(out + 4 * i, w[i]);
-	kc_wipe(w, sizeof w);
+	kc_bs_ortho8(q);
+	KC_SYM_UNROLL
+	for (i = 0; i < 8; i++)
+		if (i < 4 * n)
+			kc_store_le32(out + 4 * i, q[i]);
 }
 
 KC_API void kc_aes_ct_encrypt(const uint32_t *rk, uint32_t nr, const uint8_t *in, uint8_t *out, size_t n)
