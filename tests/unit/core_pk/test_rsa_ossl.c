@@ -62,7 +62,7 @@ static void check_key(const kc_rsa_priv *sk, EVP_PKEY *pkey, const char *who)
 {
 	kc_rsa_pub pk;
 	size_t k = kc_rsa_len(sk->bits), i, emlen = (sk->bits - 1 + 7) / 8;
-	uint8_t msg[256], hash[64], sig[KC_RSA_MAX_BYTES], buf[KC_RSA_MAX_BYTES], out[KC_RSA_MAX_BYTES];
+	uint8_t msg[KC_RSA_MAX_BYTES], hash[64], sig[KC_RSA_MAX_BYTES], buf[KC_RSA_MAX_BYTES], out[KC_RSA_MAX_BYTES];
 	size_t hl, sl, ol;
 	int rc;
 
