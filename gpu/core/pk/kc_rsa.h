@@ -98,6 +98,12 @@ KC_API int kc_rsa_private(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t *in
  * q-1 via dp/dq, qinv q = 1 mod p) — for imported keys.  Not constant
  * time in the result (it is a validity decision on import). */
 KC_API int kc_rsa_priv_check(const kc_rsa_priv *sk);
+/* Complete a key given as bits, e, n, d only (PKCS#11 objects may omit the
+ * CRT attributes): recovers p > q (SP 800-56B C.2) with random bases from
+ * rng, computes dp, dq, qinv, and runs kc_rsa_priv_check.  PV_ERR_KEY_TYPE
+ * if d does not belong to (n, e); PV_ERR_KEY_SIZE if p or q exceeds the CRT
+ * half size.  Import path only: NOT constant time (kc_rsa_import.c). */
+KC_API int kc_rsa_priv_from_ned(kc_rsa_priv *sk, kc_drbg *rng);
 /* Wipe a private key. */
 KC_API void kc_rsa_priv_clear(kc_rsa_priv *sk);
 

@@ -252,6 +252,30 @@ static void check_key(const kc_rsa_priv *sk, EVP_PKEY *pkey, const char *who)
 		CU_ASSERT(kc_rsa_private(sk, &rng, buf, k + 1, out) == PV_ERR_DATA_LEN);
 		n_ops += 3;
 	}
+	/* import of (n, e, d) only: p, q, dp, dq, qinv recovered */
+	{
+		kc_rsa_priv ned;
+		memset(&ned, 0, sizeof ned);
+		ned.bits = sk->bits;
+		ned.e = sk->e;
+		memcpy(ned.n, sk->n, sizeof ned.n);
+		memcpy(ned.d, sk->d, sizeof ned.d);
+		CU_ASSERT(kc_rsa_priv_from_ned(&ned, &rng) == PV_OK);
+		CU_ASSERT((!memcmp(ned.p, sk->p, sizeof ned.p) && !memcmp(ned.q, sk->q, sizeof ned.q))
+		          || (!memcmp(ned.p, sk->q, sizeof ned.p) && !memcmp(ned.q, sk->p, sizeof ned.q)));
+		CU_ASSERT(memcmp(ned.p, ned.q, sizeof ned.p) > 0);
+		CU_ASSERT(kc_rsa_priv_check(&ned) == PV_OK);
+		ts_rand(hash, 32);
+		CU_ASSERT(kc_rsa_pkcs1_sign(sk, &rng, KC_HASH_SHA256, hash, 32, sig) == PV_OK);
+		CU_ASSERT(kc_rsa_pkcs1_sign(&ned, &rng, KC_HASH_SHA256, hash, 32, out) == PV_OK);
+		CU_ASSERT(memcmp(sig, out, k) == 0);
+		/* a wrong d is refused */
+		memset(ned.p, 0, sizeof ned.p);
+		ned.d[sizeof ned.d - 1] ^= 0x04;
+		CU_ASSERT(kc_rsa_priv_from_ned(&ned, &rng) == PV_ERR_KEY_TYPE);
+		kc_rsa_priv_clear(&ned);
+		n_ops += 2;
+	}
 	/* fault check: a corrupted dp gives PV_ERR_GENERAL and no output */
 	{
 		kc_rsa_priv bad = *sk;
