@@ -372,6 +372,65 @@ static void test_hkdf(void)
 	printf("\n  hkdf cases: %u\n", n);
 }
 
+/* HKDF halves: extract only (PRK = HMAC(salt, ikm)) and expand only (the
+ * base key is the PRK), against OpenSSL's HKDF modes. */
+static void test_hkdf_modes(void)
+{
+	uint8_t ikm[64], salt[32], info[32], ref[200], got[200];
+	int it;
+
+	for (it = 0; it < 10; it++) {
+		uint32_t prf = PV_MECH_SHA1 + (uint32_t)it;
+		const EVP_MD *md = te_evp_md(prf);
+		size_t hl = (size_t)EVP_MD_get_size(md), ol = 1 + ts_rand_u32(200);
+		int mode;
+		te_key key;
+		pv_req r;
+
+		ts_rand(ikm, sizeof ikm); ts_rand(salt, sizeof salt); ts_rand(info, sizeof info);
+		CU_ASSERT_EQUAL_FATAL(te_import(te_v, PV_KEY_GENERIC, PV_USE_DERIVE | PV_USE_EXTRACT,
+		                                ikm, hl, &key), PV_OK);
+		for (mode = 0; mode < 2; mode++) {
+			EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+			EVP_KDF_CTX *kc = EVP_KDF_CTX_new(kdf);
+			OSSL_PARAM p[6], *pp = p;
+			int m = mode == 0 ? EVP_KDF_HKDF_MODE_EXTRACT_ONLY : EVP_KDF_HKDF_MODE_EXPAND_ONLY;
+			size_t want = mode == 0 ? hl : ol;
+
+			*pp++ = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST,
+			              (char *)EVP_MD_get0_name(md), 0);
+			*pp++ = OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &m);
+			*pp++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, ikm, hl);
+			*pp++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, salt, sizeof salt);
+			*pp++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info, sizeof info);
+			*pp = OSSL_PARAM_construct_end();
+			CU_ASSERT_FATAL(EVP_KDF_derive(kc, ref, want, p) == 1);
+			EVP_KDF_CTX_free(kc);
+			EVP_KDF_free(kdf);
+
+			pv_req_init(&r, PV_OP_DERIVE_KEY, PV_MECH_HKDF);
+			te_use(&r, &key);
+			r.prf = prf;
+			r.flags = PV_F_DERIVE_DATA | (mode == 0 ? PV_F_HKDF_NO_EXPAND : PV_F_HKDF_NO_EXTRACT);
+			r.salt = salt; r.salt_len = sizeof salt; r.aad = info; r.aad_len = sizeof info;
+			r.new_len = mode == 0 ? 0 : (uint32_t)ol;
+			r.out = got; r.out_cap = sizeof got;
+			CU_ASSERT_EQUAL(pv_vault_call(te_v, &r), PV_OK);
+			CU_ASSERT(r.out_len == want && memcmp(got, ref, want) == 0);
+		}
+		/* without EXTRACT usage the derived bytes are not released */
+		{
+			te_key k2;
+			CU_ASSERT_EQUAL_FATAL(te_import(te_v, PV_KEY_GENERIC, PV_USE_DERIVE, ikm, hl, &k2), PV_OK);
+			pv_req_init(&r, PV_OP_DERIVE_KEY, PV_MECH_HKDF);
+			te_use(&r, &k2);
+			r.prf = prf; r.flags = PV_F_DERIVE_DATA; r.new_len = 16;
+			r.out = got; r.out_cap = sizeof got;
+			CU_ASSERT_EQUAL(pv_vault_call(te_v, &r), PV_ERR_PERM);
+		}
+	}
+}
+
 static void test_wrap(void)
 {
 	uint8_t kek[32], tk[64], ref[80], got[80], blob[PV_BLOB_MAX];
@@ -489,6 +548,7 @@ int main(void)
 	CU_add_test(s, "HMAC/CMAC sign+verify vs OpenSSL", test_macs);
 	CU_add_test(s, "digests vs OpenSSL", test_digests);
 	CU_add_test(s, "HKDF vs OpenSSL", test_hkdf);
+	CU_add_test(s, "HKDF extract-only / expand-only vs OpenSSL", test_hkdf_modes);
 	CU_add_test(s, "AES-KW/KWP wrap+unwrap vs OpenSSL", test_wrap);
 	CU_add_test(s, "key generation and random", test_keygen_random);
 	{
