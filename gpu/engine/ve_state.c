@@ -17,6 +17,9 @@
 #define VE_STATE_VERSION 1u
 #define VE_STATE_SEALED_LEN ((uint32_t)sizeof(ve_mp) + 44u)
 
+/* compile-time: a sealed state fits the documented bound */
+typedef char ve_state_fits_max[(sizeof(ve_mp) + 44u <= PV_STATE_MAX) ? 1 : -1];
+
 KC_PRIV void ve_state_hdr(uint8_t h[16], uint32_t op, uint32_t mech)
 {
 	h[0] = (uint8_t)'P';
