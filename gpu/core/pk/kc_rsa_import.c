@@ -71,7 +71,7 @@ KC_PRIV int kc_rsa_im_factor(kc_rsa_im_ws *w, const kc_rsa_priv *sk, kc_drbg *rn
 	for (i = 0; i < nl; i++)
 		w->nm1[i] = w->n[i];
 	w->nm1[0] ^= 1u;                                   /* n odd */
-	for (attempt = 0; attempt < 100; attempt++) {
+	for (attempt = 0; attempt < 64; attempt++) {   /* each fails w.p. <= 1/2 */
 		/* g in [2, n - 2]: k - 1 random bytes below n's top byte */
 		if (kc_drbg_generate(rng, w->rnd, k - 1, (const uint8_t *)0, 0) != 0)
 			return -1;
@@ -96,6 +96,8 @@ KC_PRIV int kc_rsa_im_factor(kc_rsa_im_ws *w, const kc_rsa_priv *sk, kc_drbg *rn
 			for (i = 0; i < nl; i++)
 				w->y[i] = w->x[i];
 		}
+		if (j == tz)
+			return 0;      /* g^(de-1) != 1: d does not match (n, e) */
 	}
 	return 0;
 }
