@@ -5,6 +5,8 @@
  * then p, q, dp, dq, qinv, d, the DRBG state (blinding) and the messages
  * are marked secret, and we run:
  *   - kc_bn_modexp with a secret base and a secret exponent,
+ *   - the key-generation arithmetic on secret operands (inverses, gcd,
+ *     division, reductions; the prime search itself is not covered),
  *   - CRT signing: kc_rsa_private on a secret block, PKCS#1 v1.5 signing of
  *     a secret digest, PSS signing,
  *   - PKCS#1 v1.5 and OAEP decryption of valid and invalid ciphertexts
@@ -86,6 +88,41 @@ int main(void)
 	kc_bn_modexp(x, e, 1024, r2, m, 32, m0i, tmp);
 	CT_PUBLIC(x, sizeof x);
 	CT_REPORT("kc_bn_modexp (secret base, secret exponent)");
+
+	/* 1b. key-generation building blocks on secret operands (512-bit
+	 * "primes" p, q from the key, as limbs) */
+	{
+		uint32_t p[16], q[16], a[32], b[32], g[16], t[3 * 32 + 1], qq[32], rr[32], r2p[16];
+		uint32_t ok;
+		kc_bn_decode(p, 16, sk.p, sizeof sk.p);
+		kc_bn_decode(q, 16, sk.q, sizeof sk.q);
+		/* q^-1 mod p (CRT coefficient) */
+		kc_bn_reduce(g, q, 16, p, 16);
+		ok = kc_bn_modinv_odd(g, p, 16, t);
+		CT_PUBLIC(&ok, sizeof ok);
+		CHECK(ok == 1);
+		/* e^-1 mod (p - 1) */
+		p[0] ^= 1u;
+		ok = kc_bn_inv_small_e(a, 65537, p, 16, t);
+		p[0] ^= 1u;
+		CT_PUBLIC(&ok, sizeof ok);
+		CHECK(ok == 1);
+		/* gcd of the odd halves, long division, wide reduction mod p */
+		kc_bn_zero(a, 32);
+		kc_bn_zero(b, 32);
+		kc_bn_decode(a, 16, sk.p, sizeof sk.p);
+		kc_bn_decode(b, 16, sk.q, sizeof sk.q);
+		kc_bn_rshift1(a, 16, 0);
+		kc_bn_rshift1(b, 16, 0);
+		kc_bn_gcd_odd(g, a, b, 16, t);
+		kc_bn_div(qq, rr, a, b, 16);
+		kc_bn_decode(a, 32, sk.n, sizeof sk.n);
+		kc_bn_r2(r2p, p, 16, kc_bn_ninv32(p[0]));
+		kc_bn_mod_wide(rr, a, r2p, p, 16, kc_bn_ninv32(p[0]));
+		CT_PUBLIC(rr, 16 * sizeof(uint32_t));
+		CHECK(kc_bn_iszero(rr, 16));          /* n mod p == 0 */
+		CT_REPORT("modinv_odd, inv_small_e, gcd_odd, div, reduce, mod_wide (secret operands)");
+	}
 
 	/* 2. CRT private operation on a secret block, and signatures */
 	memset(blk, 0x11, sizeof blk);
