@@ -122,11 +122,14 @@ KC_API int kc_rsa_keygen(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *s
 /* ---- primes (kc_prime.c) ------------------------------------------------- */
 
 /* Probable-prime test of the big-endian unsigned integer w (len bytes, up to
- * 4096 bits): small cases exactly, then trial division and `rounds`
- * Miller-Rabin rounds with random bases from rng (use >= 40 for untrusted
- * input).  Returns 1 (probably prime), 0 (composite), or a negative error
- * (PV_ERR_DATA_LEN: too large, PV_ERR_RANDOM).  Constant time in w for
- * inputs that pass trial division (the Miller-Rabin loop runs all rounds). */
+ * 4096 bits): w < 2048 exactly by table, then trial division by the odd
+ * primes < 2048 and `rounds` Miller-Rabin rounds with random bases from rng
+ * (use >= 40 for untrusted input).  Returns 1 (probably prime), 0
+ * (composite), or a negative error (PV_ERR_DATA_LEN: too large,
+ * PV_ERR_RANDOM).  For public / candidate values: it branches on small
+ * cases, on the 2-adic valuation of w - 1 and stops at the first failing
+ * round.  (Key generation uses the same Miller-Rabin on p = 3 mod 4, where
+ * no branch depends on an accepted prime.) */
 KC_API int kc_prime_test(kc_drbg *rng, const uint8_t *w, size_t len, uint32_t rounds);
 /* Miller-Rabin rounds FIPS 186-5 Table B.1 asks for a prime of pbits bits
  * in RSA key generation. */
@@ -143,7 +146,9 @@ KC_API int kc_rsa_pkcs1_sign(const kc_rsa_priv *sk, kc_drbg *rng, uint32_t hash_
 KC_API int kc_rsa_pkcs1_verify(const kc_rsa_pub *pk, uint32_t hash_alg,
                                const uint8_t *hash, size_t hlen,
                                const uint8_t *sig, size_t siglen);
-/* Type-2 encryption, msg up to k - 11 bytes; out is k bytes. */
+/* Type-2 encryption, msg up to k - 11 bytes; out is k bytes.  (Zero bytes
+ * drawn for PS are redrawn with a branch: encryption is not claimed
+ * constant time in the DRBG output.) */
 KC_API int kc_rsa_pkcs1_encrypt(const kc_rsa_pub *pk, kc_drbg *rng,
                                 const uint8_t *msg, size_t mlen, uint8_t *out);
 /* out must have room for k bytes (it is the work buffer); the message is
