@@ -8,7 +8,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-static const pv_cmd *const tables[] = { pv_master_cmds, NULL };
+static const pv_cmd *const tables[] = { pv_status_cmds, pv_master_cmds, pv_token_cmds,
+					  pv_key_cmds, NULL };
 
 void pvault_err(const char *fmt, ...)
 {
@@ -69,6 +70,78 @@ char *pvault_passphrase(const char *env, int confirm)
 	}
 	free(b);
 	return a;
+}
+
+char *pvault_secret(const char *env, const char *prompt, int confirm)
+{
+	char *a, *b, rep[160];
+	if (env) {
+		const char *v = getenv(env);
+		return v && *v ? strdup(v) : NULL;
+	}
+	a = read_tty(prompt);
+	if (!a || !*a || !confirm)
+		return a;
+	snprintf(rep, sizeof rep, "Repeat %s", prompt);
+	b = read_tty(rep);
+	if (!b || strcmp(a, b) != 0) {
+		pvault_err("the two entries do not match");
+		pvault_free_secret(a);
+		a = NULL;
+	}
+	pvault_free_secret(b);
+	return a;
+}
+
+void pvault_free_secret(char *s)
+{
+	if (s) {
+		volatile char *p = s;
+		while (*p)
+			*p++ = 0;
+		free(s);
+	}
+}
+
+int pvault_tty(void)
+{
+	return isatty(STDERR_FILENO);
+}
+
+void pvault_progress(const char *what, unsigned long done, unsigned long total)
+{
+	if (!pvault_tty())
+		return;
+	fprintf(stderr, "\r%s: %lu/%lu", what, done, total);
+	if (done >= total)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+unsigned char *pvault_unhex(const char *hex, size_t *len)
+{
+	size_t n = strlen(hex), i;
+	unsigned char *b;
+	if (n == 0 || n % 2)
+		return NULL;
+	b = malloc(n / 2);
+	if (!b)
+		return NULL;
+	for (i = 0; i < n / 2; i++) {
+		unsigned v = 0;
+		int k;
+		for (k = 0; k < 2; k++) {
+			char c = hex[2 * i + k];
+			v <<= 4;
+			if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
+			else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
+			else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
+			else { free(b); return NULL; }
+		}
+		b[i] = (unsigned char)v;
+	}
+	*len = n / 2;
+	return b;
 }
 
 static void usage(FILE *f)

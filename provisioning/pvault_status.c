@@ -1,0 +1,121 @@
+/* pvault_status.c - pvault status: the vault and the token stores. */
+#include "provisioning/pvault.h"
+#include "provisioning/pvault_tk.h"
+#include "gpu/vault.h"
+#include "gpu/host/pv_master.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *seal_text(int reason)
+{
+	switch (reason) {
+	case PV_OK: return "not sealed";
+	case PV_ERR_NOT_FOUND: return "no master key file (master_key in pixelvault.conf)";
+	case PV_ERR_CORRUPT: return "master key file corrupted (checksum/format)";
+	case PV_ERR_PERM: return "master key file is passphrase-protected and no passphrase was given (PIXELVAULT_MASTER_PASSPHRASE)";
+	case PV_ERR_WRAPPED: return "wrong master key passphrase";
+	case PV_ERR_IO: return "master key file unreadable";
+	case PV_ERR_DEVICE: return "device failure";
+	default: return "error";
+	}
+}
+
+static int status_run(int argc, char **argv)
+{
+	pv_conf conf;
+	pv_vault *v = NULL;
+	pv_vault_info info;
+	char dir[PV_CONF_PATH_MAX], fpr[17];
+	const char *why;
+	tk_admin_token *t = NULL;
+	size_t n = 0, i;
+	int rc, bad = 0;
+
+	(void)argv;
+	if (argc > 1) {
+		pvault_err("status: no arguments expected");
+		return PVAULT_EXIT_USAGE;
+	}
+	rc = pv_conf_load(&conf);
+	if (rc != PV_OK) {
+		pvault_err("status: configuration: error %d", rc);
+		return 1;
+	}
+	printf("config:       %s\n", conf.path[0] ? conf.path : "(built-in defaults)");
+	rc = pv_vault_open(&conf, &v);
+	if (rc != PV_OK || pv_vault_get_info(v, &info) != PV_OK) {
+		printf("vault:        cannot open (error %d: backend '%s', mode '%s')\n", rc,
+		       conf.backend, conf.mode);
+		bad = 1;
+	} else {
+		printf("backend:      %s%s\n", info.backend,
+		       info.hw ? "" : " (CPU fallback: keys are unwrapped in host memory)");
+		printf("device:       %s\n", info.device);
+		printf("ring:         %u slots, %u bytes per request\n", info.nslots, info.max_data);
+		printf("sealed:       %s%s%s\n", info.sealed ? "yes (" : "no",
+		       info.sealed ? seal_text(info.seal_reason) : "", info.sealed ? ")" : "");
+		printf("requests:     0 served (a fresh embedded vault; pvaultd statistics: not yet)\n");
+		printf("last error:   %s\n", info.sealed ? seal_text(info.seal_reason) : "none");
+		pv_vault_close(v);
+		if (info.sealed)
+			bad = 1;
+	}
+	pvault_master_fpr(fpr, &why);
+	printf("master key:   %s", conf.master_key[0] ? conf.master_key : "(not configured)");
+	if (fpr[0])
+		printf(", fingerprint %s\n", fpr);
+	else
+		printf(" (%s)\n", why);
+	rc = tk_admin_token_dir(dir, sizeof dir);
+	if (rc == PV_OK)
+		rc = tk_admin_list(dir, &t, &n);
+	if (rc != PV_OK) {
+		printf("tokens:       cannot read %s (error %d)\n", dir, rc);
+		return 1;
+	}
+	printf("token dir:    %s\ntokens:       %zu\n", dir, n);
+	for (i = 0; i < n; i++) {
+		const char *state;
+		if (!t[i].master_fpr[0])
+			state = "master key not recorded";
+		else if (!fpr[0])
+			state = "needs master key";
+		else if (!strcmp(t[i].master_fpr, fpr))
+			state = "usable with the loaded master key";
+		else {
+			state = "NOT usable: wrapped under another master key";
+			bad = 1;
+		}
+		printf("  slot %-3ld %-16s %-24s %4ld objects (%ld keys)  master %s: %s%s\n",
+		       t[i].slot_no, t[i].serial, t[i].label, t[i].nobjects, t[i].nwrapped,
+		       t[i].master_fpr[0] ? t[i].master_fpr : "-", state,
+		       fpr[0] || !t[i].master_fpr[0] ? "" : "");
+	}
+	free(t);
+	return bad ? 1 : 0;
+}
+
+const pv_cmd pv_status_cmds[] = {
+	{ NULL, "status", "show the vault, the master key and the tokens",
+	  "pvault status\n\n"
+	  "DESCRIPTION\n"
+	  "  Opens the vault as pixelvault.conf describes it and reports: the\n"
+	  "  backend (GPU model, or the CPU fallback) and device, whether the vault\n"
+	  "  is sealed and why (no master key, corrupted file, wrong passphrase),\n"
+	  "  the fingerprint of the configured master key, and for every token its\n"
+	  "  slot, serial, label, object count and the fingerprint of the master key\n"
+	  "  its keys are wrapped under - after an interrupted `pvault master rotate`\n"
+	  "  this names the key the token needs.\n"
+	  "\nENVIRONMENT\n"
+	  "  PIXELVAULT_CONF               configuration file\n"
+	  "  PIXELVAULT_MASTER_PASSPHRASE  passphrase of a protected master key file\n"
+	  "\nEXIT STATUS\n"
+	  "  0 the vault is unsealed and every token is usable with the loaded master\n"
+	  "  key; 1 otherwise (sealed, a token wrapped under another key, unreadable\n"
+	  "  configuration); 2 bad command line.\n"
+	  "\nEXAMPLE\n  PIXELVAULT_CONF=/etc/pixelvault.conf pvault status\n",
+	  status_run },
+	{ NULL, NULL, NULL, NULL, NULL }
+};

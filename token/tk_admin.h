@@ -1,0 +1,61 @@
+/*
+ * tk_admin.h - administration of token stores, for the pvault CLI.
+ *
+ * Works on the token directories directly (no PKCS#11 session): list the
+ * tokens under a token_dir, read one token's summary (label, slot, object
+ * counts by class), record metadata beside the PKCS#11 tables (the master
+ * key fingerprint the store's blobs are wrapped under, the owner and group
+ * the operator named), and delete a token directory.
+ *
+ * Metadata lives in its own table, created on first write:
+ *   CREATE TABLE pv_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+ * Keys: "master_fpr" (16 hex digits, gpu/host/pv_master.h), "owner",
+ * "group".  Readers treat a missing table as "nothing recorded".
+ *
+ * All functions return PV_OK or a negative PV_ERR_* (gpu/core/pv_err.h).
+ */
+#ifndef TK_ADMIN_H
+#define TK_ADMIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct tk_admin_token {
+	char serial[17];
+	char dir[4200];             /* <token_dir>/<serial>               */
+	char dbpath[4300];          /* <dir>/token.db                     */
+	long slot_no;
+	char label[33];             /* blank padding removed              */
+	int64_t created;            /* unix time                          */
+	int64_t changes;            /* committed changes                  */
+	int user_pin_set;
+	int so_fails, user_fails;
+	long nobjects, nsecret, nprivate, npublic, ncert, ndata;
+	long nwrapped;              /* objects holding a vault blob       */
+	char master_fpr[17];        /* "" when not recorded               */
+	char owner[64], group[64];  /* "" when not recorded               */
+} tk_admin_token;
+
+/* The token directory named by pixelvault.conf. */
+int tk_admin_token_dir(char *out, size_t cap);
+
+/* Summary of the token store at dbpath (read-only open). */
+int tk_admin_get(const char *dbpath, tk_admin_token *t);
+
+/* Every token under token_dir, ordered by slot number; *out is malloc'd
+ * (free()).  A token directory that cannot be read is skipped. */
+int tk_admin_list(const char *token_dir, tk_admin_token **out, size_t *n);
+
+/* Find a token by serial or label (exact).  PV_ERR_NOT_FOUND, or
+ * PV_ERR_ARGS when a label names more than one token. */
+int tk_admin_find(const char *token_dir, const char *name, tk_admin_token *t);
+
+/* Set metadata keys in one transaction (n pairs). */
+int tk_admin_meta_set(const char *dbpath, const char *const *keys,
+                      const char *const *values, size_t n);
+
+/* Remove a token directory: renamed to <token_dir>/.del-<serial> first
+ * (atomic: the token disappears at once), then its files removed. */
+int tk_admin_delete(const char *token_dir, const char *serial);
+
+#endif /* TK_ADMIN_H */
