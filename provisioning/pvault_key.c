@@ -21,11 +21,22 @@
 static int open_user(const char *token, const char *pin_env, CK_SLOT_ID *slot,
                      CK_SESSION_HANDLE *s, tk_admin_token *t)
 {
-	char *pin;
+	char *pin, fpr[17];
+	const char *why;
 	int r;
 
 	if (pvault_find_token(token, t))
 		return -1;
+	pvault_master_fpr(fpr, &why);
+	if (!fpr[0]) {
+		pvault_err("the vault is sealed: master key: %s (see pvault status)", why);
+		return -1;
+	}
+	if (t->master_fpr[0] && strcmp(fpr, t->master_fpr)) {
+		pvault_err("token '%s' is wrapped under master key %s, but the loaded master key is %s",
+		           t->label, t->master_fpr, fpr);
+		return -1;
+	}
 	pin = pvault_secret(pin_env, "User PIN: ", 0);
 	if (!pin) {
 		pvault_err("no user PIN given (terminal or --pin-env VAR)");

@@ -20,6 +20,7 @@
 #include "gpu/core/pv_err.h"
 #include "token/tk_admin.h"
 #include "token/tk_int.h"
+#include "token/tk_key.h"
 
 #define TK_ADMIN_BUSY_MS 15000
 
@@ -119,7 +120,9 @@ int tk_admin_get(const char *dbpath, tk_admin_token *t)
 		t->so_fails = (int)adm_count(db, "SELECT coalesce(max(fails),0) FROM pins WHERE who = 0");
 		t->user_fails = (int)adm_count(db, "SELECT coalesce(max(fails),0) FROM pins WHERE who = 1");
 		t->nobjects = adm_count(db, "SELECT count(*) FROM objects");
-		t->nwrapped = adm_count(db, "SELECT count(*) FROM objects WHERE length(wrapped) > 0");
+		snprintf(q, sizeof q, "SELECT count(*) FROM attributes WHERE type = %lu",
+		         (unsigned long)TK_CKA_BLOB);
+		t->nwrapped = adm_count(db, q);
 #define CNT(field, cls) \
 		snprintf(q, sizeof q, "SELECT count(*) FROM objects WHERE class = %lu", (unsigned long)(cls)); \
 		t->field = adm_count(db, q)

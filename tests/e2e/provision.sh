@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Issue 7 end to end: from an empty directory to a token that pkcs11-tool
+# signs with, provisioned with pvault only; then the error paths, each of
+# which must print one message, exit non-zero and leave the store unchanged.
+. "$(dirname "$0")/lib.sh" "$@"
+
+T=$E2E_TMP
+export SO_PIN USER_PIN T
+export PV=${PVAULT:-$BUILD_DIR/provisioning/pvault}
+pv() { "$PV" "$@"; }
+# The store's content: every file but SQLite's shared-memory index and an
+# empty WAL (a read-only SQLite connection leaves both behind; neither
+# holds data).
+store_hash() { (cd "$T/tokens" && find . -type f ! -name '*.db-shm' ! \( -name '*.db-wal' -empty \) -print0 |
+                sort -z | xargs -0 sha256sum; find . -type d | sort) | sha256sum; }
+
+ok "the token directory starts empty" bash -c '! ls "$T/tokens" 2>/dev/null | grep -q .'
+ok "pvault master new writes a 0400 key file" bash -c \
+   "'$PV' master new --out '$T/master.key' && test \"\$(stat -c %a '$T/master.key')\" = 400"
+ok "pvault master check accepts it" pv master check "$T/master.key"
+ok "pvault token init (PINs from the environment)" pv token init --label prov \
+   --so-pin-env SO_PIN --pin-env USER_PIN
+ok "pvault token list shows the token with the master fingerprint" bash -c \
+   "fpr=\$('$PV' master check '$T/master.key' | awk '{print \$NF}'); '$PV' token list | grep -E \"prov +0 +\$fpr\""
+ok "a second token with the same label is refused" bash -c \
+   "! '$PV' token init --label prov --so-pin-env SO_PIN --pin-env USER_PIN"
+
+HKEY=$(openssl rand -hex 32); echo -n "$HKEY" | xxd -r -p >"$T/hmac.key"
+AKEY=$(openssl rand -hex 32); echo -n "$AKEY" | xxd -r -p >"$T/aes.key"
+ok "pvault key import: generic secret for HMAC" pv key import --token prov --pin-env USER_PIN \
+   --type generic --in "$T/hmac.key" --label mac1 --id 01
+ok "pvault key import: AES-256" pv key import --token prov --pin-env USER_PIN \
+   --type aes --in "$T/aes.key" --label aes1 --id 02
+ok "pvault key import refuses a used label" bash -c \
+   "! '$PV' key import --token prov --pin-env USER_PIN --type aes --in '$T/aes.key' --label aes1"
+ok "pvault key import refuses a bad AES length" bash -c \
+   "head -c 20 /dev/urandom >'$T/bad.key'; ! '$PV' key import --token prov --pin-env USER_PIN --type aes --in '$T/bad.key' --label bad"
+ok "pvault key list shows both keys" bash -c \
+   "out=\$('$PV' key list --token prov --pin-env USER_PIN); echo \"\$out\" | grep -qE 'secret +GENERIC +256 +01 +mac1' && echo \"\$out\" | grep -qE 'secret +AES +256 +02 +aes1'"
+ok "pvault token info counts two secret keys and two blobs" bash -c \
+   "'$PV' token info prov | grep -q 'secret keys 2,.*2 wrapped blobs'"
+ok "pvault status: unsealed, token usable" bash -c "'$PV' status | grep -q 'usable with the loaded master key'"
+
+head -c 3000 /dev/urandom >"$T/msg.bin"
+export PV_TOKEN_LABEL=prov MODULE
+export -f p11 p11_user
+ok "pkcs11-tool signs with the imported HMAC key = openssl" bash -c \
+   'p11_user --sign -m SHA256-HMAC --label mac1 -i "$T/msg.bin" -o "$T/mac.p11" &&
+    openssl mac -digest SHA256 -macopt hexkey:'"$HKEY"' -binary -in "$T/msg.bin" HMAC | cmp - "$T/mac.p11"'
+ok "pkcs11-tool verifies the MAC" p11_user --verify -m SHA256-HMAC --label mac1 \
+   -i "$T/msg.bin" --signature-file "$T/mac.p11"
+ok "pkcs11-tool AES-CBC-PAD with the imported key = openssl" bash -c \
+   'IV=$(openssl rand -hex 16);
+    p11_user --encrypt -m AES-CBC-PAD --id 02 --iv $IV -i "$T/msg.bin" -o "$T/ct.p11" &&
+    openssl enc -aes-256-cbc -K '"$AKEY"' -iv $IV -in "$T/msg.bin" | cmp - "$T/ct.p11"'
+
+# ---- error paths: one message, non-zero exit, store unchanged ----
+# unchanged() DESC EXPECTED-MESSAGE-REGEX CMD...
+unchanged() {
+  local desc=$1 re=$2; shift 2
+  ok "$desc" bash -c '
+    before=$(store_hash); out=$("$@" 2>&1); rc=$?
+    after=$(store_hash)
+    [ $rc -ne 0 ] || { echo "exit 0: $out"; exit 1; }
+    [ "$before" = "$after" ] || { echo "store changed"; exit 1; }
+    [ "$(printf "%s\n" "$out" | grep -c .)" -eq 1 ] || { echo "not one line: $out"; exit 1; }
+    printf "%s\n" "$out" | grep -Eq "$0" || { echo "message: $out"; exit 1; }' "$re" "$@"
+}
+export -f store_hash
+# (a wrong PIN is counted in the store, as PKCS#11 lockout requires)
+ok "wrong user PIN: one clear message, non-zero exit" bash -c \
+   "out=\$(USER_PIN=00000000 '$PV' key import --token prov --pin-env USER_PIN --type aes --in '$T/aes.key' --label x1 2>&1); [ \$? -ne 0 ] && [ \"\$out\" = 'pvault: login as user: wrong PIN' ]"
+cp "$T/master.key" "$T/master.good"
+chmod 600 "$T/master.key"
+perl -0777 -pi -e 'substr($_, 20, 1) ^= "\xff"' "$T/master.key"   # flip one key byte
+unchanged "corrupted master key file: master check" "corrupt|checksum" "$PV" master check "$T/master.key"
+unchanged "corrupted master key file: token init refuses" "master key" \
+   "$PV" token init --label other --so-pin-env SO_PIN --pin-env USER_PIN
+unchanged "corrupted master key file: key import refuses (vault sealed)" "sealed|vault" \
+   "$PV" key import --token prov --pin-env USER_PIN --type aes --in "$T/aes.key" --label x2
+rm -f "$T/master.key"; "$PV" master new --out "$T/master.key" >/dev/null
+ok "wrong master key: pvault status exits 1 and names the key the token needs" bash -c \
+   "before=\$(store_hash); '$PV' status >'$T/st.out'; rc=\$?; [ \$rc -eq 1 ] && [ \"\$before\" = \"\$(store_hash)\" ] &&
+    grep -q \"NOT usable\" '$T/st.out' && grep -q \"master \$('$PV' master check '$T/master.good' | awk '{print \$NF}')\" '$T/st.out'"
+unchanged "wrong master key: key import refuses" "master key" \
+   "$PV" key import --token prov --pin-env USER_PIN --type aes --in "$T/aes.key" --label x3
+rm -f "$T/master.key"; cp "$T/master.good" "$T/master.key"
+cp "$T/master.good" "$T/master.pass.src"
+rm -f "$T/master.pp"; MPASS=right "$PV" master new --out "$T/master.pp" --passphrase-env MPASS >/dev/null
+unchanged "wrong passphrase: master check" "passphrase" env MPASS=wrong "$PV" master check --passphrase-env MPASS "$T/master.pp"
+if [ "$(id -u)" != 0 ]; then
+  chmod a-w "$T/tokens"
+  unchanged "token directory without write permission: token init" "not writable" \
+     "$PV" token init --label ro --so-pin-env SO_PIN --pin-env USER_PIN
+  unchanged "token directory without write permission: token delete" "not writable" \
+     "$PV" token delete --yes --so-pin-env SO_PIN prov
+  chmod u+w "$T/tokens"
+else
+  TAP_N=$((TAP_N + 1)); echo "ok $TAP_N # SKIP running as root: write permission is not enforced"
+fi
+ok "the token still works after the failures" bash -c \
+   'p11_user --sign -m SHA256-HMAC --label mac1 -i "$T/msg.bin" -o "$T/mac2.p11" && cmp "$T/mac.p11" "$T/mac2.p11"'
+ok "pvault key delete" pv key delete --token prov --pin-env USER_PIN --label aes1
+ok "pvault token delete needs --yes" bash -c "! '$PV' token delete --so-pin-env SO_PIN prov"
+ok "pvault token delete with a wrong SO PIN fails, the token stays" bash -c \
+   "! SO_PIN=11111111 '$PV' token delete --yes --so-pin-env SO_PIN prov && '$PV' token info prov >/dev/null"
+ok "pvault token delete" pv token delete --yes --so-pin-env SO_PIN prov
+ok "the token is gone" bash -c "! '$PV' token list | grep -q prov"
+done_testing
