@@ -8,7 +8,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-static const pv_cmd *const tables[] = { pv_status_cmds, pv_master_cmds, pv_token_cmds,
+static const pv_cmd *const tables[] = { pv_status_cmds, pv_master_cmds, pv_rotate_cmds,
+					  pv_token_cmds,
 					  pv_key_cmds, NULL };
 
 void pvault_err(const char *fmt, ...)
@@ -188,14 +189,19 @@ int main(int argc, char **argv)
 			return c->run(argc - shift, argv + shift);
 		}
 	/* group given without a known subcommand: list the group */
+	i = 0;
 	for (t = tables; *t; t++)
 		for (c = *t; c->name; c++)
 			if (c->group && !strcmp(argv[1], c->group)) {
-				fprintf(stderr, "usage: pvault %s SUBCOMMAND\n", c->group);
-				for (; c->name && c->group && !strcmp(c->group, argv[1]); c++)
-					fprintf(stderr, "  %-8s %s\n", c->name, c->summary);
-				return 2;
+				if (i++ == 0)
+					fprintf(stderr, "usage: pvault %s SUBCOMMAND [OPTIONS]\n", c->group);
+				fprintf(stderr, "  %-8s %s\n", c->name, c->summary);
 			}
+	if (i) {
+		if (argc >= 3 && !pvault_is_help(argv[2]))
+			pvault_err("unknown subcommand '%s %s'", argv[1], argv[2]);
+		return 2;
+	}
 	pvault_err("unknown command '%s' (see pvault --help)", argv[1]);
 	return 2;
 }

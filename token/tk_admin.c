@@ -285,3 +285,136 @@ int tk_admin_delete(const char *token_dir, const char *serial)
 	}
 	return rmdir(to) == 0 ? PV_OK : PV_ERR_IO;
 }
+
+/* ---- master key rotation ---- */
+typedef struct adm_blob {
+	int64_t oid;
+	uint8_t *blob;
+	size_t len;
+	uint8_t id[16];
+} adm_blob;
+
+int tk_admin_rewrap(const char *dbpath, const char *old_fpr, const char *new_fpr,
+                    tk_admin_rewrap_fn fn, void *arg,
+                    void (*progress)(void *arg, unsigned long done, unsigned long total))
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL, *up = NULL;
+	adm_blob *v = NULL, *nv;
+	size_t n = 0, cap = 0, i;
+	char cur[17];
+	uint8_t out[8192];
+	int rc = adm_open(dbpath, 1, &db);
+
+	if (rc != PV_OK)
+		return rc;
+	sqlite3_exec(db, "PRAGMA synchronous=FULL;", NULL, NULL, NULL);
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE;", NULL, NULL, NULL) != SQLITE_OK) {
+		rc = sqlite3_errcode(db) == SQLITE_BUSY ? PV_ERR_BUSY :
+		     sqlite3_errcode(db) == SQLITE_READONLY ? PV_ERR_PERM : PV_ERR_IO;
+		sqlite3_close(db);
+		return rc;
+	}
+	rc = PV_ERR_IO;
+	adm_meta(db, "master_fpr", cur, sizeof cur);
+	if (!strcmp(cur, new_fpr)) {
+		rc = 1;
+		goto out;
+	}
+	if (cur[0] != '\0' && strcmp(cur, old_fpr) != 0) {
+		rc = PV_ERR_WRAPPED;
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db, "SELECT a.oid, a.value, b.value FROM attributes a "
+	                       "JOIN attributes b ON b.oid = a.oid AND b.type = ?2 "
+	                       "WHERE a.type = ?1", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)TK_CKA_BLOB);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)TK_CKA_BLOB_ID);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		size_t bl = (size_t)sqlite3_column_bytes(st, 1);
+		if (sqlite3_column_bytes(st, 2) != 16 || bl > sizeof out) {
+			rc = PV_ERR_CORRUPT;
+			goto out;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			nv = (adm_blob *)realloc(v, cap * sizeof *v);
+			if (nv == NULL) {
+				rc = PV_ERR_NOMEM;
+				goto out;
+			}
+			v = nv;
+		}
+		v[n].oid = sqlite3_column_int64(st, 0);
+		v[n].len = bl;
+		v[n].blob = (uint8_t *)malloc(bl ? bl : 1);
+		if (v[n].blob == NULL) {
+			rc = PV_ERR_NOMEM;
+			goto out;
+		}
+		memcpy(v[n].blob, sqlite3_column_blob(st, 1), bl);
+		memcpy(v[n].id, sqlite3_column_blob(st, 2), 16);
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = PV_ERR_IO;
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db, "UPDATE attributes SET value = ?1 WHERE oid = ?2 AND type = ?3",
+	                       -1, &up, NULL) != SQLITE_OK) {
+		rc = PV_ERR_IO;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		size_t ol = 0;
+		rc = fn(arg, v[i].blob, v[i].len, v[i].id, out, sizeof out, &ol);
+		if (rc != PV_OK)
+			goto out;
+		sqlite3_reset(up);
+		sqlite3_bind_blob(up, 1, out, (int)ol, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(up, 2, v[i].oid);
+		sqlite3_bind_int64(up, 3, (sqlite3_int64)TK_CKA_BLOB);
+		if (sqlite3_step(up) != SQLITE_DONE) {
+			rc = PV_ERR_IO;
+			goto out;
+		}
+		if (progress)
+			progress(arg, (unsigned long)(i + 1), (unsigned long)n);
+	}
+	rc = PV_ERR_IO;
+	if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS pv_meta(key TEXT PRIMARY KEY, "
+	                 "value TEXT NOT NULL);", NULL, NULL, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_finalize(up);
+	up = NULL;
+	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO pv_meta(key, value) VALUES ('master_fpr', ?1)",
+	                       -1, &up, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(up, 1, new_fpr, -1, SQLITE_STATIC);
+	if (sqlite3_step(up) != SQLITE_DONE ||
+	    sqlite3_exec(db, "UPDATE token_info SET changes = changes + 1 WHERE id = 1;",
+	                 NULL, NULL, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_finalize(up);
+	up = NULL;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_exec(db, "COMMIT;", NULL, NULL, NULL) == SQLITE_OK)
+		rc = PV_OK;
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	if (rc != PV_OK && rc != 1) {
+		if (sqlite3_errcode(db) == SQLITE_READONLY)
+			rc = PV_ERR_PERM;
+	}
+	if (rc != PV_OK)
+		sqlite3_exec(db, "ROLLBACK;", NULL, NULL, NULL);
+	for (i = 0; i < n; i++)
+		free(v[i].blob);
+	free(v);
+	memset(out, 0, sizeof out);
+	sqlite3_close(db);
+	return rc;
+}

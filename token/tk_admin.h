@@ -54,6 +54,21 @@ int tk_admin_find(const char *token_dir, const char *name, tk_admin_token *t);
 int tk_admin_meta_set(const char *dbpath, const char *const *keys,
                       const char *const *values, size_t n);
 
+/* Master key rotation of one store, in ONE transaction (BEGIN IMMEDIATE ..
+ * COMMIT): every key blob is passed to fn (which re-seals it under the
+ * new master key; out has cap bytes) and replaced, and pv_meta.master_fpr
+ * becomes new_fpr.  A crash at any point leaves either the old state or
+ * the new one.  Returns PV_OK, 1 if the store already records new_fpr
+ * (nothing done), PV_ERR_WRAPPED if it records neither fingerprint, or
+ * fn's error (everything rolled back).  progress (may be NULL) is called
+ * after each blob with (done, total). */
+typedef int (*tk_admin_rewrap_fn)(void *arg, const uint8_t *blob, size_t len,
+                                  const uint8_t id[16], uint8_t *out, size_t cap,
+                                  size_t *out_len);
+int tk_admin_rewrap(const char *dbpath, const char *old_fpr, const char *new_fpr,
+                    tk_admin_rewrap_fn fn, void *arg,
+                    void (*progress)(void *arg, unsigned long done, unsigned long total));
+
 /* Remove a token directory: renamed to <token_dir>/.del-<serial> first
  * (atomic: the token disappears at once), then its files removed. */
 int tk_admin_delete(const char *token_dir, const char *serial);
