@@ -3,6 +3,7 @@
  * descriptor, dispatch on the op, write the result.
  */
 #include "ve_internal.h"
+#include "ve_pk.h"
 
 KC_API int ve_boot(ve_vault *v, const uint8_t *master, size_t mlen,
                    const uint8_t *entropy, size_t elen)
@@ -131,7 +132,9 @@ KC_API void ve_execute(const ve_vault *v, ve_worker *w, const ve_desc *desc,
 	rc = vx_validate(&r.d, arena_len);
 	if (rc == PV_OK && v->sealed && r.d.op != PV_OP_NOP)
 		rc = PV_ERR_SEALED;
-	if (rc == PV_OK) {
+	if (rc == PV_OK && ve_pk_claims(&r.d)) {
+		rc = ve_op_pk(&r);           /* public key: ve_pk.c */
+	} else if (rc == PV_OK) {
 		switch (r.d.op) {
 		case PV_OP_NOP:
 			break;

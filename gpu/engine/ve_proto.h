@@ -128,6 +128,35 @@
 #define PV_MECH_SM2_KEY_PAIR_GEN 0x1300u
 #define PV_MECH_SM2_SIGN         0x1301u
 #define PV_MECH_SM2_ENCRYPT      0x1302u
+/* Public-key request conventions (wire4; docs/vault-engine.md "Public key"):
+ *  SIGN/VERIFY  prf = digest mech; with PV_F_HASH_DATA the vault hashes `in`
+ *               (one-shot or INIT/UPDATE/FINAL), else `in` is the digest
+ *               (RSA_PKCS with prf 0: raw data, CKM_RSA_PKCS).  PSS: tag_len
+ *               = MGF1 digest mech (0 = prf), ctr_bits = salt length.
+ *               SM2_SIGN: with PV_F_HASH_DATA aad = signer ID (empty =
+ *               default), in = message, Z and SM3 done in the vault;
+ *               without it in = e = SM3(Z||M) (32 bytes).  EDDSA: aad = context, flags
+ *               PV_F_EDDSA_CTX / _PH; one-shot only.
+ *  VERIFY / ENCRYPT take the public key itself in `key` (key_type set):
+ *               RSA n (k bytes, no leading zero) || e (4 bytes BE); EC/SM2
+ *               04||X||Y (02/03||X accepted); Ed25519 32 bytes.
+ *  OAEP         prf = digest mech, tag_len = MGF1 digest mech (0 = prf),
+ *               aad = label.
+ *  GENERATE_PAIR  RSA: new_len = bits, in = public exponent (BE, empty =
+ *               65537); EC: new_type P256/P384/SM2; out = private blob,
+ *               out2 = public encoding (as above).
+ *  IMPORT_KEY   new_type RSA: in = 8 fields (n e d p q dp dq qinv), each
+ *               be16 length || big-endian bytes; EC/SM2: scalar d; Ed25519:
+ *               32-byte seed.  out = blob, out2 = public encoding.
+ *  DERIVE_KEY   ECDH1_DERIVE: key = EC/SM2 private blob (usage DERIVE),
+ *               in2 = peer point raw or DER OCTET STRING; new_len 0 = the
+ *               whole secret, else its trailing new_len bytes. */
+#define PV_F_HASH_DATA     0x008u
+#define PV_F_EDDSA_CTX     0x010u
+#define PV_F_EDDSA_PH      0x020u
+#define PV_PK_PRIV_MAX    2312u    /* largest private-key blob payload     */
+#define PV_PKBLOB_MAX    (PV_PK_PRIV_MAX + PV_BLOB_OVERHEAD)
+#define PV_PK_PUB_MAX     516u     /* largest public encoding (RSA-4096)   */
 
 /* ---- request flags ------------------------------------------------------ */
 /* DERIVE_KEY: write the derived bytes to `out` instead of a new blob

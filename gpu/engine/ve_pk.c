@@ -1,0 +1,569 @@
+/*
+ * ve_pk.c - public-key keys in the vault: private-key blobs, GENERATE_PAIR,
+ * IMPORT_KEY of private keys, and the dispatcher of every public-key
+ * request (SIGN / VERIFY incl. multi-part hashing, ENCRYPT / DECRYPT,
+ * DERIVE_KEY with ECDH).  See ve_pk.h for the blob payload and workspace.
+ */
+#include "ve_pk.h"
+
+KC_API int ve_pk_is_type(uint32_t type)
+{
+	return type == PV_KEY_RSA || type == PV_KEY_EC_P256 || type == PV_KEY_EC_P384 ||
+	       type == PV_KEY_ED25519 || type == PV_KEY_SM2;
+}
+
+KC_API int ve_pk_curve(uint32_t type)
+{
+	switch (type) {
+	case PV_KEY_EC_P256: return KC_EC_P256;
+	case PV_KEY_EC_P384: return KC_EC_P384;
+	case PV_KEY_SM2: return KC_EC_SM2;
+	default: return 0;
+	}
+}
+
+KC_API uint32_t ve_pk_hash(uint32_t prf)
+{
+	if (prf == 0u || ve_mech_mode(prf) != VE_MODE_DIGEST)
+		return 0u;
+	return ve_mech_hash(prf);
+}
+
+KC_PRIV uint32_t vpk_payload_len(uint32_t type)
+{
+	switch (type) {
+	case PV_KEY_RSA: return VE_PK_RSA_LEN;
+	case PV_KEY_EC_P256: case PV_KEY_SM2: return 97u;
+	case PV_KEY_EC_P384: return 145u;
+	case PV_KEY_ED25519: return 64u;
+	default: return 0u;
+	}
+}
+
+KC_PRIV void vpk_hdr(uint8_t h[16], uint32_t type, uint32_t usage, uint32_t len)
+{
+	h[0] = (uint8_t)'P';
+	h[1] = (uint8_t)'V';
+	h[2] = (uint8_t)'K';
+	h[3] = (uint8_t)VE_BLOB_VERSION;
+	kc_store_be32(h + 4, type);
+	kc_store_be32(h + 8, usage);
+	kc_store_be32(h + 12, len);
+}
+
+/* Serialize k's key material into buf (payload length bytes). */
+KC_PRIV void vpk_pack(const ve_pkey *k, uint8_t *buf)
+{
+	uint32_t o;
+
+	if (k->type == PV_KEY_RSA) {
+		kc_store_be32(buf, k->rsa.bits);
+		kc_store_be32(buf + 4, k->rsa.e);
+		o = 8u;
+		kc_memcpy(buf + o, k->rsa.n, KC_RSA_MAX_BYTES); o += KC_RSA_MAX_BYTES;
+		kc_memcpy(buf + o, k->rsa.d, KC_RSA_MAX_BYTES); o += KC_RSA_MAX_BYTES;
+		kc_memcpy(buf + o, k->rsa.p, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
+		kc_memcpy(buf + o, k->rsa.q, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
+		kc_memcpy(buf + o, k->rsa.dp, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
+		kc_memcpy(buf + o, k->rsa.dq, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
+		kc_memcpy(buf + o, k->rsa.qinv, KC_RSA_MAX_HBYTES);
+	} else {
+		kc_memcpy(buf, k->d, k->flen);
+		kc_memcpy(buf + k->flen, k->pub, k->publen);
+	}
+}
+
+KC_PRIV void vpk_unpack(ve_pkey *k, const uint8_t *buf)
+{
+	uint32_t o;
+
+	if (k->type == PV_KEY_RSA) {
+		k->rsa.bits = kc_load_be32(buf);
+		k->rsa.e = kc_load_be32(buf + 4);
+		o = 8u;
+		kc_memcpy(k->rsa.n, buf + o, KC_RSA_MAX_BYTES); o += KC_RSA_MAX_BYTES;
+		kc_memcpy(k->rsa.d, buf + o, KC_RSA_MAX_BYTES); o += KC_RSA_MAX_BYTES;
+		kc_memcpy(k->rsa.p, buf + o, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
+		kc_memcpy(k->rsa.q, buf + o, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
+		kc_memcpy(k->rsa.dp, buf + o, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
+		kc_memcpy(k->rsa.dq, buf + o, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
+		kc_memcpy(k->rsa.qinv, buf + o, KC_RSA_MAX_HBYTES);
+	} else {
+		k->flen = k->type == PV_KEY_ED25519 ? 32u : (uint32_t)kc_ec_flen(ve_pk_curve(k->type));
+		k->publen = k->type == PV_KEY_ED25519 ? 32u : 1u + 2u * k->flen;
+		kc_memcpy(k->d, buf, k->flen);
+		kc_memcpy(k->pub, buf + k->flen, k->publen);
+	}
+}
+
+/* Seal k (type, usage set) under the KEK with new_id into span out. */
+KC_API int ve_pk_seal(ve_req *r, const ve_pkey *k, ve_span out)
+{
+	uint8_t buf[VE_PK_RSA_LEN];
+	uint8_t tag[16];
+	kc_gcm g;
+	uint8_t *o = ve_wptr(r, out);
+	uint32_t len = vpk_payload_len(k->type);
+	int rc;
+
+	r->res->out_len = PV_BLOB_OVERHEAD + len;
+	if (len == 0u)
+		return PV_ERR_KEY_TYPE;
+	if (out.len < PV_BLOB_OVERHEAD + len)
+		return PV_ERR_BUF_SMALL;
+	vpk_hdr(o, k->type, k->usage, len);
+	rc = kc_drbg_generate(&r->w->drbg, o + VE_BLOB_HDR, VE_BLOB_NONCE, NULL, 0);
+	if (rc != PV_OK)
+		return rc;
+	vpk_pack(k, buf);
+	rc = kc_gcm_init(&g, &r->v->kek, o + VE_BLOB_HDR, VE_BLOB_NONCE);
+	if (rc == PV_OK)
+		rc = kc_gcm_aad(&g, o, VE_BLOB_HDR);
+	if (rc == PV_OK)
+		rc = kc_gcm_aad(&g, r->d.new_id, PV_OBJ_ID_LEN);
+	if (rc == PV_OK)
+		rc = kc_gcm_encrypt(&g, buf, o + VE_BLOB_HDR + VE_BLOB_NONCE, len);
+	if (rc == PV_OK) {
+		kc_gcm_tag(&g, tag);
+		kc_memcpy(o + VE_BLOB_HDR + VE_BLOB_NONCE + len, tag, VE_BLOB_TAG);
+	}
+	kc_gcm_clear(&g);
+	kc_wipe(buf, sizeof buf);
+	kc_wipe(tag, sizeof tag);
+	return rc;
+}
+
+/* Open the request's key blob (identity key_id, expected key_type if set)
+ * and check the usage.  PV_ERR_WRAPPED for any blob mismatch. */
+KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k)
+{
+	uint8_t buf[VE_PK_RSA_LEN];
+	uint8_t hdr[VE_BLOB_HDR];
+	const uint8_t *b = ve_ptr(r, r->d.key);
+	uint32_t blen = r->d.key.len, type, use, len;
+	kc_gcm g;
+	int rc = PV_ERR_WRAPPED;
+
+	kc_memset(k, 0, sizeof *k);
+	if (blen == 0u)
+		return PV_ERR_ARGS;
+	if (blen < PV_BLOB_OVERHEAD || blen > PV_PKBLOB_MAX)
+		return PV_ERR_WRAPPED;
+	type = kc_load_be32(b + 4);
+	use = kc_load_be32(b + 8);
+	len = kc_load_be32(b + 12);
+	vpk_hdr(hdr, type, use, len);
+	if (!kc_ct_eq(hdr, b, VE_BLOB_HDR) || len != blen - PV_BLOB_OVERHEAD ||
+	    !ve_pk_is_type(type) || len != vpk_payload_len(type))
+		return PV_ERR_WRAPPED;
+	if (r->d.key_type != 0u && r->d.key_type != type)
+		return PV_ERR_WRAPPED;
+	if (kc_gcm_init(&g, &r->v->kek, b + VE_BLOB_HDR, VE_BLOB_NONCE) == PV_OK &&
+	    kc_gcm_aad(&g, b, VE_BLOB_HDR) == PV_OK &&
+	    kc_gcm_aad(&g, r->d.key_id, PV_OBJ_ID_LEN) == PV_OK &&
+	    kc_gcm_decrypt(&g, b + VE_BLOB_HDR + VE_BLOB_NONCE, buf, len) == PV_OK &&
+	    kc_gcm_check_tag(&g, b + VE_BLOB_HDR + VE_BLOB_NONCE + len, VE_BLOB_TAG) == PV_OK) {
+		k->type = type;
+		k->usage = use;
+		k->len = len;
+		vpk_unpack(k, buf);
+		rc = PV_OK;
+	}
+	kc_gcm_clear(&g);
+	kc_wipe(buf, sizeof buf);
+	if (rc == PV_OK && (use & usage) != usage)
+		rc = PV_ERR_PERM;
+	if (rc != PV_OK)
+		kc_wipe(k, sizeof *k);
+	return rc;
+}
+
+/* Public encoding of k into out2 (size query friendly). */
+KC_API int ve_pk_pub_out(ve_req *r, const ve_pkey *k)
+{
+	uint8_t *o = ve_wptr(r, r->d.out2);
+	uint32_t need;
+	size_t kb;
+
+	if (k->type == PV_KEY_RSA) {
+		kb = kc_rsa_len(k->rsa.bits);
+		need = (uint32_t)kb + 4u;
+		r->res->out2_len = need;
+		if (r->d.out2.len < need)
+			return PV_ERR_BUF_SMALL;
+		kc_memcpy(o, k->rsa.n + KC_RSA_MAX_BYTES - kb, kb);
+		kc_store_be32(o + kb, k->rsa.e);
+		return PV_OK;
+	}
+	need = k->publen;
+	r->res->out2_len = need;
+	if (r->d.out2.len < need)
+		return PV_ERR_BUF_SMALL;
+	kc_memcpy(o, k->pub, need);
+	return PV_OK;
+}
+
+KC_API int ve_pk_rsa_pub(const uint8_t *in, uint32_t len, kc_rsa_pub *pk)
+{
+	uint32_t kb, bits, t;
+
+	kc_memset(pk, 0, sizeof *pk);
+	if (len < 5u || len - 4u > KC_RSA_MAX_BYTES)
+		return PV_ERR_PUBKEY;
+	kb = len - 4u;
+	if (in[0] == 0u)
+		return PV_ERR_PUBKEY;
+	bits = 8u * kb;
+	for (t = in[0]; t < 0x80u; t <<= 1)
+		bits--;
+	if (bits < KC_RSA_MIN_BITS)
+		return PV_ERR_KEY_SIZE;
+	pk->bits = bits;
+	pk->e = kc_load_be32(in + kb);
+	kc_memcpy(pk->n + KC_RSA_MAX_BYTES - kb, in, kb);
+	return kc_rsa_pub_check(pk);
+}
+
+/* ---- GENERATE_PAIR ------------------------------------------------------ */
+
+KC_PRIV int vpk_genpair(ve_req *r)
+{
+	ve_pkey k;
+	uint32_t type, e = 65537u, i;
+	const uint8_t *in = ve_ptr(r, r->d.in);
+	int rc, curve;
+
+	switch (r->d.mech) {
+	case PV_MECH_RSA_KEY_PAIR_GEN: type = PV_KEY_RSA; break;
+	case PV_MECH_EC_KEY_PAIR_GEN:
+		type = r->d.new_type;
+		if (type != PV_KEY_EC_P256 && type != PV_KEY_EC_P384 && type != PV_KEY_SM2)
+			return r->d.new_type == 0u ? PV_ERR_ARGS : PV_ERR_DOMAIN;
+		break;
+	case PV_MECH_SM2_KEY_PAIR_GEN: type = PV_KEY_SM2; break;
+	case PV_MECH_EDDSA_KEY_PAIR_GEN: type = PV_KEY_ED25519; break;
+	default: return PV_ERR_MECHANISM;
+	}
+	if (r->d.new_type != 0u && r->d.new_type != type)
+		return PV_ERR_KEY_TYPE;
+	if (r->d.phase != PV_PHASE_ONESHOT)
+		return PV_ERR_ARGS;
+	if (type == PV_KEY_RSA) {
+		if (r->d.new_len < KC_RSA_MIN_BITS || r->d.new_len > KC_RSA_MAX_BITS ||
+		    (r->d.new_len & 1u) != 0u)
+			return PV_ERR_KEY_SIZE;
+		if (r->d.in.len != 0u) {
+			for (i = 0, e = 0; i < r->d.in.len; i++) {
+				if (e >= (1u << 23))
+					return PV_ERR_MECH_PARAM;
+				e = (e << 8) | in[i];
+			}
+			if (e < 3u || (e & 1u) == 0u || e >= 0x80000000u)
+				return PV_ERR_MECH_PARAM;
+		}
+	}
+	/* size check before the (slow) generation */
+	r->res->out_len = PV_BLOB_OVERHEAD + vpk_payload_len(type);
+	if (r->d.out.len < r->res->out_len)
+		return PV_ERR_BUF_SMALL;
+	kc_memset(&k, 0, sizeof k);
+	k.type = type;
+	k.usage = r->d.new_usage;
+	if (type == PV_KEY_RSA) {
+		rc = kc_rsa_keygen(&r->w->drbg, r->d.new_len, e, &k.rsa);
+	} else if (type == PV_KEY_ED25519) {
+		k.flen = 32u;
+		k.publen = 32u;
+		rc = kc_ed25519_keygen(&r->w->drbg, k.d, k.pub);
+	} else {
+		curve = ve_pk_curve(type);
+		k.flen = (uint32_t)kc_ec_flen(curve);
+		k.publen = 1u + 2u * k.flen;
+		rc = kc_ec_keygen(curve, &r->w->drbg, k.d, k.pub);
+	}
+	if (rc == PV_OK)
+		rc = ve_pk_pub_out(r, &k);
+	if (rc == PV_OK)
+		rc = ve_pk_seal(r, &k, r->d.out);
+	kc_wipe(&k, sizeof k);
+	return rc;
+}
+
+/* ---- IMPORT_KEY of a private key ---------------------------------------- */
+
+/* Next be16-length field of the RSA import encoding, right-aligned into
+ * dst (cap bytes); leading zero bytes are skipped. */
+KC_PRIV int vpk_field(const uint8_t *in, uint32_t len, uint32_t *pos, uint8_t *dst, uint32_t cap)
+{
+	uint32_t n, p = *pos;
+
+	if (len - p < 2u)
+		return PV_ERR_ARGS;
+	n = ((uint32_t)in[p] << 8) | in[p + 1u];
+	p += 2u;
+	if (len - p < n)
+		return PV_ERR_ARGS;
+	*pos = p + n;
+	while (n > 0u && in[p] == 0u) {
+		p++;
+		n--;
+	}
+	if (n > cap)
+		return PV_ERR_KEY_SIZE;
+	kc_memcpy(dst + cap - n, in + p, n);
+	return PV_OK;
+}
+
+KC_PRIV int vpk_import(ve_req *r)
+{
+	ve_pkey k;
+	const uint8_t *in = ve_ptr(r, r->d.in);
+	uint32_t len = r->d.in.len, pos = 0, i, kb;
+	uint8_t ebuf[4];
+	int rc = PV_OK, curve;
+
+	kc_memset(&k, 0, sizeof k);
+	k.type = r->d.new_type;
+	k.usage = r->d.new_usage;
+	r->res->out_len = PV_BLOB_OVERHEAD + vpk_payload_len(k.type);
+	if (r->d.out.len < r->res->out_len)
+		return PV_ERR_BUF_SMALL;
+	if (k.type == PV_KEY_RSA) {
+		kc_memset(ebuf, 0, 4);
+		if ((rc = vpk_field(in, len, &pos, k.rsa.n, KC_RSA_MAX_BYTES)) == PV_OK &&
+		    (rc = vpk_field(in, len, &pos, ebuf, 4u)) == PV_OK &&
+		    (rc = vpk_field(in, len, &pos, k.rsa.d, KC_RSA_MAX_BYTES)) == PV_OK &&
+		    (rc = vpk_field(in, len, &pos, k.rsa.p, KC_RSA_MAX_HBYTES)) == PV_OK &&
+		    (rc = vpk_field(in, len, &pos, k.rsa.q, KC_RSA_MAX_HBYTES)) == PV_OK &&
+		    (rc = vpk_field(in, len, &pos, k.rsa.dp, KC_RSA_MAX_HBYTES)) == PV_OK &&
+		    (rc = vpk_field(in, len, &pos, k.rsa.dq, KC_RSA_MAX_HBYTES)) == PV_OK)
+			rc = vpk_field(in, len, &pos, k.rsa.qinv, KC_RSA_MAX_HBYTES);
+		if (rc == PV_OK && pos != len)
+			rc = PV_ERR_ARGS;
+		if (rc == PV_OK) {
+			k.rsa.e = kc_load_be32(ebuf);
+			for (i = 0; i < KC_RSA_MAX_BYTES && k.rsa.n[i] == 0u; i++)
+				;
+			kb = KC_RSA_MAX_BYTES - i;
+			k.rsa.bits = 8u * kb;
+			if (kb > 0u) {
+				uint32_t t;
+				for (t = k.rsa.n[i]; t < 0x80u; t <<= 1)
+					k.rsa.bits--;
+			}
+			if (k.rsa.bits < KC_RSA_MIN_BITS || k.rsa.bits > KC_RSA_MAX_BITS)
+				rc = PV_ERR_KEY_SIZE;
+		}
+		if (rc == PV_OK)
+			rc = kc_rsa_priv_check(&k.rsa);
+	} else if (k.type == PV_KEY_ED25519) {
+		if (len != 32u) {
+			rc = PV_ERR_KEY_SIZE;
+		} else {
+			k.flen = 32u;
+			k.publen = 32u;
+			kc_memcpy(k.d, in, 32u);
+			rc = kc_ed25519_pubkey(k.d, k.pub);
+		}
+	} else if ((curve = ve_pk_curve(k.type)) != 0) {
+		k.flen = (uint32_t)kc_ec_flen(curve);
+		k.publen = 1u + 2u * k.flen;
+		while (len > 0u && in[0] == 0u && len > k.flen) {
+			in++;
+			len--;
+		}
+		if (len == 0u || len > k.flen) {
+			rc = PV_ERR_KEY_SIZE;
+		} else {
+			kc_memcpy(k.d + k.flen - len, in, len);
+			rc = kc_ec_priv_check(curve, k.d);
+			if (rc == PV_OK && k.type == PV_KEY_SM2) {
+				/* SM2 needs d <= n - 2: sign with it once as the check */
+				uint8_t e[32], sig[64];
+				kc_memset(e, 1, sizeof e);
+				rc = kc_sm2_sign_digest(k.d, e, NULL, sig);
+				kc_wipe(sig, sizeof sig);
+			}
+			if (rc == PV_OK)
+				rc = kc_ec_pubkey(curve, k.d, k.pub);
+		}
+	} else {
+		rc = PV_ERR_KEY_TYPE;
+	}
+	if (rc == PV_ERR_ARGS && k.type != PV_KEY_RSA)
+		rc = PV_ERR_KEY_SIZE;       /* scalar 0 or >= n */
+	if (rc == PV_ERR_PUBKEY)
+		rc = PV_ERR_KEY_SIZE;
+	if (rc == PV_OK)
+		rc = ve_pk_pub_out(r, &k);
+	if (rc == PV_OK)
+		rc = ve_pk_seal(r, &k, r->d.out);
+	kc_wipe(&k, sizeof k);
+	kc_wipe(ebuf, sizeof ebuf);
+	return rc;
+}
+
+/* ---- SIGN / VERIFY dispatch (with multi-part hashing) -------------------- */
+
+#define VE_MODE_PKHASH 0x40u
+
+KC_PRIV int vpk_sign_family_ok(const ve_req *r)
+{
+	switch (r->d.mech) {
+	case PV_MECH_RSA_PKCS: case PV_MECH_RSA_PKCS_PSS: case PV_MECH_RSA_X_509:
+	case PV_MECH_ECDSA: case PV_MECH_SM2_SIGN: case PV_MECH_EDDSA:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Run the signature op on a final digest (or the raw input). */
+KC_PRIV int vpk_sig_final(ve_req *r, const uint8_t *in, uint32_t inlen, uint32_t hashed)
+{
+	uint32_t sign = r->d.op == PV_OP_SIGN;
+
+	switch (r->d.mech) {
+	case PV_MECH_RSA_PKCS: case PV_MECH_RSA_PKCS_PSS: case PV_MECH_RSA_X_509:
+		return sign ? ve_pk_rsa_sign(r, in, inlen, hashed) : ve_pk_rsa_verify(r, in, inlen, hashed);
+	case PV_MECH_ECDSA: case PV_MECH_SM2_SIGN:
+		return sign ? ve_pk_ec_sign(r, in, inlen) : ve_pk_ec_verify(r, in, inlen);
+	default:
+		return PV_ERR_MECHANISM;
+	}
+}
+
+/* Start the in-vault hash of a SIGN/VERIFY: alg from prf (SM2: SM3 over
+ * Z first). */
+KC_PRIV int vpk_hash_start(ve_req *r, ve_mp *mp)
+{
+	uint8_t z[32];
+	uint32_t alg;
+	int rc;
+
+	kc_memset(mp, 0, sizeof *mp);
+	if (r->d.mech == PV_MECH_SM2_SIGN) {
+		alg = KC_HASH_SM3;
+	} else {
+		alg = ve_pk_hash(r->d.prf);
+		if (alg == 0u)
+			return PV_ERR_MECH_PARAM;
+	}
+	mp->magic = VE_MP_MAGIC;
+	mp->op = r->d.op;
+	mp->mech = r->d.mech;
+	mp->mode = VE_MODE_PKHASH;
+	mp->num = r->d.prf;
+	mp->tag_len = r->d.tag_len;
+	mp->ctr_bits = r->d.ctr_bits;
+	kc_memcpy(mp->iv, r->d.key_id, 16);
+	rc = kc_hash_init(&mp->u.hash, alg);
+	if (rc == PV_OK && r->d.mech == PV_MECH_SM2_SIGN) {
+		rc = ve_pk_sm2_z(r, z);
+		if (rc == PV_OK)
+			kc_hash_update(&mp->u.hash, z, 32);
+		kc_wipe(z, sizeof z);
+	}
+	return rc;
+}
+
+KC_PRIV int vpk_sig(ve_req *r)
+{
+	ve_mp mp;
+	uint8_t h[KC_HASH_MAX_LEN];
+	uint32_t hashing = (r->d.flags & PV_F_HASH_DATA) != 0u;
+	uint32_t hl;
+	int rc;
+
+	if (!vpk_sign_family_ok(r))
+		return PV_ERR_MECHANISM;
+	if (r->d.op == PV_OP_SIGN && r->d.key_type == 0u && r->d.key.len == 0u)
+		return PV_ERR_ARGS;
+	if (r->d.mech == PV_MECH_EDDSA)
+		return r->d.phase == PV_PHASE_ONESHOT ? ve_pk_eddsa(r) : PV_ERR_MECHANISM;
+	if (!hashing) {
+		if (r->d.phase != PV_PHASE_ONESHOT)
+			return PV_ERR_MECHANISM;
+		return vpk_sig_final(r, ve_ptr(r, r->d.in), r->d.in.len, 0u);
+	}
+	switch (r->d.phase) {
+	case PV_PHASE_ONESHOT:
+		rc = vpk_hash_start(r, &mp);
+		if (rc == PV_OK)
+			kc_hash_update(&mp.u.hash, ve_ptr(r, r->d.in), r->d.in.len);
+		break;
+	case PV_PHASE_INIT:
+		if (r->d.in.len != 0u)
+			return PV_ERR_ARGS;
+		rc = vpk_hash_start(r, &mp);
+		if (rc == PV_OK)
+			rc = ve_state_seal(r, &mp);
+		kc_wipe(&mp, sizeof mp);
+		return rc;
+	case PV_PHASE_UPDATE: case PV_PHASE_FINAL:
+		rc = ve_state_open(r, &mp);
+		if (rc == PV_OK && (mp.mode != VE_MODE_PKHASH || mp.num != r->d.prf ||
+		                    kc_hash_check(&mp.u.hash) != PV_OK))
+			rc = PV_ERR_STATE;
+		if (rc == PV_OK && r->d.op == PV_OP_SIGN && !kc_ct_eq(mp.iv, r->d.key_id, 16))
+			rc = PV_ERR_STATE;
+		if (rc == PV_OK && r->d.in.len != 0u)
+			kc_hash_update(&mp.u.hash, ve_ptr(r, r->d.in), r->d.in.len);
+		if (rc == PV_OK && r->d.phase == PV_PHASE_UPDATE) {
+			rc = ve_state_seal(r, &mp);
+			kc_wipe(&mp, sizeof mp);
+			return rc;
+		}
+		break;
+	default:
+		return PV_ERR_ARGS;
+	}
+	if (rc == PV_OK) {
+		hl = (uint32_t)kc_hash_len(mp.u.hash.alg);
+		kc_hash_final(&mp.u.hash, h);
+		rc = vpk_sig_final(r, h, hl, 1u);
+	}
+	kc_wipe(&mp, sizeof mp);
+	kc_wipe(h, sizeof h);
+	return rc;
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+KC_API uint32_t ve_pk_claims(const ve_desc *d)
+{
+	if (d->mech >= 0x1000u && d->mech < 0x1400u)
+		return 1u;
+	if (d->op == PV_OP_GENERATE_PAIR)
+		return 1u;
+	return (uint32_t)(d->op == PV_OP_IMPORT_KEY && ve_pk_is_type(d->new_type));
+}
+
+KC_API int ve_op_pk(ve_req *r)
+{
+	switch (r->d.op) {
+	case PV_OP_GENERATE_PAIR:
+		return vpk_genpair(r);
+	case PV_OP_IMPORT_KEY:
+		if (r->d.phase != PV_PHASE_ONESHOT)
+			return PV_ERR_ARGS;
+		return vpk_import(r);
+	case PV_OP_SIGN: case PV_OP_VERIFY:
+		return vpk_sig(r);
+	case PV_OP_ENCRYPT: case PV_OP_DECRYPT:
+		if (r->d.phase != PV_PHASE_ONESHOT)
+			return PV_ERR_MECHANISM;
+		if (r->d.mech == PV_MECH_SM2_ENCRYPT)
+			return ve_pk_sm2_crypt(r);
+		if (r->d.mech == PV_MECH_RSA_PKCS || r->d.mech == PV_MECH_RSA_PKCS_OAEP ||
+		    r->d.mech == PV_MECH_RSA_X_509)
+			return ve_pk_rsa_crypt(r);
+		return PV_ERR_MECHANISM;
+	case PV_OP_DERIVE_KEY:
+		if (r->d.mech != PV_MECH_ECDH1_DERIVE || r->d.phase != PV_PHASE_ONESHOT)
+			return PV_ERR_MECHANISM;
+		return ve_pk_ecdh(r);
+	default:
+		return PV_ERR_MECHANISM;
+	}
+}
