@@ -96,31 +96,33 @@ KC_PRIV void vpk_unpack(ve_pkey *k, const uint8_t *buf)
 	}
 }
 
-/* Seal k (type, usage set) under the KEK with new_id into span out. */
-KC_API int ve_pk_seal(ve_req *r, const ve_pkey *k, ve_span out)
+/* Seal k (type, usage set) under v's KEK with identity id into o (cap
+ * bytes); *olen = the blob length (also on BUF_SMALL). */
+KC_PRIV int vpk_seal_raw(const ve_vault *v, ve_worker *w, const ve_pkey *k,
+                         const uint8_t id[PV_OBJ_ID_LEN], uint8_t *o, uint32_t cap,
+                         uint32_t *olen)
 {
 	uint8_t buf[VE_PK_RSA_LEN];
 	uint8_t tag[16];
 	kc_gcm g;
-	uint8_t *o = ve_wptr(r, out);
 	uint32_t len = vpk_payload_len(k->type);
 	int rc;
 
-	r->res->out_len = PV_BLOB_OVERHEAD + len;
+	*olen = PV_BLOB_OVERHEAD + len;
 	if (len == 0u)
 		return PV_ERR_KEY_TYPE;
-	if (out.len < PV_BLOB_OVERHEAD + len)
+	if (cap < PV_BLOB_OVERHEAD + len)
 		return PV_ERR_BUF_SMALL;
 	vpk_hdr(o, k->type, k->usage, len);
-	rc = kc_drbg_generate(&r->w->drbg, o + VE_BLOB_HDR, VE_BLOB_NONCE, NULL, 0);
+	rc = kc_drbg_generate(&w->drbg, o + VE_BLOB_HDR, VE_BLOB_NONCE, NULL, 0);
 	if (rc != PV_OK)
 		return rc;
 	vpk_pack(k, buf);
-	rc = kc_gcm_init(&g, &r->v->kek, o + VE_BLOB_HDR, VE_BLOB_NONCE);
+	rc = kc_gcm_init(&g, &v->kek, o + VE_BLOB_HDR, VE_BLOB_NONCE);
 	if (rc == PV_OK)
 		rc = kc_gcm_aad(&g, o, VE_BLOB_HDR);
 	if (rc == PV_OK)
-		rc = kc_gcm_aad(&g, r->d.new_id, PV_OBJ_ID_LEN);
+		rc = kc_gcm_aad(&g, id, PV_OBJ_ID_LEN);
 	if (rc == PV_OK)
 		rc = kc_gcm_encrypt(&g, buf, o + VE_BLOB_HDR + VE_BLOB_NONCE, len);
 	if (rc == PV_OK) {
@@ -133,20 +135,27 @@ KC_API int ve_pk_seal(ve_req *r, const ve_pkey *k, ve_span out)
 	return rc;
 }
 
-/* Open the request's key blob (identity key_id, expected key_type if set)
- * and check the usage.  PV_ERR_WRAPPED for any blob mismatch. */
-KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k)
+KC_API int ve_pk_seal(ve_req *r, const ve_pkey *k, ve_span out)
+{
+	uint32_t olen = 0;
+	int rc = vpk_seal_raw(r->v, r->w, k, r->d.new_id, ve_wptr(r, out), out.len, &olen);
+
+	r->res->out_len = olen;
+	return rc;
+}
+
+/* Open a private-key blob under v's KEK with identity id (want_type 0 =
+ * any).  PV_ERR_WRAPPED for any mismatch. */
+KC_PRIV int vpk_open_raw(const ve_vault *v, const uint8_t *b, uint32_t blen,
+                         const uint8_t id[PV_OBJ_ID_LEN], uint32_t want_type, ve_pkey *k)
 {
 	uint8_t buf[VE_PK_RSA_LEN];
 	uint8_t hdr[VE_BLOB_HDR];
-	const uint8_t *b = ve_ptr(r, r->d.key);
-	uint32_t blen = r->d.key.len, type, use, len;
+	uint32_t type, use, len;
 	kc_gcm g;
 	int rc = PV_ERR_WRAPPED;
 
 	kc_memset(k, 0, sizeof *k);
-	if (blen == 0u)
-		return PV_ERR_ARGS;
 	if (blen < PV_BLOB_OVERHEAD || blen > PV_PKBLOB_MAX)
 		return PV_ERR_WRAPPED;
 	type = kc_load_be32(b + 4);
@@ -156,11 +165,11 @@ KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k)
 	if (!kc_ct_eq(hdr, b, VE_BLOB_HDR) || len != blen - PV_BLOB_OVERHEAD ||
 	    !ve_pk_is_type(type) || len != vpk_payload_len(type))
 		return PV_ERR_WRAPPED;
-	if (r->d.key_type != 0u && r->d.key_type != type)
+	if (want_type != 0u && want_type != type)
 		return PV_ERR_WRAPPED;
-	if (kc_gcm_init(&g, &r->v->kek, b + VE_BLOB_HDR, VE_BLOB_NONCE) == PV_OK &&
+	if (kc_gcm_init(&g, &v->kek, b + VE_BLOB_HDR, VE_BLOB_NONCE) == PV_OK &&
 	    kc_gcm_aad(&g, b, VE_BLOB_HDR) == PV_OK &&
-	    kc_gcm_aad(&g, r->d.key_id, PV_OBJ_ID_LEN) == PV_OK &&
+	    kc_gcm_aad(&g, id, PV_OBJ_ID_LEN) == PV_OK &&
 	    kc_gcm_decrypt(&g, b + VE_BLOB_HDR + VE_BLOB_NONCE, buf, len) == PV_OK &&
 	    kc_gcm_check_tag(&g, b + VE_BLOB_HDR + VE_BLOB_NONCE + len, VE_BLOB_TAG) == PV_OK) {
 		k->type = type;
@@ -171,10 +180,51 @@ KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k)
 	}
 	kc_gcm_clear(&g);
 	kc_wipe(buf, sizeof buf);
-	if (rc == PV_OK && (use & usage) != usage)
-		rc = PV_ERR_PERM;
 	if (rc != PV_OK)
 		kc_wipe(k, sizeof *k);
+	return rc;
+}
+
+/* Open the request's key blob (identity key_id, expected key_type if set)
+ * and check the usage. */
+KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k)
+{
+	int rc;
+
+	if (r->d.key.len == 0u) {
+		kc_memset(k, 0, sizeof *k);
+		return PV_ERR_ARGS;
+	}
+	rc = vpk_open_raw(r->v, ve_ptr(r, r->d.key), r->d.key.len, r->d.key_id, r->d.key_type, k);
+	if (rc == PV_OK && (k->usage & usage) != usage) {
+		kc_wipe(k, sizeof *k);
+		rc = PV_ERR_PERM;
+	}
+	return rc;
+}
+
+KC_API int ve_pk_blob_is_pk(const uint8_t *blob, uint32_t blen)
+{
+	return blen >= PV_BLOB_OVERHEAD && ve_pk_is_type(kc_load_be32(blob + 4));
+}
+
+KC_API int ve_pk_rewrap(const ve_vault *from, const ve_vault *to, ve_worker *w,
+                        const uint8_t *blob, uint32_t blen,
+                        const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out,
+                        uint32_t cap, uint32_t *outlen)
+{
+	ve_pkey k;
+	int rc;
+
+	*outlen = blen;
+	if (from->sealed || to->sealed)
+		return PV_ERR_SEALED;
+	if (cap < blen)
+		return PV_ERR_BUF_SMALL;
+	rc = vpk_open_raw(from, blob, blen, id, 0u, &k);
+	if (rc == PV_OK)
+		rc = vpk_seal_raw(to, w, &k, id, out, cap, outlen);
+	kc_wipe(&k, sizeof k);
 	return rc;
 }
 

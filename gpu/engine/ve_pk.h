@@ -53,6 +53,13 @@ KC_API int ve_pk_curve(uint32_t type);            /* KC_EC_* or 0 */
 KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k);
 KC_API int ve_pk_seal(ve_req *r, const ve_pkey *k, ve_span out);
 KC_API int ve_pk_pub_out(ve_req *r, const ve_pkey *k);
+/* Master-key rotation of a private-key blob (same contract as ve_rewrap,
+ * gpu/engine/ve_rewrap.h); ve_pk_blob_is_pk tells which one to call. */
+KC_API int ve_pk_blob_is_pk(const uint8_t *blob, uint32_t blen);
+KC_API int ve_pk_rewrap(const ve_vault *from, const ve_vault *to, ve_worker *w,
+                        const uint8_t *blob, uint32_t blen,
+                        const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out,
+                        uint32_t cap, uint32_t *outlen);
 /* Decode the RSA public encoding n || e(4) into pk. */
 KC_API int ve_pk_rsa_pub(const uint8_t *in, uint32_t len, kc_rsa_pub *pk);
 /* Hash alg of a digest mech (prf), 0 if none. */

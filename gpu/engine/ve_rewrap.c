@@ -7,6 +7,7 @@
  */
 #include "ve_internal.h"
 #include "ve_rewrap.h"
+#include "ve_pk.h"
 
 KC_API int ve_rewrap(const ve_vault *from, const ve_vault *to, ve_worker *w,
                      const uint8_t *blob, uint32_t blen,
@@ -21,6 +22,8 @@ KC_API int ve_rewrap(const ve_vault *from, const ve_vault *to, ve_worker *w,
 		return PV_ERR_SEALED;
 	if (cap < blen)
 		return PV_ERR_BUF_SMALL;
+	if (ve_pk_blob_is_pk(blob, blen))       /* private keys: ve_pk.c */
+		return ve_pk_rewrap(from, to, w, blob, blen, id, out, cap, outlen);
 	rc = ve_blob_open(from, blob, blen, id, 0u, &k);
 	if (rc == PV_OK)
 		rc = ve_blob_seal(to, w, &k, id, out, cap, outlen);

@@ -8,6 +8,8 @@
 #include <openssl/rsa.h>
 #include "te_common.h"
 #include "../p11pk/pk_ossl.h"
+#include "gpu/engine/ve_pk.h"
+#include "gpu/engine/ve_rewrap.h"
 
 typedef struct pkey_ {
 	uint8_t blob[PV_PKBLOB_MAX];
@@ -459,6 +461,40 @@ static void t_bad(void)
 	CU_ASSERT_EQUAL(gen(PV_MECH_RSA_KEY_PAIR_GEN, 0, 1023, &k), PV_ERR_KEY_SIZE);
 }
 
+/* master-key rotation of a private-key blob (ve_rewrap dispatches here) */
+static void t_rewrap(void)
+{
+	ve_vault a, b;
+	ve_worker w;
+	uint8_t m2[32], ent[48], nb[PV_PKBLOB_MAX], msg[20], sig[512];
+	uint32_t nl = 0;
+	size_t sl;
+	pv_vault *v2 = NULL, *keep = te_v;
+	pkey_ k = rsa_v;
+
+	ts_rand(m2, 32);
+	ts_rand(ent, sizeof ent);
+	CU_ASSERT_EQUAL_FATAL(ve_boot(&a, te_master, 32, ent, sizeof ent), PV_OK);
+	CU_ASSERT_EQUAL_FATAL(ve_boot(&b, m2, 32, ent, sizeof ent), PV_OK);
+	CU_ASSERT_EQUAL_FATAL(ve_worker_init(&w, 7, ent, sizeof ent), PV_OK);
+	CU_ASSERT(ve_pk_blob_is_pk(rsa_v.blob, (uint32_t)rsa_v.len));
+	CU_ASSERT_EQUAL(ve_rewrap(&a, &b, &w, rsa_v.blob, (uint32_t)rsa_v.len, rsa_v.id, nb, sizeof nb, &nl), PV_OK);
+	CU_ASSERT_EQUAL(nl, rsa_v.len);
+	memcpy(k.blob, nb, nl);
+	CU_ASSERT_EQUAL_FATAL(pv_vault_open_key(m2, 32, 1, 0, 0, &v2), PV_OK);
+	ts_rand(msg, sizeof msg);
+	te_v = v2;
+	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, 0, 0, 0, 0, NULL, 0, msg, sizeof msg, sig, &sl), PV_OK);
+	CU_ASSERT_EQUAL(vverify(&k, PV_MECH_RSA_PKCS, 0, 0, 0, 0, NULL, 0, msg, sizeof msg, sig, sl), PV_OK);
+	CU_ASSERT_NOT_EQUAL(vsign(&rsa_v, PV_MECH_RSA_PKCS, 0, 0, 0, 0, NULL, 0, msg, sizeof msg, sig, &sl), PV_OK);
+	te_v = keep;
+	CU_ASSERT_NOT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, 0, 0, 0, 0, NULL, 0, msg, sizeof msg, sig, &sl), PV_OK);
+	pv_vault_close(v2);
+	ve_vault_clear(&a);
+	ve_vault_clear(&b);
+	ve_worker_clear(&w);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -476,5 +512,6 @@ int main(void)
 	CU_add_test(s, "ed25519", t_ed25519);
 	CU_add_test(s, "sm2", t_sm2);
 	CU_add_test(s, "bad input", t_bad);
+	CU_add_test(s, "master rotation of a private key", t_rewrap);
 	return te_run();
 }
