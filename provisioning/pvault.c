@@ -10,7 +10,7 @@
 
 static const pv_cmd *const tables[] = { pv_status_cmds, pv_master_cmds, pv_rotate_cmds,
 					  pv_token_cmds,
-					  pv_key_cmds, NULL };
+					  pv_key_cmds, pv_backup_cmds, NULL };
 
 void pvault_err(const char *fmt, ...)
 {

@@ -17,6 +17,7 @@ extern const pv_cmd pv_rotate_cmds[];
 extern const pv_cmd pv_token_cmds[];
 extern const pv_cmd pv_key_cmds[];
 extern const pv_cmd pv_status_cmds[];
+extern const pv_cmd pv_backup_cmds[];
 
 /* Helpers shared by command files. */
 int pvault_is_help(const char *arg);
