@@ -76,7 +76,7 @@ KC_PRIV void kc_ecf_sub_nl(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, c
 	}
 }
 
-KC_API void kc_ecf_add(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
+KC_EC_NOINLINE KC_API void kc_ecf_add(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
 	if (m->nl == 8)                       /* public: the curve */
 		kc_ecf_add_nl(m, r, a, b, 8);
@@ -84,7 +84,7 @@ KC_API void kc_ecf_add(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const
 		kc_ecf_add_nl(m, r, a, b, 12);
 }
 
-KC_API void kc_ecf_sub(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
+KC_EC_NOINLINE KC_API void kc_ecf_sub(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
 	if (m->nl == 8)
 		kc_ecf_sub_nl(m, r, a, b, 8);
@@ -146,7 +146,7 @@ KC_PRIV void kc_ecf_mul_nl(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, c
 		r[i] = t[i] ^ (u & (t[i] ^ d[i]));
 }
 
-KC_API void kc_ecf_mul(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
+KC_EC_NOINLINE KC_API void kc_ecf_mul(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
 	if (m->nl == 8)                       /* public: the curve */
 		kc_ecf_mul_nl(m, r, a, b, 8);
@@ -170,7 +170,7 @@ KC_API void kc_ecf_from_mont(const kc_ec_mod *m, uint32_t *r, const uint32_t *a)
 	kc_ecf_mul(m, r, a, one);
 }
 
-KC_API void kc_ecf_pow(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *e)
+KC_EC_NOINLINE KC_API void kc_ecf_pow(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *e)
 {
 	uint32_t acc[KC_EC_MAXL], base[KC_EC_MAXL];
 	int i;

@@ -17,6 +17,16 @@
 
 #define KC_EC_MAXL 12
 
+/* Under nvcc every KC_API function is inline; the field and group
+ * operations are called thousands of times per scalar multiplication, and
+ * inlining all of them makes the kernel (and its compile time) explode.
+ * They stay real calls on the GPU; the host build is unaffected. */
+#ifdef __CUDACC__
+#define KC_EC_NOINLINE __noinline__
+#else
+#define KC_EC_NOINLINE
+#endif
+
 /*
  * Declassification for the ctgrind tests.  A few decisions derived from
  * secrets are public by design: "this DRBG candidate is out of range, draw

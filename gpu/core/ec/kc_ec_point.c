@@ -42,7 +42,7 @@ KC_PRIV void kc_ecp_store(uint32_t nl, kc_ec_pt *r, const uint32_t *x, const uin
 	}
 }
 
-KC_API void kc_ecp_add(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p, const kc_ec_pt *q)
+KC_EC_NOINLINE KC_API void kc_ecp_add(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p, const kc_ec_pt *q)
 {
 	const kc_ec_mod *F = &c->p;
 	uint32_t t0[KC_EC_MAXL], t1[KC_EC_MAXL], t2[KC_EC_MAXL], t3[KC_EC_MAXL], t4[KC_EC_MAXL];
@@ -94,7 +94,7 @@ KC_API void kc_ecp_add(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p, co
 	kc_ecp_store(c->nl, r, x3, y3, z3);
 }
 
-KC_API void kc_ecp_dbl(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p)
+KC_EC_NOINLINE KC_API void kc_ecp_dbl(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p)
 {
 	const kc_ec_mod *F = &c->p;
 	uint32_t t0[KC_EC_MAXL], t1[KC_EC_MAXL], t2[KC_EC_MAXL], t3[KC_EC_MAXL];
@@ -164,7 +164,7 @@ KC_PRIV void kc_ecp_select16(uint32_t nl, kc_ec_pt *t, const kc_ec_pt *tab, uint
 	}
 }
 
-KC_API void kc_ecp_mul(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p, const uint8_t *k)
+KC_EC_NOINLINE KC_API void kc_ecp_mul(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p, const uint8_t *k)
 {
 	kc_ec_pt tab[16], acc, t;
 	uint32_t i, nib;
@@ -197,7 +197,7 @@ KC_API void kc_ecp_mul(const kc_ec_params *c, kc_ec_pt *r, const kc_ec_pt *p, co
 	kc_wipe(&t, sizeof t);
 }
 
-KC_API void kc_ecp_mulgen(const kc_ec_params *c, kc_ec_pt *r, const uint8_t *k)
+KC_EC_NOINLINE KC_API void kc_ecp_mulgen(const kc_ec_params *c, kc_ec_pt *r, const uint8_t *k)
 {
 	kc_ec_pt acc, t;
 	uint32_t d = c->comb_d, flen = c->flen, nl = c->nl;
