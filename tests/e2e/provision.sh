@@ -67,6 +67,31 @@ unchanged() {
     printf "%s\n" "$out" | grep -Eq "$0" || { echo "message: $out"; exit 1; }' "$re" "$@"
 }
 export -f store_hash
+
+# An operator without write permission on the token directory.  As a normal
+# user: the directory is made read-only.  As root (which ignores modes):
+# the command runs as nobody, with the store and a copy of the master key
+# readable but nothing writable.
+ro_setup() {
+  if [ "$(id -u)" = 0 ]; then
+    chmod a+rx "$T" "$T/tokens" "$T"/tokens/* 2>/dev/null
+    chmod a+r "$T"/tokens/*/* "$T/tokens/.lock" 2>/dev/null
+    cp "$T/master.key" "$T/master.ro" 2>/dev/null && chmod 444 "$T/master.ro"
+    sed "s|^master_key .*|master_key = $T/master.ro|" "$PIXELVAULT_CONF" >"$T/ro.conf"
+    chmod a+r "$T/ro.conf" "$T"/*.pvbk 2>/dev/null
+  else
+    chmod a-w "$T/tokens"
+  fi
+}
+ro_teardown() { [ "$(id -u)" = 0 ] || chmod u+w "$T/tokens"; }
+as_ro() {
+  if [ "$(id -u)" = 0 ]; then
+    PIXELVAULT_CONF=$T/ro.conf HOME=/nonexistent setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+  else
+    "$@"
+  fi
+}
+export -f as_ro
 # (a wrong PIN is counted in the store, as PKCS#11 lockout requires)
 ok "wrong user PIN: one clear message, non-zero exit" bash -c \
    "out=\$(USER_PIN=00000000 '$PV' key import --token prov --pin-env USER_PIN --type aes --in '$T/aes.key' --label x1 2>&1); [ \$? -ne 0 ] && [ \"\$out\" = 'pvault: login as user: wrong PIN' ]"
@@ -88,16 +113,12 @@ rm -f "$T/master.key"; cp "$T/master.good" "$T/master.key"
 cp "$T/master.good" "$T/master.pass.src"
 rm -f "$T/master.pp"; MPASS=right "$PV" master new --out "$T/master.pp" --passphrase-env MPASS >/dev/null
 unchanged "wrong passphrase: master check" "passphrase" env MPASS=wrong "$PV" master check --passphrase-env MPASS "$T/master.pp"
-if [ "$(id -u)" != 0 ]; then
-  chmod a-w "$T/tokens"
-  unchanged "token directory without write permission: token init" "not writable" \
-     "$PV" token init --label ro --so-pin-env SO_PIN --pin-env USER_PIN
-  unchanged "token directory without write permission: token delete" "not writable" \
-     "$PV" token delete --yes --so-pin-env SO_PIN prov
-  chmod u+w "$T/tokens"
-else
-  TAP_N=$((TAP_N + 1)); echo "ok $TAP_N # SKIP running as root: write permission is not enforced"
-fi
+ro_setup
+unchanged "token directory without write permission: token init" "not writable" \
+   as_ro "$PV" token init --label ro --so-pin-env SO_PIN --pin-env USER_PIN
+unchanged "token directory without write permission: token delete" "not writable" \
+   as_ro "$PV" token delete --yes --so-pin-env SO_PIN prov
+ro_teardown
 ok "the token still works after the failures" bash -c \
    'p11_user --sign -m SHA256-HMAC --label mac1 -i "$T/msg.bin" -o "$T/mac2.p11" && cmp "$T/mac.p11" "$T/mac2.p11"'
 ok "pvault key delete" pv key delete --token prov --pin-env USER_PIN --label aes1
