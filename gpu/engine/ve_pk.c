@@ -235,6 +235,9 @@ KC_API int ve_pk_pub_out(ve_req *r, const ve_pkey *k)
 	uint32_t need;
 	size_t kb;
 
+	if (r->d.out2.len == 0u)
+		return PV_OK;                /* public part not asked for */
+
 	if (k->type == PV_KEY_RSA) {
 		kb = kc_rsa_len(k->rsa.bits);
 		need = (uint32_t)kb + 4u;

@@ -144,7 +144,8 @@
  *               aad = label.
  *  GENERATE_PAIR  RSA: new_len = bits, in = public exponent (BE, empty =
  *               65537); EC: new_type P256/P384/SM2; out = private blob,
- *               out2 = public encoding (as above).
+ *               out2 = public encoding (as above; optional, skipped when
+ *               out2 has no capacity).
  *  IMPORT_KEY   new_type RSA: in = 8 fields (n e d p q dp dq qinv), each
  *               be16 length || big-endian bytes; EC/SM2: scalar d; Ed25519:
  *               32-byte seed.  out = blob, out2 = public encoding.
