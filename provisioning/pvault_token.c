@@ -284,6 +284,8 @@ static int token_init(int argc, char **argv)
 			}
 			for (fp = files; *fp; fp++) {
 				snprintf(f, sizeof f, "%s/%s", d2, *fp);
+				if (access(f, F_OK) == 0 && group)
+					chmod(f, 0660);
 				if (access(f, F_OK) == 0 && chown(f, uid, gid) != 0) {
 					pvault_err("token init: chown %s: %s", f, strerror(errno));
 					goto fin;
