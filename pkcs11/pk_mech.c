@@ -260,5 +260,6 @@ CK_RV pk_mech_decode(const CK_MECHANISM *m, CK_FLAGS use, tk_mech *out)
 	out->pv = d->pv;
 	out->ckk = d->ckk;
 	out->pv_key = d->pv_key;
+	out->dlen = d->maclen;
 	return pk_params(d, m, out);
 }

@@ -294,9 +294,15 @@ static size_t tk_op_bound(const tk_op *p, size_t in_len)
 		                                : in_len;
 	default:
 		if (p->pvop == PV_OP_DIGEST || p->pvop == PV_OP_SIGN)
-			return 64;
+			return p->m.tag_len ? p->m.tag_len : p->m.dlen;
 		return in_len + 16;
 	}
+}
+
+/* An output capacity no request needs more of (the arena is finite). */
+static size_t tk_cap(size_t cap, size_t want)
+{
+	return cap < want ? cap : want;
 }
 
 /* INIT, if not done yet. */
@@ -354,7 +360,7 @@ static int tk_op_feed(tk_op *p, const uint8_t *in, size_t in_len, uint8_t *out,
 		r.in_len = n;
 		if (out != NULL) {
 			r.out = out + *done;
-			r.out_cap = cap - *done;
+			r.out_cap = tk_cap(cap - *done, n + 32);
 		}
 		rc = tk_vcall(&r);
 		if (rc != PV_OK)
@@ -383,12 +389,13 @@ CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 		tk_op_put(os, p, 0);
 		return CKR_OPERATION_ACTIVE;
 	}
-	if (in_len + cap + tk_op_overhead(p) <= tk_vault_max_data()) {
+	if (in_len + tk_op_bound(p, in_len) + 64 + tk_op_overhead(p) <=
+	    tk_vault_max_data()) {
 		tk_op_req(p, &r, PV_PHASE_ONESHOT);
 		r.in = in;
 		r.in_len = in_len;
 		r.out = out;
-		r.out_cap = cap;
+		r.out_cap = tk_cap(cap, tk_op_bound(p, in_len) + 64);
 		rc = tk_vcall(&r);
 		if (rc == PV_ERR_BUF_SMALL) {
 			*out_len = (CK_ULONG)r.out_len;
@@ -418,7 +425,7 @@ CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 			r.in_len = p->buf_len;
 		}
 		r.out = out + done;
-		r.out_cap = cap - done;
+		r.out_cap = tk_cap(cap - done, p->buf_len + 64);
 		rc = tk_vcall(&r);
 		fin = r.out_len;
 	}
@@ -451,7 +458,7 @@ CK_RV tk_op_update(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 			r.in = in;
 			r.in_len = in_len;
 			r.out = out;
-			r.out_cap = cap;
+			r.out_cap = tk_cap(cap, in_len + 32);
 			rc = tk_vcall(&r);
 			if (rc == PV_ERR_BUF_SMALL) {
 				*out_len = (CK_ULONG)r.out_len;
@@ -501,7 +508,7 @@ CK_RV tk_op_final(CK_SESSION_HANDLE h, int kind, uint8_t *out,
 			r.in_len = p->buf_len;
 		}
 		r.out = out;
-		r.out_cap = out != NULL ? *out_len : 0;
+		r.out_cap = out != NULL ? tk_cap(*out_len, p->buf_len + 64) : 0;
 		rc = tk_vcall(&r);
 		if (rc == PV_ERR_BUF_SMALL) {
 			*out_len = (CK_ULONG)r.out_len;

@@ -34,6 +34,7 @@ typedef struct tk_mech {
 	const uint8_t *iv;  size_t iv_len;
 	const uint8_t *aad; size_t aad_len;
 	uint32_t tag_len;           /* GCM tag bytes; MAC length (0 = full)   */
+	uint32_t dlen;              /* full digest / MAC length               */
 	uint32_t ctr_bits;
 	/* HKDF */
 	uint32_t prf, flags;        /* PV_MECH_SHA*, PV_F_*                   */
