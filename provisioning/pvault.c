@@ -150,13 +150,27 @@ static void usage(FILE *f)
 	const pv_cmd *const *t;
 	const pv_cmd *c;
 	fprintf(f, "usage: pvault COMMAND [SUBCOMMAND] [OPTIONS]\n\n"
-	           "Provision and operate a PixelVault token store.\n"
-	           "Configuration: $PIXELVAULT_CONF or ~/.config/pixelvault/pixelvault.conf\n\n"
-	           "Commands:\n");
+	           "DESCRIPTION\n"
+	           "  Provision and operate a PixelVault token store: master key, tokens,\n"
+	           "  keys, master key rotation, backup and restore, status.\n"
+	           "  docs/operations.md walks through a whole installation.\n\n"
+	           "COMMANDS\n");
 	for (t = tables; *t; t++)
 		for (c = *t; c->name; c++)
 			fprintf(f, "  %-7s %-8s %s\n", c->group ? c->group : "", c->name, c->summary);
-	fprintf(f, "\n`pvault COMMAND SUBCOMMAND --help` describes each command.\n");
+	fprintf(f, "\n  `pvault COMMAND [SUBCOMMAND] --help` describes each command.\n\n"
+	           "ENVIRONMENT\n"
+	           "  PIXELVAULT_CONF               configuration file (default\n"
+	           "                                ~/.config/pixelvault/pixelvault.conf)\n"
+	           "  PIXELVAULT_MASTER_PASSPHRASE  passphrase of a protected master key file\n\n"
+	           "EXIT STATUS\n"
+	           "  0 success; 1 the operation failed (one message on stderr says why, and\n"
+	           "  nothing on disk was changed); 2 bad command line.\n\n"
+	           "EXAMPLE\n"
+	           "  pvault master new --out /media/vaultkey/master.key\n"
+	           "  pvault token init --label web\n"
+	           "  pvault key import --token web --type aes --in aes.key --label k1 --id 01\n"
+	           "  pvault status\n");
 }
 
 int main(int argc, char **argv)

@@ -119,16 +119,32 @@ static int master_check(int argc, char **argv)
 const pv_cmd pv_master_cmds[] = {
 	{ "master", "new", "generate a new 256-bit master key file",
 	  "pvault master new --out FILE [--passphrase | --passphrase-env VAR]\n\n"
-	  "Writes a new random master key to FILE (which must not exist) with mode 0400.\n"
-	  "The file is versioned and checksummed.  With --passphrase (asked on the\n"
-	  "terminal) or --passphrase-env VAR (read from the environment), the key is\n"
-	  "encrypted with AES-256-GCM under PBKDF2-HMAC-SHA256 (600,000 iterations).\n"
-	  "Prints the key's fingerprint, which `pvault status` shows for the running vault.\n",
+	  "DESCRIPTION\n"
+	  "  Writes a new random 256-bit master key to FILE (which must not exist)\n"
+	  "  with mode 0400, in a versioned format with a checksum, and prints its\n"
+	  "  fingerprint (what `pvault status` and `pvault token list` show).  Keep it\n"
+	  "  on removable media, with a second copy stored apart from the backups.\n\n"
+	  "OPTIONS\n"
+	  "  --out FILE            the new key file\n"
+	  "  --passphrase          protect the key with a passphrase asked twice on the\n"
+	  "                        terminal: AES-256-GCM under PBKDF2-HMAC-SHA256\n"
+	  "                        (600,000 iterations); the vault then needs\n"
+	  "                        PIXELVAULT_MASTER_PASSPHRASE\n"
+	  "  --passphrase-env VAR  the same, passphrase read from environment variable VAR\n"
+	  "\nEXIT STATUS\n  0 success; 1 failure (nothing written); 2 bad command line.\n"
+	  "\nEXAMPLE\n  pvault master new --out /media/vaultkey/master.key --passphrase\n",
 	  master_new },
 	{ "master", "check", "verify a master key file and print its fingerprint",
 	  "pvault master check [--passphrase-env VAR] FILE\n\n"
-	  "Checks the format and checksum of FILE and, for a protected file, the\n"
-	  "passphrase (asked on the terminal or read from VAR).  Exit status 0 when valid.\n",
+	  "DESCRIPTION\n"
+	  "  Checks the format and checksum of FILE and, for a protected file, the\n"
+	  "  passphrase, then prints the key's fingerprint.  Tells a corrupted file\n"
+	  "  from a wrong passphrase.\n\n"
+	  "OPTIONS\n"
+	  "  --passphrase-env VAR  read the passphrase from VAR (default: terminal)\n"
+	  "\nEXIT STATUS\n  0 valid; 1 unreadable, corrupted or wrong passphrase (one message says\n"
+	  "  which); 2 bad command line.\n"
+	  "\nEXAMPLE\n  pvault master check /media/vaultkey/master.key\n",
 	  master_check },
 	{ NULL, NULL, NULL, NULL, NULL }
 };

@@ -56,7 +56,7 @@ static int status_run(int argc, char **argv)
 		printf("ring:         %u slots, %u bytes per request\n", info.nslots, info.max_data);
 		printf("sealed:       %s%s%s\n", info.sealed ? "yes (" : "no",
 		       info.sealed ? seal_text(info.seal_reason) : "", info.sealed ? ")" : "");
-		printf("requests:     0 served (a fresh embedded vault; pvaultd statistics: not yet)\n");
+		printf("requests:     n/a (an embedded vault serves this process only; pvaultd counters: not yet)\n");
 		printf("last error:   %s\n", info.sealed ? seal_text(info.seal_reason) : "none");
 		pv_vault_close(v);
 		if (info.sealed)

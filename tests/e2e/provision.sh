@@ -113,6 +113,12 @@ rm -f "$T/master.key"; cp "$T/master.good" "$T/master.key"
 cp "$T/master.good" "$T/master.pass.src"
 rm -f "$T/master.pp"; MPASS=right "$PV" master new --out "$T/master.pp" --passphrase-env MPASS >/dev/null
 unchanged "wrong passphrase: master check" "passphrase" env MPASS=wrong "$PV" master check --passphrase-env MPASS "$T/master.pp"
+sed "s|^master_key .*|master_key = $T/master.pp|" "$PIXELVAULT_CONF" >"$T/pp.conf"
+unchanged "wrong passphrase of the configured master key: key import refuses" "wrong passphrase" \
+   env PIXELVAULT_CONF="$T/pp.conf" PIXELVAULT_MASTER_PASSPHRASE=wrong \
+   "$PV" key import --token prov --pin-env USER_PIN --type aes --in "$T/aes.key" --label x4
+unchanged "no passphrase for a protected master key: token init refuses" "passphrase" \
+   env PIXELVAULT_CONF="$T/pp.conf" "$PV" token init --label pp --so-pin-env SO_PIN --pin-env USER_PIN
 ro_setup
 unchanged "token directory without write permission: token init" "not writable" \
    as_ro "$PV" token init --label ro --so-pin-env SO_PIN --pin-env USER_PIN
@@ -127,4 +133,15 @@ ok "pvault token delete with a wrong SO PIN fails, the token stays" bash -c \
    "! SO_PIN=11111111 '$PV' token delete --yes --so-pin-env SO_PIN prov && '$PV' token info prov >/dev/null"
 ok "pvault token delete" pv token delete --yes --so-pin-env SO_PIN prov
 ok "the token is gone" bash -c "! '$PV' token list | grep -q prov"
+# every command documents itself like a manual page
+ok "pvault --help lists every command with exit status and an example" bash -c \
+   '"$PV" --help >"$T/h" && grep -q "EXIT STATUS" "$T/h" && grep -q EXAMPLE "$T/h" &&
+    [ "$(grep -cE "^  (master|token|key|) +[a-z]+ +" "$T/h")" -ge 13 ]'
+for cmd in status "master new" "master check" "master rotate" "token init" "token list" "token info" \
+           "token delete" "key list" "key import" "key delete" backup restore; do
+  ok "pvault $cmd --help: usage, description, exit status, example" bash -c \
+     '"$PV" '"$cmd"' --help >"$T/h" && head -1 "$T/h" | grep -q "^usage: pvault '"$cmd"'" &&
+      grep -q "^DESCRIPTION" "$T/h" && grep -q "^EXIT STATUS" "$T/h" && grep -q "^EXAMPLE" "$T/h"'
+done
+ok "unknown commands exit 2" bash -c '"$PV" frobnicate 2>/dev/null; [ $? -eq 2 ] && { "$PV" token frob 2>/dev/null; [ $? -eq 2 ]; }'
 done_testing
