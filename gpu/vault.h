@@ -87,6 +87,7 @@
 #include "gpu/core/pv_err.h"
 #include "gpu/engine/ve_proto.h"
 #include "gpu/host/pv_conf.h"
+#include "gpu/client/pv_proto.h"
 
 typedef struct pv_vault pv_vault;
 
@@ -129,7 +130,10 @@ typedef struct pv_req {
 } pv_req;
 
 /* Open the vault described by conf (backend "auto" | "cpu"; mode
- * "embedded").  A missing or invalid master key still opens: sealed.
+ * "embedded", or "daemon": a thin client of pvaultd at conf->socket, see
+ * docs/daemon.md; PV_ERR_REMOVED if no daemon answers, PV_ERR_PERM if its
+ * policy refuses this uid; after the daemon goes away calls answer
+ * PV_ERR_REMOVED and a later call with nothing in flight reconnects).  A missing or invalid master key still opens: sealed.
  * PV_ERR_CONFIG for an unsupported backend/mode (cuda, daemon: not yet). */
 int pv_vault_open(const pv_conf *conf, pv_vault **out);
 /* Test/tool variant: explicit master key (NULL: sealed), workers (0 =
@@ -139,6 +143,14 @@ int pv_vault_open_key(const uint8_t *master, size_t master_len, uint32_t workers
 /* Requests must all have been waited for. */
 void pv_vault_close(pv_vault *v);
 int pv_vault_get_info(pv_vault *v, pv_vault_info *info);
+
+/* pvaultd's status (for `pvault status`): backend, sealed, clients, queue
+ * depth, completed/failed requests per (op, mech), errors.  Opens its own
+ * short connection to conf->socket (no pv_vault needed).  PV_ERR_REMOVED if
+ * no daemon answers, PV_ERR_PERM if refused.  Fields: gpu/client/pv_proto.h
+ * (pvp_status_ok). */
+typedef pvp_status_ok pv_daemon_status;
+int pv_vault_status(const pv_conf *conf, pv_daemon_status *st);
 
 /* Zero r and set op / mech. */
 void pv_req_init(pv_req *r, uint32_t op, uint32_t mech);

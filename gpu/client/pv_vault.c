@@ -14,6 +14,7 @@
  */
 #include "gpu/vault.h"
 #include "gpu/cpu/pv_cpu.h"
+#include "gpu/client/pv_dclient.h"
 #include "gpu/engine/ve_ring.h"
 #include "gpu/host/pv_futex.h"
 #include "gpu/core/kc_util.h"
@@ -25,6 +26,7 @@
 
 struct pv_vault {
 	pv_cpu *cpu;
+	pv_dclient *dc;              /* mode = daemon: pvaultd transport */
 	uint8_t *ring;
 	uint32_t nslots, slot_arena;
 	_Atomic uint32_t prod;       /* producer ticket counter (host only) */
@@ -63,8 +65,19 @@ int pv_vault_open(const pv_conf *conf, pv_vault **out)
 	*out = NULL;
 	if (conf == NULL)
 		return PV_ERR_ARGS;
+	if (conf->mode[0] != '\0' && strcmp(conf->mode, "daemon") == 0) {
+		v = (pv_vault *)calloc(1, sizeof *v);
+		if (v == NULL)
+			return PV_ERR_NOMEM;
+		if ((rc = pv_dc_open(conf, &v->dc)) != PV_OK) {
+			free(v);
+			return rc;
+		}
+		*out = v;
+		return PV_OK;
+	}
 	if (conf->mode[0] != '\0' && strcmp(conf->mode, "embedded") != 0)
-		return PV_ERR_CONFIG;            /* daemon transport: not yet */
+		return PV_ERR_CONFIG;
 	if (conf->backend[0] != '\0' && strcmp(conf->backend, "auto") != 0 &&
 	    strcmp(conf->backend, "cpu") != 0)
 		return PV_ERR_CONFIG;            /* cuda: not yet */
@@ -118,6 +131,11 @@ void pv_vault_close(pv_vault *v)
 {
 	if (v == NULL)
 		return;
+	if (v->dc != NULL) {
+		pv_dc_close(v->dc);
+		free(v);
+		return;
+	}
 	pv_cpu_close(v->cpu);
 	free(v->owner);
 	free((void *)v->reaping);
@@ -128,6 +146,8 @@ int pv_vault_get_info(pv_vault *v, pv_vault_info *info)
 {
 	if (v == NULL || info == NULL)
 		return PV_ERR_ARGS;
+	if (v->dc != NULL)
+		return pv_dc_get_info(v->dc, info);
 	*info = v->info;
 	return PV_OK;
 }
@@ -173,6 +193,8 @@ static int vault_submit(pv_vault *v, pv_req *r, int block)
 
 	if (v == NULL || r == NULL)
 		return PV_ERR_ARGS;
+	if (v->dc != NULL)
+		return pv_dc_submit(v->dc, r, block);
 	if (getpid() != v->pid)
 		return r->status = PV_ERR_REMOVED;
 	if (pv_load_acq(&r->inflight_))
@@ -313,7 +335,8 @@ static int reap(pv_vault *v, ve_slot *s, uint32_t t)
 int pv_vault_done(pv_vault *v, const pv_req *r)
 {
 	const ve_slot *s = (const ve_slot *)r->slot_;
-	(void)v;
+	if (v != NULL && v->dc != NULL)
+		return pv_dc_done(v->dc, r);
 	if (pv_load_acq(&r->inflight_) == 0u)
 		return 1;
 	return pv_load_acq(&s->dev.done_seq) == r->ticket_ + 1u;
@@ -326,6 +349,8 @@ int pv_vault_wait(pv_vault *v, pv_req *r)
 
 	if (v == NULL || r == NULL)
 		return PV_ERR_ARGS;
+	if (v->dc != NULL)
+		return pv_dc_wait(v->dc, r);
 	s = (ve_slot *)r->slot_;
 	t = r->ticket_;
 	for (;;) {

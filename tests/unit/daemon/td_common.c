@@ -1,0 +1,172 @@
+/* td_common.c - see td_common.h. */
+#include "td_common.h"
+#include "gpu/host/pv_master.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int have_master;
+
+int td_setup(td_daemon *d)
+{
+	FILE *f;
+
+	memset(d, 0, sizeof d->dir);
+	snprintf(d->dir, sizeof d->dir, "/tmp/pvd-test-XXXXXX");
+	if (mkdtemp(d->dir) == NULL)
+		return -1;
+	if (!have_master) {
+		ts_rand(te_master, sizeof te_master);
+		have_master = 1;
+	}
+	snprintf(d->key, sizeof d->key, "%s/master.key", d->dir);
+	snprintf(d->sock, sizeof d->sock, "%s/run/pvaultd.sock", d->dir);
+	snprintf(d->conf, sizeof d->conf, "%s/pixelvault.conf", d->dir);
+	if (pv_master_write(d->key, te_master, NULL) != PV_OK)
+		return -1;
+	f = fopen(d->conf, "w");
+	if (f == NULL)
+		return -1;
+	fprintf(f, "token_dir = %s/tokens\nmaster_key = %s\nbackend = cpu\nmode = daemon\n"
+	           "socket = %s\nworkers = 2\n", d->dir, d->key, d->sock);
+	fclose(f);
+	d->pid = -1;
+	return 0;
+}
+
+void td_conf(const td_daemon *d, pv_conf *c)
+{
+	pv_conf_load_file(c, d->conf);
+}
+
+int td_open(const td_daemon *d, pv_vault **v)
+{
+	pv_conf c;
+	td_conf(d, &c);
+	return pv_vault_open(&c, v);
+}
+
+int td_start(td_daemon *d)
+{
+	const char *exe = getenv("PVAULTD");
+	pv_conf c;
+	pv_daemon_status st;
+	int i;
+
+	if (exe == NULL) {
+		fprintf(stderr, "td_start: PVAULTD is not set\n");
+		return -1;
+	}
+	d->pid = fork();
+	if (d->pid < 0)
+		return -1;
+	if (d->pid == 0) {
+		const char *argv[16];
+		int n = 0, k;
+		argv[n++] = exe;
+		argv[n++] = "-c";
+		argv[n++] = d->conf;
+		for (k = 0; k < 8 && d->extra[k] != NULL; k++)
+			argv[n++] = d->extra[k];
+		argv[n] = NULL;
+		execv(exe, (char *const *)argv);
+		_exit(127);
+	}
+	td_conf(d, &c);
+	for (i = 0; i < 500; i++) {
+		int status;
+		if (pv_vault_status(&c, &st) == PV_OK)
+			return 0;
+		if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
+			d->pid = -1;
+			return -1;
+		}
+		usleep(10000);
+	}
+	return -1;
+}
+
+int td_stop(td_daemon *d, int sig)
+{
+	int status, i;
+	if (d->pid <= 0)
+		return -1;
+	kill(d->pid, sig);
+	for (i = 0; i < 1000; i++) {
+		pid_t p = waitpid(d->pid, &status, WNOHANG);
+		if (p == d->pid) {
+			d->pid = -1;
+			if (WIFEXITED(status))
+				return WEXITSTATUS(status);
+			return 128 + WTERMSIG(status);
+		}
+		usleep(10000);
+	}
+	kill(d->pid, SIGKILL);
+	waitpid(d->pid, &status, 0);
+	d->pid = -1;
+	return -1;
+}
+
+void td_cleanup(td_daemon *d)
+{
+	char cmd[400];
+	if (d->pid > 0)
+		td_stop(d, SIGKILL);
+	if (strncmp(d->dir, "/tmp/pvd-test-", 14) == 0) {
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", d->dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "td_cleanup: rm failed\n");
+	}
+}
+
+int td_fd_count(pid_t pid)
+{
+	char p[64];
+	DIR *dd;
+	struct dirent *e;
+	int n = 0;
+	snprintf(p, sizeof p, "/proc/%d/fd", (int)pid);
+	dd = opendir(p);
+	if (dd == NULL)
+		return -1;
+	while ((e = readdir(dd)) != NULL)
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(dd);
+	return n;
+}
+
+long td_rss_kb(pid_t pid)
+{
+	char p[64], line[256];
+	FILE *f;
+	long kb = -1;
+	snprintf(p, sizeof p, "/proc/%d/status", (int)pid);
+	f = fopen(p, "r");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "VmRSS:", 6) == 0)
+			kb = strtol(line + 6, NULL, 10);
+	fclose(f);
+	return kb;
+}
+
+int td_run(void)
+{
+	unsigned fails;
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
+	        CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return fails ? 1 : 0;
+}
