@@ -3,8 +3,12 @@
  * Not for use outside this directory.
  *
  * Bitsliced representation: eight 32-bit words q[0..7]; bit p of q[i] is bit
- * i of byte p (32 bytes per pass).  Bytes are taken from little-endian
- * 32-bit words: byte j of word k is byte p = 4k + j.
+ * i of byte p (32 bytes per pass).  Two byte orders are used:
+ *   kc_bs_from_words / kc_bs_to_words: byte j of word k is p = 4k + j
+ *     (any number of words; key schedules);
+ *   kc_bs_ortho8 (in place, 8 words): byte j of word k is p = 8j + k
+ *     (AES state and SM4's tau: much cheaper).
+ * The S-boxes are bytewise, so either order serves them.
  */
 #ifndef KC_SYM_INT_H
 #define KC_SYM_INT_H
