@@ -74,17 +74,19 @@ CK_RV tk_open_session(CK_SLOT_ID id, CK_FLAGS flags, CK_SESSION_HANDLE *out)
 	tk_session *se;
 	tk_db *d;
 	CK_RV rv = CKR_OK;
-	int rc;
+	int rc, initialized;
 
 	tk_mutex_lock(tk_g.mu);
 	if ((s = tk_slot_find(id)) == NULL) {
 		(void)tk_slots_refresh();
 		s = tk_slot_find(id);
 	}
+	/* read under the lock: the slot may be turning into a new token */
+	initialized = s != NULL && s->initialized;
 	tk_mutex_unlock(tk_g.mu);
 	if (s == NULL)
 		return CKR_SLOT_ID_INVALID;
-	if (!s->initialized)
+	if (!initialized)
 		return CKR_TOKEN_NOT_RECOGNIZED;
 	/* make sure the store opens before handing out a session */
 	rc = tk_slot_db(s, &d);
