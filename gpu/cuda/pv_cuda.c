@@ -1,27 +1,33 @@
 /*
- * pv_cuda.c - host side of the CUDA vault: probe, boot, ring, seal, close.
+ * pv_cuda.c - host side of the CUDA vault: probe, boot, watchdog, seal,
+ * close, and a minimal ring producer for tests and tools.
  *
- * The host writes only what pvc_ring.h assigns to it (ctl.head, ctl.stop,
- * descriptors, slot inputs) with C11-style release stores, and reads the
- * GPU's words (completions, booted/exited/fatal) with acquire loads.  It
- * never read-modify-writes a word the GPU writes.
+ * Ring words: the host writes only what ve_ring.h gives producers (with
+ * release stores) and reads the GPU's words with acquire loads; it never
+ * read-modify-writes a word the GPU writes.  The one exception is by
+ * design: once the GPU is dead (sticky error, kernel gone), the watchdog
+ * becomes the ring's only worker and writes slot.dev itself.
  *
- * While the kernel runs, nothing here synchronizes the device: no
+ * While the kernel runs nothing here synchronizes the device: no
  * cudaDeviceSynchronize, no legacy default stream, no cudaFree/cudaFreeHost
  * (both imply a device-wide sync).  The kernel has its own non-blocking
- * stream and an event recorded behind it; health checks query that event.
+ * stream and an event recorded behind it; health checks query the event.
  */
 #include "gpu/cuda/pv_cuda.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,42 +39,40 @@
 #include "gpu/cuda/pvc_kernel.h"
 #include "gpu/cuda/pvc_ring.h"
 
-#define PVC_DEF_SLOTS 256u
-#define PVC_DEF_SLOT_BYTES (16u * 1024u)
 #define PVC_MAX_SLOTS 65536u
-#define PVC_MAX_SLOT_BYTES (64u * 1024u * 1024u)
-#define PVC_MAX_ARENA ((size_t)4 << 30)
+#define PVC_MAX_ARENA_BYTES ((size_t)8 << 30)
 
 struct pv_cuda {
 	int dev;
-	cudaStream_t stream;       /* the kernel's own, non-blocking       */
-	cudaStream_t side;         /* copies while the kernel runs          */
-	cudaEvent_t done;          /* recorded behind the kernel            */
-	int launched;
-	int stopped;
+	cudaStream_t stream;       /* the kernel's own, non-blocking         */
+	cudaStream_t side;         /* copies while the kernel runs           */
+	cudaEvent_t done;          /* recorded behind the kernel             */
+	int launched, stopped;
 
-	void *ring_mem;            /* pinned+mapped: ctl | desc[] | comp[]  */
-	pvc_ctl *ctl;
-	pvc_desc *desc;
-	pvc_comp *comp;
-	uint8_t *harena;           /* pinned+mapped data slots              */
-	uint8_t *hstaging;         /* pinned, 32 bytes, one-shot            */
-	uint8_t *darena;           /* device                                */
-	pvc_devstate *dstate;      /* device                                */
-	uint32_t *dstaging;        /* device, 32 bytes                      */
+	uint8_t *ring;             /* pinned + mapped, ve_ring layout        */
+	size_t ring_bytes;
+	pvc_gpu_status *gst;       /* pinned + mapped, GPU-written           */
+	uint8_t *hstaging;         /* pinned, PVC_ST_LEN, one-shot           */
+	uint8_t *darena;           /* device                                 */
+	ve_desc *ddesc;            /* device                                 */
+	pvc_devstate *dstate;      /* device                                 */
+	uint8_t *dstaging;         /* device, PVC_ST_LEN                     */
 	pvc_kparams kp;
+	uint32_t nslots, slot_arena;
 
-	uint32_t nslots, slot_bytes;
-	pthread_mutex_t sub_mu;    /* ticket order = publication order      */
-	uint32_t next_ticket;
-	uint8_t *slot_busy;        /* host-only: 1 from submit to wait      */
-	uint32_t *slot_cap;        /* host-only: out_cap of the slot's req  */
-	uint32_t *slot_off;        /* host-only: out_off of the slot's req  */
+	uint32_t prod;             /* producer ticket counter (host only)    */
+	uint32_t *arena_used;      /* per slot: bytes the producer filled    */
+
+	pthread_t wd;              /* watchdog                               */
+	int wd_running;
+	int wd_stop;               /* atomic                                 */
+	uint32_t *seen_done;       /* watchdog: done_seq at its last scan    */
 
 	pthread_mutex_t why_mu;
-	int sealed;                /* atomic                                */
+	int sealed;                /* atomic: 1 once sealed by a fault       */
+	int no_master;             /* PV_ERR_NOT_FOUND / _KEY_SIZE, or 0     */
+	int engine_sealed;
 	char why[256];
-	uint64_t submitted, completed;   /* atomic */
 
 	char device_name[256];
 	int sm_count, blocks_per_sm, host_native_atomics;
@@ -121,15 +125,23 @@ static uint64_t pvc_now_ns(void)
 
 static void pvc_relax(unsigned *spins)
 {
-	if (*spins < 256) {
+	if (*spins < 512) {
 		__builtin_ia32_pause();
-	} else if (*spins < 4096) {
+	} else if (*spins < 8192) {
 		sched_yield();
 	} else {
 		struct timespec ts = { 0, 20000 };
 		nanosleep(&ts, NULL);
 	}
 	(*spins)++;
+}
+
+static uint32_t ld_acq(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static void st_rel(uint32_t *p, uint32_t x) { __atomic_store_n(p, x, __ATOMIC_RELEASE); }
+
+static void pvc_futex_wake(uint32_t *p)
+{
+	(void)syscall(SYS_futex, p, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 int pv_cuda_probe(int device, char *why, size_t whylen)
@@ -162,17 +174,15 @@ int pv_cuda_probe(int device, char *why, size_t whylen)
 	return PV_OK;
 }
 
-static int pvc_read_key(const char *path, uint8_t key[32], char *err, size_t errlen)
+/* 32 raw bytes, or a reason to run sealed. */
+static int pvc_read_key(const char *path, uint8_t key[32])
 {
 	struct stat st;
 	ssize_t got;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		pvc_msg(err, errlen, "master key %s: %s", path, strerror(errno));
-		return PV_ERR_IO;
-	}
+	if (fd < 0)
+		return PV_ERR_NOT_FOUND;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != 32) {
-		pvc_msg(err, errlen, "master key %s: not a 32-byte file", path);
 		close(fd);
 		return PV_ERR_KEY_SIZE;
 	}
@@ -180,53 +190,9 @@ static int pvc_read_key(const char *path, uint8_t key[32], char *err, size_t err
 	close(fd);
 	if (got != 32) {
 		kc_wipe(key, 32);
-		pvc_msg(err, errlen, "master key %s: short read", path);
 		return PV_ERR_IO;
 	}
 	return PV_OK;
-}
-
-/* Wipe and free everything that exists.  Device memory first (it may hold
- * key material), with a device-wide sync: only after the kernel is gone. */
-static void pvc_release(pv_cuda *v)
-{
-	size_t arena = (size_t)v->nslots * v->slot_bytes;
-	if (v->darena != NULL)
-		(void)PVC_CK(v, cudaMemsetAsync(v->darena, 0, arena, v->stream));
-	if (v->dstaging != NULL)
-		(void)PVC_CK(v, cudaMemsetAsync(v->dstaging, 0, 32, v->stream));
-	if (v->dstate != NULL)
-		(void)PVC_CK(v, cudaMemsetAsync(v->dstate, 0, sizeof *v->dstate, v->stream));
-	if (v->stream != NULL)
-		(void)PVC_CK(v, cudaStreamSynchronize(v->stream));
-	if (v->harena != NULL)
-		explicit_bzero(v->harena, arena);
-	if (v->hstaging != NULL)
-		kc_wipe(v->hstaging, 32);
-	if (v->darena != NULL)
-		(void)PVC_CK(v, cudaFree(v->darena));
-	if (v->dstaging != NULL)
-		(void)PVC_CK(v, cudaFree(v->dstaging));
-	if (v->dstate != NULL)
-		(void)PVC_CK(v, cudaFree(v->dstate));
-	if (v->harena != NULL)
-		(void)PVC_CK(v, cudaFreeHost(v->harena));
-	if (v->hstaging != NULL)
-		(void)PVC_CK(v, cudaFreeHost(v->hstaging));
-	if (v->ring_mem != NULL)
-		(void)PVC_CK(v, cudaFreeHost(v->ring_mem));
-	if (v->done != NULL)
-		(void)PVC_CK(v, cudaEventDestroy(v->done));
-	if (v->stream != NULL)
-		(void)PVC_CK(v, cudaStreamDestroy(v->stream));
-	if (v->side != NULL)
-		(void)PVC_CK(v, cudaStreamDestroy(v->side));
-	free(v->slot_busy);
-	free(v->slot_cap);
-	free(v->slot_off);
-	pthread_mutex_destroy(&v->sub_mu);
-	pthread_mutex_destroy(&v->why_mu);
-	free(v);
 }
 
 /* Health of the running kernel: PV_OK while it runs; seals otherwise. */
@@ -235,8 +201,8 @@ static int pvc_health(pv_cuda *v)
 	cudaError_t e;
 	if (__atomic_load_n(&v->sealed, __ATOMIC_ACQUIRE))
 		return PV_ERR_SEALED;
-	if (__atomic_load_n(&v->ctl->fatal, __ATOMIC_ACQUIRE)) {
-		pvc_seal(v, "vault kernel reported fatal condition %u", v->ctl->fatal);
+	if (ld_acq(&v->gst->fatal)) {
+		pvc_seal(v, "vault kernel reported fatal condition %u", v->gst->fatal);
 		return PV_ERR_SEALED;
 	}
 	e = cudaEventQuery(v->done);
@@ -250,27 +216,109 @@ static int pvc_health(pv_cuda *v)
 	return PV_ERR_SEALED;
 }
 
-static int pvc_check_cfg(const pv_cuda_cfg *c, uint32_t *ns, uint32_t *sb, char *err, size_t errlen)
+/* Watchdog: health every ms; futex wakes for completed slots; after a
+ * fault, the ring's worker of last resort. */
+static void *pvc_watchdog(void *arg)
 {
-	*ns = c->nslots ? c->nslots : PVC_DEF_SLOTS;
-	*sb = c->slot_bytes ? c->slot_bytes : PVC_DEF_SLOT_BYTES;
-	if ((*ns & (*ns - 1u)) != 0 || *ns > PVC_MAX_SLOTS || *sb % 16u != 0 || *sb < 64 ||
-	    *sb > PVC_MAX_SLOT_BYTES || (size_t)*ns * *sb > PVC_MAX_ARENA) {
-		pvc_msg(err, errlen, "bad ring geometry: %u slots of %u bytes", *ns, *sb);
-		return PV_ERR_ARGS;
+	pv_cuda *v = (pv_cuda *)arg;
+	int dead = 0;
+	while (!__atomic_load_n(&v->wd_stop, __ATOMIC_ACQUIRE)) {
+		struct timespec ts = { 0, 1000000 };
+		if (!dead) {
+			/* a sealed vault drains and stops its kernel; a dead one
+			 * (fault, or stopped) hands the ring to this thread */
+			if (pvc_health(v) != PV_OK)
+				st_rel(&((ve_ring_hdr *)v->ring)->stop, 1u);
+			if (cudaEventQuery(v->done) != cudaErrorNotReady)
+				dead = 1;
+		}
+		for (uint32_t s = 0; s < v->nslots; s++) {
+			ve_slot *sl = ve_ring_slot(v->ring, v->nslots, v->slot_arena, s);
+			uint32_t d = ld_acq(&sl->dev.done_seq);
+			if (dead) {
+				uint32_t r = ld_acq(&sl->host.ready_seq);
+				if (r != 0 && r != d) {
+					/* the GPU is gone: complete on its behalf */
+					sl->dev.res.status = dead == 1 ? PV_ERR_DEVICE : PV_ERR_SEALED;
+					sl->dev.res.out_len = sl->dev.res.out2_len = sl->dev.res.state_len = 0;
+					st_rel(&sl->dev.done_seq, r);
+					d = r;
+				}
+			}
+			if (d != v->seen_done[s]) {
+				v->seen_done[s] = d;
+				pvc_futex_wake(&sl->dev.done_seq);
+			}
+		}
+		if (dead == 1)
+			dead = 2;       /* later requests: PV_ERR_SEALED */
+		nanosleep(&ts, NULL);
 	}
-	if (c->master_key_path == NULL && c->master_key == NULL) {
-		pvc_msg(err, errlen, "no master key");
+	return NULL;
+}
+
+static int pvc_check_geom(const pv_cuda_params *p, uint32_t *ns, uint32_t *sa, char *err, size_t errlen)
+{
+	*ns = p->nslots ? p->nslots : PV_CUDA_DEFAULT_SLOTS;
+	*sa = p->slot_arena ? p->slot_arena : PV_CUDA_DEFAULT_ARENA;
+	if ((*ns & (*ns - 1u)) != 0 || *ns > PVC_MAX_SLOTS || *sa % 64u != 0 || *sa < 64 ||
+	    (size_t)*ns * *sa > PVC_MAX_ARENA_BYTES) {
+		pvc_msg(err, errlen, "bad ring geometry: %u slots of %u bytes", *ns, *sa);
 		return PV_ERR_ARGS;
 	}
 	return PV_OK;
 }
 
-int pv_cuda_open(const pv_cuda_cfg *cfg, pv_cuda **out, char *err, size_t errlen)
+/* Wipe and free everything that exists; the kernel must be gone. */
+static void pvc_release(pv_cuda *v)
 {
-	uint8_t mk[32];
-	uint32_t ns, sb;
-	size_t ring_bytes, arena;
+	size_t arena = (size_t)v->nslots * v->slot_arena;
+	if (v->darena != NULL)
+		(void)PVC_CK(v, cudaMemsetAsync(v->darena, 0, arena, v->stream));
+	if (v->ddesc != NULL)
+		(void)PVC_CK(v, cudaMemsetAsync(v->ddesc, 0, (size_t)v->nslots * sizeof(ve_desc), v->stream));
+	if (v->dstaging != NULL)
+		(void)PVC_CK(v, cudaMemsetAsync(v->dstaging, 0, PVC_ST_LEN, v->stream));
+	if (v->stream != NULL)
+		(void)PVC_CK(v, cudaStreamSynchronize(v->stream));
+	if (v->ring != NULL)
+		explicit_bzero(v->ring, v->ring_bytes);
+	if (v->hstaging != NULL)
+		kc_wipe(v->hstaging, PVC_ST_LEN);
+	if (v->darena != NULL)
+		(void)PVC_CK(v, cudaFree(v->darena));
+	if (v->ddesc != NULL)
+		(void)PVC_CK(v, cudaFree(v->ddesc));
+	if (v->dstaging != NULL)
+		(void)PVC_CK(v, cudaFree(v->dstaging));
+	if (v->dstate != NULL)
+		(void)PVC_CK(v, cudaFree(v->dstate));
+	if (v->ring != NULL)
+		(void)PVC_CK(v, cudaFreeHost(v->ring));
+	if (v->gst != NULL)
+		(void)PVC_CK(v, cudaFreeHost(v->gst));
+	if (v->hstaging != NULL)
+		(void)PVC_CK(v, cudaFreeHost(v->hstaging));
+	if (v->done != NULL)
+		(void)PVC_CK(v, cudaEventDestroy(v->done));
+	if (v->stream != NULL)
+		(void)PVC_CK(v, cudaStreamDestroy(v->stream));
+	if (v->side != NULL)
+		(void)PVC_CK(v, cudaStreamDestroy(v->side));
+}
+
+static void pvc_free_host(pv_cuda *v)
+{
+	free(v->arena_used);
+	free(v->seen_done);
+	pthread_mutex_destroy(&v->why_mu);
+	free(v);
+}
+
+int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errlen)
+{
+	uint8_t st[PVC_ST_LEN];
+	uint32_t ns, sa;
 	struct cudaDeviceProp prop;
 	pv_cuda *v;
 	void *dptr;
@@ -278,40 +326,51 @@ int pv_cuda_open(const pv_cuda_cfg *cfg, pv_cuda **out, char *err, size_t errlen
 	uint64_t deadline;
 	unsigned spins = 0;
 
-	if (cfg == NULL || out == NULL)
+	if (p == NULL || out == NULL)
 		return PV_ERR_ARGS;
 	*out = NULL;
-	rc = pvc_check_cfg(cfg, &ns, &sb, err, errlen);
-	if (rc != PV_OK)
+	if ((rc = pvc_check_geom(p, &ns, &sa, err, errlen)) != PV_OK)
 		return rc;
-	rc = pv_cuda_probe(cfg->device, err, errlen);
-	if (rc != PV_OK)
+	if ((rc = pv_cuda_probe(p->device, err, errlen)) != PV_OK)
 		return rc;
-	if (cfg->master_key_path != NULL) {
-		rc = pvc_read_key(cfg->master_key_path, mk, err, errlen);
-		if (rc != PV_OK)
-			return rc;
-	} else {
-		memcpy(mk, cfg->master_key, 32);
-	}
 
 	v = (pv_cuda *)calloc(1, sizeof *v);
-	if (v == NULL) {
-		kc_wipe(mk, sizeof mk);
+	if (v == NULL)
+		return PV_ERR_NOMEM;
+	pthread_mutex_init(&v->why_mu, NULL);
+	v->dev = p->device < 0 ? 0 : p->device;
+	v->nslots = ns;
+	v->slot_arena = sa;
+	v->arena_used = (uint32_t *)calloc(ns, sizeof(uint32_t));
+	v->seen_done = (uint32_t *)calloc(ns, sizeof(uint32_t));
+	if (v->arena_used == NULL || v->seen_done == NULL) {
+		pvc_free_host(v);
 		return PV_ERR_NOMEM;
 	}
-	pthread_mutex_init(&v->sub_mu, NULL);
-	pthread_mutex_init(&v->why_mu, NULL);
-	v->dev = cfg->device < 0 ? 0 : cfg->device;
-	v->nslots = ns;
-	v->slot_bytes = sb;
-	arena = (size_t)ns * sb;
-	v->slot_busy = (uint8_t *)calloc(ns, 1);
-	v->slot_cap = (uint32_t *)calloc(ns, sizeof(uint32_t));
-	v->slot_off = (uint32_t *)calloc(ns, sizeof(uint32_t));
-	if (v->slot_busy == NULL || v->slot_cap == NULL || v->slot_off == NULL) {
-		rc = PV_ERR_NOMEM;
-		goto fail;
+
+	/* boot secrets: master key (or none: sealed) + entropy */
+	memset(st, 0, sizeof st);
+	if (p->master != NULL) {
+		if (p->master_len == 32) {
+			memcpy(st + PVC_ST_MASTER, p->master, 32);
+			st[PVC_ST_HAS_MASTER] = 1;
+		} else {
+			v->no_master = PV_ERR_KEY_SIZE;
+		}
+	} else if (p->master_key_path != NULL) {
+		rc = pvc_read_key(p->master_key_path, st + PVC_ST_MASTER);
+		if (rc == PV_OK)
+			st[PVC_ST_HAS_MASTER] = 1;
+		else
+			v->no_master = rc;
+	} else {
+		v->no_master = PV_ERR_NOT_FOUND;
+	}
+	if (getrandom(st + PVC_ST_BOOT_ENT, 96, 0) != 96) {
+		kc_wipe(st, sizeof st);
+		pvc_free_host(v);
+		pvc_msg(err, errlen, "getrandom failed");
+		return PV_ERR_RANDOM;
 	}
 
 #define CK(call) do { if ((rc = PVC_CK(v, call)) != PV_OK) goto fail; } while (0)
@@ -324,48 +383,52 @@ int pv_cuda_open(const pv_cuda_cfg *cfg, pv_cuda **out, char *err, size_t errlen
 	CK(cudaStreamCreateWithFlags(&v->side, cudaStreamNonBlocking));
 	CK(cudaEventCreateWithFlags(&v->done, cudaEventDisableTiming));
 
-	/* ring and arena: pinned, mapped, zeroed */
-	ring_bytes = sizeof(pvc_ctl) + (size_t)ns * (sizeof(pvc_desc) + sizeof(pvc_comp));
-	CK(cudaHostAlloc(&v->ring_mem, ring_bytes, cudaHostAllocMapped | cudaHostAllocPortable));
-	memset(v->ring_mem, 0, ring_bytes);
-	v->ctl = (pvc_ctl *)v->ring_mem;
-	v->desc = (pvc_desc *)(v->ctl + 1);
-	v->comp = (pvc_comp *)(v->desc + ns);
-	CK(cudaHostAlloc((void **)&v->harena, arena, cudaHostAllocMapped | cudaHostAllocPortable));
-	memset(v->harena, 0, arena);
-	CK(cudaHostAlloc((void **)&v->hstaging, 32, cudaHostAllocDefault));
+	/* the ring: pinned, mapped, zeroed, initialised as ve_ring.h says */
+	v->ring_bytes = (size_t)ve_ring_bytes(ns, sa);
+	CK(cudaHostAlloc((void **)&v->ring, v->ring_bytes, cudaHostAllocMapped | cudaHostAllocPortable));
+	memset(v->ring, 0, v->ring_bytes);
+	{
+		ve_ring_hdr *h = (ve_ring_hdr *)v->ring;
+		h->magic = VE_RING_MAGIC;
+		h->version = VE_RING_VERSION;
+		h->nslots = ns;
+		h->slot_arena = sa;
+		for (uint32_t i = 0; i < ns; i++)
+			ve_ring_slot(v->ring, ns, sa, i)->host.free_seq = i;
+	}
+	CK(cudaHostAlloc((void **)&v->gst, sizeof(pvc_gpu_status), cudaHostAllocMapped | cudaHostAllocPortable));
+	memset(v->gst, 0, sizeof(pvc_gpu_status));
+	CK(cudaHostAlloc((void **)&v->hstaging, PVC_ST_LEN, cudaHostAllocDefault));
 
-	CK(cudaMalloc((void **)&v->darena, arena));
+	CK(cudaMalloc((void **)&v->darena, (size_t)ns * sa));
+	CK(cudaMalloc((void **)&v->ddesc, (size_t)ns * sizeof(ve_desc)));
 	CK(cudaMalloc((void **)&v->dstate, sizeof(pvc_devstate)));
-	CK(cudaMalloc((void **)&v->dstaging, 32));
-	CK(cudaMemsetAsync(v->darena, 0, arena, v->stream));
+	CK(cudaMalloc((void **)&v->dstaging, PVC_ST_LEN));
+	CK(cudaMemsetAsync(v->darena, 0, (size_t)ns * sa, v->stream));
+	CK(cudaMemsetAsync(v->ddesc, 0, (size_t)ns * sizeof(ve_desc), v->stream));
 	CK(cudaMemsetAsync(v->dstate, 0, sizeof(pvc_devstate), v->stream));
 
-	/* master key: host -> pinned staging -> device staging; pinned staging
-	 * and the stack copy wiped at once */
-	memcpy(v->hstaging, mk, 32);
-	kc_wipe(mk, sizeof mk);
-	rc = PVC_CK(v, cudaMemcpyAsync(v->dstaging, v->hstaging, 32, cudaMemcpyHostToDevice, v->stream));
+	/* boot secrets: stack -> pinned staging -> device staging; the stack
+	 * and pinned copies are wiped as soon as the copy is done */
+	memcpy(v->hstaging, st, PVC_ST_LEN);
+	kc_wipe(st, sizeof st);
+	rc = PVC_CK(v, cudaMemcpyAsync(v->dstaging, v->hstaging, PVC_ST_LEN, cudaMemcpyHostToDevice, v->stream));
 	if (rc == PV_OK)
 		rc = PVC_CK(v, cudaStreamSynchronize(v->stream));
-	kc_wipe(v->hstaging, 32);
+	kc_wipe(v->hstaging, PVC_ST_LEN);
 	if (rc != PV_OK)
 		goto fail;
 
-	v->ctl->magic = PVC_RING_MAGIC;
-	v->ctl->nslots = ns;
-	v->ctl->slot_bytes = sb;
-	CK(cudaHostGetDevicePointer(&dptr, v->ring_mem, 0));
-	v->kp.ctl = (pvc_ctl *)dptr;
-	v->kp.desc = (pvc_desc *)(v->kp.ctl + 1);
-	v->kp.comp = (pvc_comp *)(v->kp.desc + ns);
-	CK(cudaHostGetDevicePointer(&dptr, v->harena, 0));
-	v->kp.harena = (uint8_t *)dptr;
+	CK(cudaHostGetDevicePointer(&dptr, v->ring, 0));
+	v->kp.ring = (uint8_t *)dptr;
+	CK(cudaHostGetDevicePointer(&dptr, v->gst, 0));
+	v->kp.gst = (pvc_gpu_status *)dptr;
 	v->kp.darena = v->darena;
+	v->kp.ddesc = v->ddesc;
 	v->kp.dev = v->dstate;
-	v->kp.mk_staging = v->dstaging;
+	v->kp.staging = v->dstaging;
 	v->kp.nslots = ns;
-	v->kp.slot_bytes = sb;
+	v->kp.slot_arena = sa;
 
 	/* grid: every block resident (the kernel never returns) */
 	CK(pvc_kernel_prepare(&bps));
@@ -374,8 +437,8 @@ int pv_cuda_open(const pv_cuda_cfg *cfg, pv_cuda **out, char *err, size_t errlen
 		rc = PV_ERR_DEVICE;
 		goto fail;
 	}
-	if (cfg->blocks_per_sm > 0 && (int)cfg->blocks_per_sm < bps)
-		bps = (int)cfg->blocks_per_sm;
+	if (p->blocks_per_sm > 0 && (int)p->blocks_per_sm < bps)
+		bps = (int)p->blocks_per_sm;
 	v->blocks_per_sm = bps;
 	v->block = pvc_kernel_block();
 	v->grid = (unsigned)(v->sm_count * bps);
@@ -384,25 +447,38 @@ int pv_cuda_open(const pv_cuda_cfg *cfg, pv_cuda **out, char *err, size_t errlen
 	v->launched = 1;
 	CK(cudaEventRecord(v->done, v->stream));
 
-	/* boot: every block holds the key and the staging is wiped */
-	deadline = pvc_now_ns() + (uint64_t)(cfg->boot_timeout_ms ? cfg->boot_timeout_ms : 10000) * 1000000u;
-	while (!__atomic_load_n(&v->ctl->booted, __ATOMIC_ACQUIRE)) {
+	deadline = pvc_now_ns() + (uint64_t)(p->boot_timeout_ms ? p->boot_timeout_ms : 10000) * 1000000u;
+	while (!ld_acq(&v->gst->booted)) {
 		if ((spins & 63u) == 0 && pvc_health(v) != PV_OK) {
 			rc = PV_ERR_DEVICE;
 			goto fail;
 		}
 		if (pvc_now_ns() > deadline) {
-			pvc_seal(v, "vault kernel did not boot in time (%u blocks not all resident?)", v->grid);
+			pvc_seal(v, "vault kernel did not boot in time (grid %u: blocks not all resident?)", v->grid);
 			rc = PV_ERR_DEVICE;
 			goto fail;
 		}
 		pvc_relax(&spins);
 	}
-	if (__atomic_load_n(&v->ctl->fatal, __ATOMIC_ACQUIRE)) {
-		pvc_seal(v, "vault kernel rejected the ring");
+	if (ld_acq(&v->gst->fatal)) {
+		pvc_seal(v, "vault kernel rejected the ring header");
 		rc = PV_ERR_DEVICE;
 		goto fail;
 	}
+	v->engine_sealed = (int)ld_acq(&v->gst->sealed);
+	if (v->gst->boot_rc != 0) {
+		pvc_seal(v, "ve_boot on the GPU failed: %d", (int)v->gst->boot_rc);
+		rc = PV_ERR_DEVICE;
+		goto fail;
+	}
+	if (v->engine_sealed && v->no_master == 0)
+		v->no_master = PV_ERR_NOT_FOUND;
+	if (pthread_create(&v->wd, NULL, pvc_watchdog, v) != 0) {
+		pvc_seal(v, "cannot start the watchdog thread");
+		rc = PV_ERR_NOMEM;
+		goto fail;
+	}
+	v->wd_running = 1;
 #undef CK
 	*out = v;
 	return PV_OK;
@@ -418,12 +494,17 @@ int pv_cuda_close(pv_cuda *v)
 	int rc = PV_OK;
 	uint64_t deadline;
 	unsigned spins = 0;
-	cudaError_t e;
+	cudaError_t e = cudaSuccess;
 
 	if (v == NULL)
 		return PV_OK;
+	if (v->wd_running) {
+		__atomic_store_n(&v->wd_stop, 1, __ATOMIC_RELEASE);
+		pthread_join(v->wd, NULL);
+		v->wd_running = 0;
+	}
 	if (v->launched && !v->stopped) {
-		__atomic_store_n(&v->ctl->stop, 1u, __ATOMIC_RELEASE);
+		st_rel(&((ve_ring_hdr *)v->ring)->stop, 1u);
 		deadline = pvc_now_ns() + 10ull * 1000000000ull;
 		for (;;) {
 			e = cudaEventQuery(v->done);
@@ -437,7 +518,7 @@ int pv_cuda_close(pv_cuda *v)
 		}
 		if (e == cudaSuccess) {
 			v->stopped = 1;
-			if (!__atomic_load_n(&v->ctl->exited, __ATOMIC_ACQUIRE))
+			if (!ld_acq(&v->gst->exited))
 				pvc_seal(v, "vault kernel ended without its exit record");
 		} else if (e != cudaErrorNotReady) {
 			(void)PVC_CK(v, e);
@@ -446,154 +527,132 @@ int pv_cuda_close(pv_cuda *v)
 	if (__atomic_load_n(&v->sealed, __ATOMIC_ACQUIRE))
 		rc = PV_ERR_DEVICE;
 	if (v->launched && !v->stopped) {
-		/* a sticky error (trap, fault) poisons the context: reset it so the
-		 * device memory is released and the vault can boot again */
-		if (cudaEventQuery(v->done) == cudaErrorNotReady)
-			return rc;        /* still running: cannot free under it */
-		explicit_bzero(v->harena, (size_t)v->nslots * v->slot_bytes);
+		if (e == cudaErrorNotReady)
+			return rc;        /* still running: nothing may be freed */
+		/* a sticky error (fault) poisons the context: wipe the host copies,
+		 * then reset it so device memory is released and a new boot works */
+		explicit_bzero(v->ring, v->ring_bytes);
 		(void)cudaDeviceReset();
-		/* after the reset nothing of the old context may be touched */
-		free(v->slot_busy);
-		free(v->slot_cap);
-		free(v->slot_off);
-		pthread_mutex_destroy(&v->sub_mu);
-		pthread_mutex_destroy(&v->why_mu);
-		free(v);
+		pvc_free_host(v);
 		return rc;
 	}
 	pvc_release(v);
+	pvc_free_host(v);
 	return rc;
 }
 
-int pv_cuda_submit(pv_cuda *v, const pv_cuda_req *r, uint32_t *ticket)
+void *pv_cuda_ring(pv_cuda *v, uint32_t *nslots, uint32_t *slot_arena)
 {
-	uint32_t t, s, out_off;
-	unsigned spins = 0;
-	pvc_desc *d;
+	if (nslots != NULL)
+		*nslots = v->nslots;
+	if (slot_arena != NULL)
+		*slot_arena = v->slot_arena;
+	return v->ring;
+}
 
-	if (v == NULL || r == NULL || ticket == NULL || (r->in == NULL && r->in_len > 0))
-		return PV_ERR_ARGS;
+int pv_cuda_sealed(pv_cuda *v)
+{
+	return __atomic_load_n(&v->sealed, __ATOMIC_ACQUIRE) || v->engine_sealed;
+}
+
+int pv_cuda_seal_reason(pv_cuda *v)
+{
 	if (__atomic_load_n(&v->sealed, __ATOMIC_ACQUIRE))
-		return PV_ERR_SEALED;
-	out_off = (r->in_len + 15u) & ~15u;
-	if (r->in_len > v->slot_bytes || out_off > v->slot_bytes || r->out_cap > v->slot_bytes - out_off)
-		return PV_ERR_DATA_LEN;
-
-	pthread_mutex_lock(&v->sub_mu);
-	t = v->next_ticket;
-	s = t & (v->nslots - 1u);
-	while (__atomic_load_n(&v->slot_busy[s], __ATOMIC_ACQUIRE)) {
-		if ((spins & 1023u) == 1023u && pvc_health(v) != PV_OK) {
-			pthread_mutex_unlock(&v->sub_mu);
-			return PV_ERR_SEALED;
-		}
-		pvc_relax(&spins);
-	}
-	v->slot_busy[s] = 1;
-	v->slot_cap[s] = r->out_cap;
-	v->slot_off[s] = out_off;
-	v->next_ticket = t + 1u;
-	if (r->in_len > 0)
-		memcpy(v->harena + (size_t)s * v->slot_bytes, r->in, r->in_len);
-	d = v->desc + s;
-	d->op = r->op;
-	d->alg = r->alg;
-	d->param = r->param;
-	d->in_len = r->in_len;
-	d->out_off = out_off;
-	d->out_cap = r->out_cap;
-	d->flags = 0;
-	__atomic_store_n(&d->seq, t + 1u, __ATOMIC_RELEASE);
-	__atomic_store_n(&v->ctl->head, t + 1u, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&v->sub_mu);
-	__atomic_fetch_add(&v->submitted, 1, __ATOMIC_RELAXED);
-	*ticket = t;
-	return PV_OK;
-}
-
-int pv_cuda_wait(pv_cuda *v, uint32_t ticket, pv_cuda_req *r)
-{
-	uint32_t s, out_len, cap;
-	unsigned spins = 0;
-	uint64_t next_check = 0;
-	pvc_comp *c;
-	int rc;
-
-	if (v == NULL || r == NULL)
-		return PV_ERR_ARGS;
-	s = ticket & (v->nslots - 1u);
-	c = v->comp + s;
-	while (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) != ticket + 1u) {
-		if ((spins & 255u) == 255u) {
-			uint64_t now = pvc_now_ns();
-			if (now >= next_check) {
-				next_check = now + 1000000u;   /* 1 ms */
-				if (pvc_health(v) != PV_OK) {
-					r->rc = PV_ERR_DEVICE;
-					r->out_len = 0;
-					return PV_ERR_DEVICE;
-				}
-			}
-		}
-		pvc_relax(&spins);
-	}
-	rc = (int)__atomic_load_n((uint32_t *)&c->rc, __ATOMIC_RELAXED);
-	out_len = __atomic_load_n(&c->out_len, __ATOMIC_RELAXED);
-	cap = v->slot_cap[s];
-	if (r->out_cap < cap)
-		cap = r->out_cap;
-	if (out_len > cap) {
-		out_len = 0;
-		if (rc == PV_OK)
-			rc = PV_ERR_BUF_SMALL;
-	}
-	if (out_len > 0 && r->out != NULL)
-		memcpy(r->out, v->harena + (size_t)s * v->slot_bytes + v->slot_off[s], out_len);
-	/* the slot's copy of input and output stays in pinned memory until the
-	 * next request overwrites it; wipe it now */
-	explicit_bzero(v->harena + (size_t)s * v->slot_bytes, v->slot_off[s] + out_len);
-	r->rc = rc;
-	r->out_len = out_len;
-	__atomic_store_n(&v->slot_busy[s], 0, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&v->completed, 1, __ATOMIC_RELAXED);
-	return rc;
-}
-
-int pv_cuda_call(pv_cuda *v, pv_cuda_req *r)
-{
-	uint32_t t;
-	int rc = pv_cuda_submit(v, r, &t);
-	if (rc != PV_OK) {
-		r->rc = rc;
-		r->out_len = 0;
-		return rc;
-	}
-	return pv_cuda_wait(v, t, r);
+		return PV_ERR_DEVICE;
+	return v->engine_sealed ? (v->no_master ? v->no_master : PV_ERR_NOT_FOUND) : 0;
 }
 
 int pv_cuda_info_get(pv_cuda *v, pv_cuda_info *info)
 {
+	size_t st = 0;
 	if (v == NULL || info == NULL)
 		return PV_ERR_ARGS;
 	memset(info, 0, sizeof *info);
 	pthread_mutex_lock(&v->why_mu);
-	info->sealed = __atomic_load_n(&v->sealed, __ATOMIC_ACQUIRE);
 	snprintf(info->why, sizeof info->why, "%s", v->why);
 	pthread_mutex_unlock(&v->why_mu);
+	info->sealed = pv_cuda_sealed(v);
+	info->seal_reason = pv_cuda_seal_reason(v);
 	snprintf(info->device_name, sizeof info->device_name, "%s", v->device_name);
 	info->sm_count = v->sm_count;
 	info->blocks_per_sm = v->blocks_per_sm;
 	info->grid = v->grid;
 	info->block = v->block;
-	info->smem_bytes = pvc_kernel_smem();
-	if (pvc_kernel_attrs(&info->regs, &info->local_bytes, &info->smem_bytes) == cudaSuccess)
-		info->smem_bytes += pvc_kernel_smem();
+	if (pvc_kernel_attrs(&info->regs, &info->local_bytes, &st) == cudaSuccess)
+		info->smem_bytes = st + pvc_kernel_smem();
 	info->host_native_atomics = v->host_native_atomics;
 	info->nslots = v->nslots;
-	info->slot_bytes = v->slot_bytes;
-	info->submitted = __atomic_load_n(&v->submitted, __ATOMIC_RELAXED);
-	info->completed = __atomic_load_n(&v->completed, __ATOMIC_RELAXED);
+	info->slot_arena = v->slot_arena;
 	return PV_OK;
+}
+
+static int pvc_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32_t arena_len,
+                      uint32_t *ticket, int block)
+{
+	uint32_t t;
+	unsigned spins = 0;
+	ve_slot *s;
+
+	if (v == NULL || d == NULL || ticket == NULL || (arena == NULL && arena_len > 0))
+		return PV_ERR_ARGS;
+	if (arena_len > v->slot_arena)
+		return PV_ERR_DATA_LEN;
+	for (;;) {
+		t = __atomic_load_n(&v->prod, __ATOMIC_RELAXED);
+		s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, t);
+		if (ld_acq(&s->host.free_seq) == t) {
+			if (__atomic_compare_exchange_n(&v->prod, &t, t + 1u, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+				break;
+			continue;
+		}
+		if (ld_acq(&v->gst->exited))
+			return PV_ERR_SEALED;
+		if (!block)
+			return PV_ERR_BUSY;
+		pvc_relax(&spins);
+	}
+	memcpy(&s->desc, d, sizeof *d);
+	if (arena_len > 0)
+		memcpy(ve_slot_arena(s), arena, arena_len);
+	v->arena_used[t & (v->nslots - 1u)] = arena_len;
+	st_rel(&s->host.ready_seq, t + 1u);
+	*ticket = t;
+	return PV_OK;
+}
+
+int pv_cuda_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32_t arena_len,
+                   uint32_t *ticket)
+{
+	return pvc_submit(v, d, arena, arena_len, ticket, 1);
+}
+
+int pv_cuda_try_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32_t arena_len,
+                       uint32_t *ticket)
+{
+	return pvc_submit(v, d, arena, arena_len, ticket, 0);
+}
+
+int pv_cuda_wait(pv_cuda *v, uint32_t t, ve_result *res, uint8_t *arena_out, uint32_t out_len)
+{
+	unsigned spins = 0;
+	ve_slot *s;
+	uint32_t used;
+
+	if (v == NULL || res == NULL || out_len > v->slot_arena)
+		return PV_ERR_ARGS;
+	s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, t);
+	while (ld_acq(&s->dev.done_seq) != t + 1u)
+		pvc_relax(&spins);   /* the watchdog completes it if the GPU dies */
+	memcpy(res, (const void *)&s->dev.res, sizeof *res);
+	if (arena_out != NULL && out_len > 0)
+		memcpy(arena_out, ve_slot_arena(s), out_len);
+	used = v->arena_used[t & (v->nslots - 1u)];
+	if (out_len > used)
+		used = out_len;
+	explicit_bzero(ve_slot_arena(s), used);
+	explicit_bzero(&s->desc, sizeof s->desc);
+	st_rel(&s->host.free_seq, t + v->nslots);
+	return res->status;
 }
 
 int pv_cuda_debug_staging_wiped(pv_cuda *v)
@@ -602,18 +661,18 @@ int pv_cuda_debug_staging_wiped(pv_cuda *v)
 	int rc;
 	if (v == NULL)
 		return PV_ERR_ARGS;
-	for (int i = 0; i < 32; i++)
+	for (unsigned i = 0; i < PVC_ST_LEN; i++)
 		acc |= v->hstaging[i];
 	if (acc != 0)
 		return PV_ERR_GENERAL;
 	/* the copy engine reads the device staging while the kernel runs */
-	rc = PVC_CK(v, cudaMemcpyAsync(v->hstaging, v->dstaging, 32, cudaMemcpyDeviceToHost, v->side));
+	rc = PVC_CK(v, cudaMemcpyAsync(v->hstaging, v->dstaging, PVC_ST_LEN, cudaMemcpyDeviceToHost, v->side));
 	if (rc == PV_OK)
 		rc = PVC_CK(v, cudaStreamSynchronize(v->side));
 	if (rc != PV_OK)
 		return rc;
-	for (int i = 0; i < 32; i++)
+	for (unsigned i = 0; i < PVC_ST_LEN; i++)
 		acc |= v->hstaging[i];
-	kc_wipe(v->hstaging, 32);
+	kc_wipe(v->hstaging, PVC_ST_LEN);
 	return acc == 0 ? PV_OK : PV_ERR_GENERAL;
 }

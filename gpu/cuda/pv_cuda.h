@@ -1,29 +1,36 @@
 /*
- * pv_cuda.h - the CUDA backend of the vault: a persistent kernel serving a
- * request ring in pinned, mapped host memory.
+ * pv_cuda.h - the CUDA backend of the vault: gpu/engine's ve_execute in a
+ * persistent kernel serving the engine's request ring (gpu/engine/ve_ring.h)
+ * in pinned, mapped host memory.  The counterpart of gpu/cpu/pv_cpu.h:
+ * producers (gpu/client) write the ring returned by pv_cuda_ring() exactly
+ * as they write the CPU backend's.
  *
  * Built whenever nvcc is available; usable only where a CUDA device and
  * driver are.  The CUDA runtime is linked statically (cudart_static), and it
  * loads the driver (libcuda.so.1) with dlopen at the first CUDA call: on a
- * machine without a driver or device the module still loads, pv_cuda_probe()
- * says why the backend is unavailable, and backend=auto falls back to cpu.
+ * machine without a driver or device the module still loads,
+ * pv_cuda_probe() says why the backend is unavailable, and backend=auto
+ * falls back to cpu.
  *
- * Life cycle: pv_cuda_open() boots the vault (master key file -> pinned
- * staging -> device staging -> registers of every block; both staging
- * copies wiped), pv_cuda_submit()/pv_cuda_wait() move requests through the
- * ring, pv_cuda_close() stops the kernel, wipes every device buffer and the
- * pinned arena, and frees them.
+ * Boot: master key (file or bytes) -> pinned staging -> device staging ->
+ * ve_boot() in every block of the kernel (KEK and state-key schedules in
+ * shared memory); the pinned staging is wiped as soon as the copy is done,
+ * the device staging by the kernel once every block booted.  No master key:
+ * the vault runs sealed (every op but NOP answers PV_ERR_SEALED), as the
+ * CPU backend does.
  *
- * Any CUDA error, a kernel that stops on its own or a device-detected fatal
- * condition seals the vault: the request in flight gets PV_ERR_DEVICE, every
- * later submit PV_ERR_SEALED, until the vault is closed and opened again
- * with the master key.  pv_cuda_info() reports the reason (file:line and
- * CUDA error string of the failing call).
+ * Failure: a CUDA error, a device fault or a kernel that stops on its own
+ * seals the vault.  A watchdog thread (1 ms) notices it and from then on
+ * acts as the ring's worker: requests that were in flight complete with
+ * PV_ERR_DEVICE, later ones with PV_ERR_SEALED, so producers never hang.
+ * The same thread wakes futex waiters on done_seq words that changed (the
+ * GPU cannot FUTEX_WAKE), which bounds a sleeping producer's extra latency
+ * to about 1 ms.  pv_cuda_info_get() reports the reason (file:line and the
+ * CUDA error of the failing call).  Close, then open again with the master
+ * key, to recover.
  *
- * Thread safety: submit, wait, call and info may be called from any number
- * of threads at once; open/close are not concurrent with anything else.
- * The request format here is the groundwork one of pvc_ring.h (PVC_OP_*);
- * it moves to gpu/engine's request format and ve_execute when that lands.
+ * One CUDA vault per process at a time (close frees with calls that
+ * synchronize the device).  Not fork-safe: a child must not touch it.
  */
 #ifndef PV_CUDA_H
 #define PV_CUDA_H
@@ -31,85 +38,86 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpu/engine/ve_proto.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct pv_cuda pv_cuda;
 
-typedef struct pv_cuda_cfg {
+typedef struct pv_cuda_params {
 	int device;                   /* CUDA ordinal; < 0: 0                   */
-	uint32_t nslots;              /* ring slots, power of 2; 0: 256         */
-	uint32_t slot_bytes;          /* data bytes per slot, multiple of 16;
-	                                 0: 16 KiB                              */
+	const uint8_t *master;        /* 32 bytes, or NULL: see master_key_path */
+	size_t master_len;
+	const char *master_key_path;  /* used when master is NULL: a file of
+	                                 exactly 32 raw bytes; NULL or missing:
+	                                 sealed (PV_ERR_NOT_FOUND)              */
+	uint32_t nslots;              /* ring slots, power of 2; 0: 256        */
+	uint32_t slot_arena;          /* arena bytes per slot, multiple of 64;
+	                                 0: 64 KiB                              */
 	uint32_t blocks_per_sm;       /* 0: as many as fit (occupancy)          */
-	const char *master_key_path;  /* file holding exactly 32 raw bytes      */
-	const uint8_t *master_key;    /* or the key itself (tests, provisioning);
-	                                 used when master_key_path is NULL; the
-	                                 caller wipes its copy                  */
 	uint32_t boot_timeout_ms;     /* 0: 10000                               */
-} pv_cuda_cfg;
+} pv_cuda_params;
 
-typedef struct pv_cuda_req {
-	uint32_t op;                  /* PVC_OP_* (gpu/cuda/pvc_ring.h)         */
-	uint32_t alg;
-	uint32_t param;
-	const void *in;
-	uint32_t in_len;
-	void *out;                    /* copied from the ring by pv_cuda_wait   */
-	uint32_t out_cap;
-	uint32_t out_len;             /* set by pv_cuda_wait                    */
-	int rc;                       /* set by pv_cuda_wait                    */
-} pv_cuda_req;
+#define PV_CUDA_DEFAULT_SLOTS 256u
+#define PV_CUDA_DEFAULT_ARENA (64u << 10)
 
 typedef struct pv_cuda_info {
-	int sealed;                   /* 1 once sealed                          */
-	char why[256];                /* reason for the seal, or ""            */
+	int sealed;                   /* 1: no master key, or sealed by a fault */
+	int seal_reason;              /* PV_ERR_NOT_FOUND / _CORRUPT / _DEVICE  */
+	char why[256];                /* the failing call, or ""               */
 	char device_name[256];
 	int sm_count;
 	int blocks_per_sm;
-	unsigned grid, block;
+	unsigned grid, block;         /* workers = grid * block                 */
 	int regs;                     /* registers per thread of the kernel    */
 	size_t local_bytes;           /* local memory (stack) per thread       */
 	size_t smem_bytes;            /* shared memory per block               */
 	int host_native_atomics;      /* cudaDevAttrHostNativeAtomicSupported  */
-	uint32_t nslots, slot_bytes;
-	uint64_t submitted, completed;
+	uint32_t nslots, slot_arena;
 } pv_cuda_info;
 
 /* PV_OK if device `device` (< 0: 0) can run the vault; PV_ERR_DEVICE
  * otherwise, with the reason in why (no driver, no device, compute
- * capability below 7.0, no mapped memory). Never seals anything. */
+ * capability below 7.0, no mapped memory). */
 int pv_cuda_probe(int device, char *why, size_t whylen);
 
-/* Boot the vault.  PV_ERR_DEVICE (why in *errbuf if given), PV_ERR_IO /
- * PV_ERR_KEY_SIZE for the master key file, PV_ERR_ARGS, PV_ERR_NOMEM. */
-int pv_cuda_open(const pv_cuda_cfg *cfg, pv_cuda **out, char *errbuf, size_t errlen);
+/* Boot.  PV_ERR_DEVICE (why in err), PV_ERR_KEY_SIZE (key file not 32
+ * bytes), PV_ERR_ARGS (geometry), PV_ERR_NOMEM, PV_ERR_RANDOM. */
+int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errlen);
 
-/* Stop the kernel, wipe and free.  PV_OK, or PV_ERR_DEVICE if the kernel
- * had failed or did not stop in time (memory is still wiped where CUDA
- * still works).  NULL is a no-op. */
-int pv_cuda_close(pv_cuda *v);
+/* Stop the kernel, wipe every device buffer, the staging and the ring,
+ * free.  Requests in flight must have been waited for.  PV_OK, or
+ * PV_ERR_DEVICE if the vault had been sealed by a fault.  NULL: no-op. */
+int pv_cuda_close(pv_cuda *c);
 
-/* Copy r->in into the ring and publish the request; *ticket identifies it
- * for pv_cuda_wait.  Blocks while the ring is full.  PV_ERR_SEALED,
- * PV_ERR_DATA_LEN (input/output do not fit one slot), PV_ERR_ARGS. */
-int pv_cuda_submit(pv_cuda *v, const pv_cuda_req *r, uint32_t *ticket);
+/* The ring and its geometry (gpu/engine/ve_ring.h). */
+void *pv_cuda_ring(pv_cuda *c, uint32_t *nslots, uint32_t *slot_arena);
+int pv_cuda_sealed(pv_cuda *c);
+/* PV_ERR_NOT_FOUND / PV_ERR_KEY_SIZE (no usable master key), PV_ERR_DEVICE
+ * (sealed by a GPU fault), 0 if not sealed. */
+int pv_cuda_seal_reason(pv_cuda *c);
+int pv_cuda_info_get(pv_cuda *c, pv_cuda_info *info);
 
-/* Wait for ticket, copy its output to r->out (at most r->out_cap bytes) and
- * set r->rc, r->out_len.  Returns r->rc, or PV_ERR_DEVICE if the vault was
- * sealed while the request was in flight.  Each ticket is waited for once,
- * by one thread. */
-int pv_cuda_wait(pv_cuda *v, uint32_t ticket, pv_cuda_req *r);
+/* A minimal producer (tests, benchmarks, tools; gpu/client has the real
+ * one, which also reaps finished slots for their owners).  submit: waits
+ * for the next slot to be free, copies d and arena[0, arena_len) into it,
+ * publishes.  A thread that holds tickets it has not waited for must use
+ * try_submit (PV_ERR_BUSY when the next slot is still held; wait for one
+ * of its own tickets, then retry): a blocking submit could wait for a slot
+ * that only its own caller would free.  wait: waits for completion, copies
+ * the result and the slot arena [0, out_len) into arena_out, wipes the
+ * slot arena and frees the slot.  Each ticket is waited for exactly once. */
+int pv_cuda_submit(pv_cuda *c, const ve_desc *d, const uint8_t *arena, uint32_t arena_len,
+                   uint32_t *ticket);
+int pv_cuda_try_submit(pv_cuda *c, const ve_desc *d, const uint8_t *arena, uint32_t arena_len,
+                       uint32_t *ticket);
+int pv_cuda_wait(pv_cuda *c, uint32_t ticket, ve_result *res, uint8_t *arena_out,
+                 uint32_t out_len);
 
-/* submit + wait */
-int pv_cuda_call(pv_cuda *v, pv_cuda_req *r);
-
-int pv_cuda_info_get(pv_cuda *v, pv_cuda_info *info);
-
-/* Tests: PV_OK if the device staging buffer and the pinned staging buffer
- * read back as zeros after boot. */
-int pv_cuda_debug_staging_wiped(pv_cuda *v);
+/* Tests: PV_OK if the pinned and the device staging read back as zeros. */
+int pv_cuda_debug_staging_wiped(pv_cuda *c);
 
 #ifdef __cplusplus
 }

@@ -1,81 +1,66 @@
 /*
- * vault_kernel.cu - the persistent vault kernel.
+ * vault_kernel.cu - the persistent vault kernel: gpu/engine's ve_execute on
+ * the GPU, serving the engine's request ring (gpu/engine/ve_ring.h) in
+ * pinned, mapped host memory.
  *
- * ONE translation unit: the portable core's .c files are #included below
- * (pvc_core_all.inc, generated from meson's core_src), so every KC_API
- * function is __host__ __device__ static inline here and the whole request
- * path is register-allocated together (no relocatable device code).
+ * ONE translation unit: the core's and the engine's .c files are #included
+ * (pvc_core_all.inc, generated from meson's core_src + engine_src), so every
+ * KC_API function is __host__ __device__ static inline here and the whole
+ * request path is compiled together (no relocatable device code).
  *
  * Shape: a grid of (multiprocessors x resident blocks) blocks that never
- * return while the vault is open.  Per block:
- *   boot     every thread loads the master key from the device staging
- *            buffer into 8 registers; the last block to do so wipes the
- *            staging buffer and publishes ctl.booted (system-scope release);
- *   loop     the leader polls ctl.head (system-scope acquire, with
- *            exponential __nanosleep back-off while idle) and claims up to
- *            blockDim tickets with atomicCAS on the device-memory claim
- *            counter; each thread takes one request: acquire-load of its
- *            descriptor's seq, descriptor copied into registers and
- *            validated, the block copies every input host -> device memory
- *            (16-byte, flattened across the batch), each thread executes
- *            its request in its shared-memory workspace, the block copies
- *            the outputs device -> host, __threadfence_system(), then each
- *            thread writes its completion record and releases comp.seq;
- *            then the device copies and the workspace are wiped;
- *   exit     ctl.stop set and nothing left to claim: shared memory wiped,
- *            key registers cleared, the last block publishes ctl.exited.
+ * return while the vault is open; one request per thread.
+ *   boot   thread 0 of each block runs ve_boot() from the device staging
+ *          buffer (master key + boot entropy, identical for all blocks, so
+ *          every block derives the same KEK and state key) into the block's
+ *          shared memory; every thread instantiates its own worker DRBG
+ *          (ve_worker_init, personalised by its global index) in shared
+ *          memory.  The last block to boot wipes the staging buffer and
+ *          publishes gst.booted (system-scope release).
+ *   loop   the leader polls the ring (system-scope acquire, __nanosleep
+ *          back-off while idle); the block claims the ready prefix of
+ *          tickets with atomicCAS on the device claim counter; descriptors
+ *          and input spans are copied host -> device (16-byte loads,
+ *          flattened over the batch); ve_execute() runs on the private
+ *          copies; output spans are copied back byte-exact; then
+ *          __threadfence_system(), slot.dev.res, and done_seq released.
+ *          The device copies are wiped after each batch.
+ *   exit   hdr.stop and nothing ready: the vault secrets and worker DRBGs
+ *          in shared memory are wiped, the last block publishes gst.exited.
  *
- * No word is RMW'd by both host and GPU (see pvc_ring.h).
+ * Secrets on the GPU: the KEK and state-key schedules (ve_vault) and the
+ * DRBGs (ve_worker) live in shared memory only; the master key exists only
+ * during ve_boot (its locals, wiped by it) and in the staging buffer until
+ * every block booted.  Per-request secrets (unwrapped keys, schedules) live
+ * in ve_execute's locals, i.e. local memory (see docs/gpu-kernel.md).
  */
 #include <cuda/atomic>
+
+/* Compile-time budget: every KC_API function becomes its own device
+ * function (__noinline__) instead of being inlined at each call site.
+ * Fully inlining the core and the engine into one kernel made this
+ * translation unit take well over 5 CPU-minutes in cicc; as separate
+ * functions each is optimized once.  Same source, same semantics. */
+#include "gpu/core/kc_defs.h"
+#undef KC_API
+#define KC_API __host__ __device__ static __noinline__ __attribute__((unused))
 
 #include "pvc_core_all.inc"
 #include "gpu/core/pv_err.h"
 #include "gpu/core/kc_util.h"
-#include "gpu/core/hash/kc_hash.h"
-#include "gpu/core/hash/kc_hmac.h"
-#if __has_include("gpu/core/sym/kc_gcm.c")
-#include "gpu/core/sym/kc_sym.h"
-#define PVC_HAVE_GCM 1
-#else
-#define PVC_HAVE_GCM 0
-#endif
+#include "gpu/engine/ve_engine.h"
+#include "gpu/engine/ve_ring.h"
 #include "gpu/cuda/pvc_kernel.h"
 
 #define PVC_BLOCK 64u
 #define PVC_UNROLL 8
+#define PVC_NSEG (3u * PVC_BLOCK)
+#define PVC_VAULT_SMEM ((sizeof(ve_vault) + 15u) & ~(size_t)15u)
+#define PVC_SMEM (PVC_VAULT_SMEM + (size_t)PVC_BLOCK * sizeof(ve_worker))
 
-/* Per-thread workspace in shared memory: registers and shared memory are
- * the storage the CUDA API gives the host no way to read. */
-typedef struct pvc_mk_hmac {
-	uint8_t key[32];
-	kc_hmac_ctx m;
-} pvc_mk_hmac;
-#if PVC_HAVE_GCM
-typedef struct pvc_ws_gcm {
-	kc_bc bc;
-	kc_gcm g;
-	uint8_t tag[16];
-} pvc_ws_gcm;
-#endif
-typedef union pvc_ws {
-	kc_hash_ctx h;
-	pvc_mk_hmac mk;
-#if PVC_HAVE_GCM
-	pvc_ws_gcm gcm;
-#endif
-	uint4 align_;
-} pvc_ws;
-
-/* The master key, held in registers: eight scalars, never an array that
- * could be indexed at run time. */
-typedef struct pvc_mk {
-	uint32_t w0, w1, w2, w3, w4, w5, w6, w7;
-} pvc_mk;
-
-__device__ static inline uint32_t pvc_ld_acq_sys(uint32_t *p)
+__device__ static inline uint32_t pvc_ld_acq_sys(const uint32_t *p)
 {
-	cuda::atomic_ref<uint32_t, cuda::thread_scope_system> r(*p);
+	cuda::atomic_ref<uint32_t, cuda::thread_scope_system> r(*(uint32_t *)p);
 	return r.load(cuda::memory_order_acquire);
 }
 
@@ -91,21 +76,17 @@ __device__ static inline void pvc_st_rlx_sys(uint32_t *p, uint32_t v)
 	r.store(v, cuda::memory_order_relaxed);
 }
 
-__device__ static inline uint32_t pvc_ld_vol(const uint32_t *p)
+__device__ static inline uint32_t pvc_r16(uint32_t x) { return (x + 15u) & ~15u; }
+
+__device__ static inline ve_slot *pvc_slot(const pvc_kparams &p, uint32_t t)
 {
-	return *(const volatile uint32_t *)p;
+	return ve_ring_slot(p.ring, p.nslots, p.slot_arena, t);
 }
 
-__device__ static inline uint32_t pvc_round16(uint32_t x)
-{
-	return (x + 15u) & ~15u;
-}
-
-/* Largest r in [0, n) with start[r] <= k (start is the exclusive prefix of
- * chunk counts, start[n] = total). */
+/* Largest r in [0, n) with start[r] <= k. */
 __device__ static inline uint32_t pvc_find(const uint32_t *start, uint32_t n, uint32_t k)
 {
-	uint32_t lo = 0, hi = n;     /* invariant: start[lo] <= k < start[hi] */
+	uint32_t lo = 0, hi = n;
 	while (hi - lo > 1u) {
 		uint32_t mid = (lo + hi) >> 1;
 		if (start[mid] <= k)
@@ -116,18 +97,20 @@ __device__ static inline uint32_t pvc_find(const uint32_t *start, uint32_t n, ui
 	return lo;
 }
 
-#define PVC_COPY_IN 0    /* host slot [0, len)          -> device slot     */
-#define PVC_COPY_OUT 1   /* device slot [off, off+len)  -> host slot       */
-#define PVC_ZERO 2       /* device slot [0, len) := 0                      */
+#define PVC_MV_DESC 0   /* host slot.desc          -> device ddesc[slot]   */
+#define PVC_MV_IN 1     /* host arena [off, ...)   -> device arena         */
+#define PVC_MV_OUT 2    /* device arena [off, ...) -> host arena           */
+#define PVC_MV_ZERO 3   /* device arena [off, ...) := 0                    */
 
-/* Block-cooperative 16-byte copies over the whole batch, flattened so that
- * one round trip over PCIe carries PVC_UNROLL loads per thread whatever the
- * request sizes.  start[] is in 16-byte chunks; off[] in bytes. */
-__device__ static void pvc_block_move(const pvc_kparams &p, int mode, uint32_t n,
-	const uint32_t *start, const uint32_t *slot, const uint32_t *off)
+/* Block-cooperative 16-byte moves over up to PVC_NSEG segments, flattened
+ * so that each thread has PVC_UNROLL loads in flight per round trip.
+ * Segment i: slot sslot[i], byte offset soff[i] (multiple of 16), chunks
+ * start[i+1] - start[i]. */
+__device__ static void pvc_move(const pvc_kparams &p, int mode, uint32_t nseg,
+	const uint32_t *start, const uint32_t *sslot, const uint32_t *soff)
 {
-	uint32_t total = start[n];
-	uint32_t step = blockDim.x * PVC_UNROLL;
+	const uint32_t total = start[nseg];
+	const uint32_t step = blockDim.x * PVC_UNROLL;
 	for (uint32_t k0 = threadIdx.x; k0 < total; k0 += step) {
 		uint4 v[PVC_UNROLL];
 		uint4 *dst[PVC_UNROLL];
@@ -137,23 +120,29 @@ __device__ static void pvc_block_move(const pvc_kparams &p, int mode, uint32_t n
 			dst[j] = 0;
 			v[j] = make_uint4(0, 0, 0, 0);
 			if (k < total) {
-				uint32_t r = pvc_find(start, n, k);
-				size_t base = (size_t)slot[r] * p.slot_bytes + off[r] + (size_t)(k - start[r]) * 16u;
-				if (mode == PVC_COPY_IN) {
-					v[j] = __ldcv((const uint4 *)(p.harena + base));
-					dst[j] = (uint4 *)(p.darena + base);
-				} else if (mode == PVC_COPY_OUT) {
-					v[j] = *(const uint4 *)(p.darena + base);
-					dst[j] = (uint4 *)(p.harena + base);
+				uint32_t r = pvc_find(start, nseg, k);
+				uint32_t s = sslot[r];
+				size_t off = (size_t)soff[r] + (size_t)(k - start[r]) * 16u;
+				uint8_t *dev = p.darena + (size_t)s * p.slot_arena + off;
+				uint8_t *host = ve_slot_arena(pvc_slot(p, s)) + off;
+				if (mode == PVC_MV_DESC) {
+					v[j] = __ldcv((const uint4 *)((const uint8_t *)&pvc_slot(p, s)->desc + off));
+					dst[j] = (uint4 *)((uint8_t *)(p.ddesc + s) + off);
+				} else if (mode == PVC_MV_IN) {
+					v[j] = __ldcv((const uint4 *)host);
+					dst[j] = (uint4 *)dev;
+				} else if (mode == PVC_MV_OUT) {
+					v[j] = *(const uint4 *)dev;
+					dst[j] = (uint4 *)host;
 				} else {
-					dst[j] = (uint4 *)(p.darena + base);
+					dst[j] = (uint4 *)dev;
 				}
 			}
 		}
 #pragma unroll
 		for (int j = 0; j < PVC_UNROLL; j++) {
 			if (dst[j] != 0) {
-				if (mode == PVC_COPY_OUT)
+				if (mode == PVC_MV_OUT)
 					__stcs(dst[j], v[j]);
 				else
 					*dst[j] = v[j];
@@ -162,279 +151,254 @@ __device__ static void pvc_block_move(const pvc_kparams &p, int mode, uint32_t n
 	}
 }
 
-__device__ static void pvc_mk_bytes(uint8_t *k, const pvc_mk &mk)
+/* 1 if the span lies inside the arena. */
+__device__ static inline uint32_t pvc_span_ok(ve_span s, uint32_t n)
 {
-	kc_store_le32(k + 0, mk.w0);  kc_store_le32(k + 4, mk.w1);
-	kc_store_le32(k + 8, mk.w2);  kc_store_le32(k + 12, mk.w3);
-	kc_store_le32(k + 16, mk.w4); kc_store_le32(k + 20, mk.w5);
-	kc_store_le32(k + 24, mk.w6); kc_store_le32(k + 28, mk.w7);
+	return (uint64_t)s.off + (uint64_t)s.len <= (uint64_t)n;
 }
 
-/* Execute one validated request: input in device memory (a private copy),
- * output to device memory, secrets only in registers and in ws. */
-__device__ static int pvc_exec(uint32_t op, uint32_t alg, uint32_t param,
-	const uint8_t *in, uint32_t in_len, uint8_t *out, uint32_t out_cap,
-	uint32_t *out_len, pvc_ws *ws, const pvc_mk &mk)
+/* End of the input spans of a descriptor copy, 0 if any span is outside
+ * the arena (ve_execute then rejects the request without reading). */
+__device__ static uint32_t pvc_in_end(const ve_desc *d, uint32_t n)
 {
-	*out_len = 0;
-	switch (op) {
-	case PVC_OP_ECHO:
-		if (in_len > out_cap)
-			return PV_ERR_BUF_SMALL;
-		kc_memcpy(out, in, in_len);
-		*out_len = in_len;
-		return PV_OK;
-	case PVC_OP_DIGEST: {
-		size_t dl = kc_hash_len(alg);
-		if (dl == 0)
-			return PV_ERR_MECHANISM;
-		if (dl > out_cap)
-			return PV_ERR_BUF_SMALL;
-		if (kc_hash_init(&ws->h, alg) != PV_OK)
-			return PV_ERR_MECHANISM;
-		kc_hash_update(&ws->h, in, in_len);
-		kc_hash_final(&ws->h, out);
-		*out_len = (uint32_t)dl;
-		return PV_OK;
+	ve_span in[8];
+	uint32_t e = 0;
+	in[0] = d->key; in[1] = d->key2; in[2] = d->iv; in[3] = d->aad;
+	in[4] = d->salt; in[5] = d->in; in[6] = d->in2; in[7] = d->state;
+#pragma unroll
+	for (int i = 0; i < 8; i++) {
+		if (!pvc_span_ok(in[i], n))
+			return 0;
+		if (in[i].len != 0 && in[i].off + in[i].len > e)
+			e = in[i].off + in[i].len;
 	}
-	case PVC_OP_MK_HMAC: {
-		if (out_cap < 32)
-			return PV_ERR_BUF_SMALL;
-		pvc_mk_bytes(ws->mk.key, mk);
-		int rc = kc_hmac_init(&ws->mk.m, KC_HASH_SHA256, ws->mk.key, 32);
-		if (rc == PV_OK) {
-			kc_hmac_update(&ws->mk.m, in, in_len);
-			kc_hmac_final(&ws->mk.m, out);
-			*out_len = 32;
-		}
-		return rc;
-	}
-#if PVC_HAVE_GCM
-	case PVC_OP_GCM_SEAL:
-	case PVC_OP_GCM_OPEN: {
-		uint32_t klen = alg, aad = param, hdr, dlen;
-		int rc;
-		if (klen != 16 && klen != 24 && klen != 32)
-			return PV_ERR_KEY_SIZE;
-		hdr = klen + 12u;
-		if (in_len < hdr || in_len - hdr < aad)
-			return PV_ERR_DATA_LEN;
-		dlen = in_len - hdr - aad;
-		if (op == PVC_OP_GCM_OPEN) {
-			if (dlen < 16)
-				return PV_ERR_ENC_LEN;
-			dlen -= 16;
-			if (out_cap < dlen)
-				return PV_ERR_BUF_SMALL;
-		} else if (out_cap < dlen || out_cap - dlen < 16) {
-			return PV_ERR_BUF_SMALL;
-		}
-		rc = kc_bc_init(&ws->gcm.bc, KC_BC_AES, in, klen);
-		if (rc == PV_OK)
-			rc = kc_gcm_init(&ws->gcm.g, &ws->gcm.bc, in + klen, 12);
-		kc_bc_clear(&ws->gcm.bc);
-		if (rc == PV_OK)
-			rc = kc_gcm_aad(&ws->gcm.g, in + hdr, aad);
-		if (rc != PV_OK) {
-			kc_gcm_clear(&ws->gcm.g);
-			return rc;
-		}
-		if (op == PVC_OP_GCM_SEAL) {
-			rc = kc_gcm_encrypt(&ws->gcm.g, in + hdr + aad, out, dlen);
-			if (rc == PV_OK) {
-				kc_gcm_tag(&ws->gcm.g, ws->gcm.tag);
-				kc_memcpy(out + dlen, ws->gcm.tag, 16);
-				*out_len = dlen + 16u;
-			}
-		} else {
-			rc = kc_gcm_decrypt(&ws->gcm.g, in + hdr + aad, out, dlen);
-			if (rc == PV_OK)
-				rc = kc_gcm_check_tag(&ws->gcm.g, in + hdr + aad + dlen, 16);
-			if (rc == PV_OK)
-				*out_len = dlen;
-			else
-				kc_wipe(out, dlen);   /* never release unauthenticated text */
-		}
-		kc_gcm_clear(&ws->gcm.g);
-		return rc;
-	}
-#endif
-	default:
-		return PV_ERR_MECHANISM;
-	}
+	return e;
+}
+
+/* Output segment i of a request (0 out, 1 out2, 2 state_out), clamped to
+ * what ve_execute reported; len 0 if nothing is to be copied. */
+__device__ static inline void pvc_out_span(const ve_desc *d, const ve_result *res, int i,
+	uint32_t *off, uint32_t *len)
+{
+	ve_span s = i == 0 ? d->out : i == 1 ? d->out2 : d->state_out;
+	uint32_t l = i == 0 ? res->out_len : i == 1 ? res->out2_len : res->state_len;
+	*off = s.off;
+	*len = (res->status == PV_OK && l <= s.len) ? l : 0u;
 }
 
 extern "C" __global__ void __launch_bounds__(PVC_BLOCK)
 pvc_vault_kernel(const pvc_kparams p)
 {
-	extern __shared__ uint4 s_dyn[];            /* PVC_BLOCK workspaces */
-	__shared__ uint32_t s_base, s_n;
-	__shared__ uint32_t s_start[PVC_BLOCK + 1];
-	__shared__ uint32_t s_slot[PVC_BLOCK];
-	__shared__ uint32_t s_off[PVC_BLOCK];
-	pvc_ws *ws = (pvc_ws *)s_dyn + threadIdx.x;
+	extern __shared__ uint4 s_dyn[];
+	__shared__ uint32_t s_c, s_n, s_go;
+	__shared__ uint32_t s_rdy[PVC_BLOCK];
+	__shared__ uint32_t s_start[PVC_NSEG + 1];
+	__shared__ uint32_t s_slot[PVC_NSEG];
+	__shared__ uint32_t s_off[PVC_NSEG];
+	ve_vault *sv = (ve_vault *)s_dyn;
+	ve_worker *sw = (ve_worker *)((uint8_t *)s_dyn + PVC_VAULT_SMEM) + threadIdx.x;
 	const uint32_t tid = threadIdx.x;
-	pvc_mk mk;
+	ve_ring_hdr *hdr = (ve_ring_hdr *)p.ring;
 
-	/* boot: master key into registers, staging wiped by the last block */
-	mk.w0 = pvc_ld_vol(p.mk_staging + 0); mk.w1 = pvc_ld_vol(p.mk_staging + 1);
-	mk.w2 = pvc_ld_vol(p.mk_staging + 2); mk.w3 = pvc_ld_vol(p.mk_staging + 3);
-	mk.w4 = pvc_ld_vol(p.mk_staging + 4); mk.w5 = pvc_ld_vol(p.mk_staging + 5);
-	mk.w6 = pvc_ld_vol(p.mk_staging + 6); mk.w7 = pvc_ld_vol(p.mk_staging + 7);
+	/* boot */
+	if (tid == 0) {
+		uint32_t has = *(const volatile uint32_t *)(p.staging + PVC_ST_HAS_MASTER);
+		int rc = ve_boot(sv, has == 1u ? p.staging + PVC_ST_MASTER : (const uint8_t *)0,
+		                 has == 1u ? 32u : 0u, p.staging + PVC_ST_BOOT_ENT, 48);
+		s_go = (uint32_t)rc;
+	}
+	(void)ve_worker_init(sw, blockIdx.x * blockDim.x + tid, p.staging + PVC_ST_WORK_ENT, 48);
 	__syncthreads();
 	if (tid == 0) {
 		__threadfence();
 		if (atomicAdd(&p.dev->keys_loaded, 1u) == gridDim.x - 1u) {
-			for (int i = 0; i < 8; i++)
-				((volatile uint32_t *)p.mk_staging)[i] = 0;
+			for (uint32_t i = 0; i < PVC_ST_LEN / 4u; i++)
+				((volatile uint32_t *)p.staging)[i] = 0;
 			__threadfence_system();
-			if (pvc_ld_vol(&p.ctl->magic) != PVC_RING_MAGIC)
-				pvc_st_rlx_sys(&p.ctl->fatal, 1u);
-			pvc_st_rel_sys(&p.ctl->booted, 1u);
+			pvc_st_rlx_sys(&p.gst->boot_rc, s_go);
+			pvc_st_rlx_sys(&p.gst->sealed, sv->sealed);
+			if (hdr->magic != VE_RING_MAGIC || hdr->version != VE_RING_VERSION ||
+			    hdr->nslots != p.nslots || hdr->slot_arena != p.slot_arena)
+				pvc_st_rlx_sys(&p.gst->fatal, 1u);
+			pvc_st_rel_sys(&p.gst->booted, 1u);
 		}
 	}
 
 	for (;;) {
-		/* claim a batch */
+		/* wait for the next ticket to be ready: the leader polls one word
+		 * and claims that one ticket at once (no block-wide scan by the
+		 * losers: they go back to polling) */
 		if (tid == 0) {
 			unsigned ns = 32;
 			cuda::atomic_ref<uint32_t, cuda::thread_scope_device> claim(p.dev->claim);
+			s_go = 0;
 			for (;;) {
-				uint32_t h = pvc_ld_acq_sys(&p.ctl->head);
 				uint32_t c = claim.load(cuda::memory_order_relaxed);
-				if ((int32_t)(h - c) > 0) {
-					uint32_t n = h - c;
-					if (n > blockDim.x)
-						n = blockDim.x;
-					if (atomicCAS(&p.dev->claim, c, c + n) == c) {
-						s_base = c;
-						s_n = n;
+				if (pvc_ld_acq_sys(&pvc_slot(p, c)->host.ready_seq) == c + 1u) {
+					if (atomicCAS(&p.dev->claim, c, c + 1u) == c) {
+						s_c = c;
+						s_go = 1;
 						break;
 					}
-					continue;
+					continue;       /* another block took it */
 				}
-				if (pvc_ld_acq_sys(&p.ctl->stop)) {
-					s_n = 0;
+				if (pvc_ld_acq_sys(&hdr->stop))
 					break;
-				}
 				__nanosleep(ns);
 				if (ns < 2048)
 					ns <<= 1;
 			}
 		}
 		__syncthreads();
-		const uint32_t n = s_n;
-		if (n == 0)
+		if (!s_go)
 			break;
-
-		/* descriptor -> registers, validated */
-		const uint32_t t = s_base + tid;
-		const uint32_t slot = t % p.nslots;
-		uint32_t op = 0, alg = 0, param = 0, in_len = 0, out_off = 0, out_cap = 0;
-		uint32_t out_len = 0;
-		int rc = PV_ERR_PROTOCOL;
-		bool valid = false;
-		if (tid < n) {
-			pvc_desc *d = p.desc + slot;
-			if (pvc_ld_acq_sys(&d->seq) == t + 1u) {
-				op = pvc_ld_vol(&d->op);
-				alg = pvc_ld_vol(&d->alg);
-				param = pvc_ld_vol(&d->param);
-				in_len = pvc_ld_vol(&d->in_len);
-				out_off = pvc_ld_vol(&d->out_off);
-				out_cap = pvc_ld_vol(&d->out_cap);
-				rc = PV_OK;
-				if (in_len > p.slot_bytes || (out_off & 15u) != 0 ||
-				    out_off < pvc_round16(in_len) || out_off > p.slot_bytes ||
-				    out_cap > p.slot_bytes - out_off)
-					rc = PV_ERR_ARGS;
-			}
-			valid = rc == PV_OK;
-			if (!valid)
-				in_len = out_off = out_cap = 0;
-			s_slot[tid] = slot;
-			s_off[tid] = 0;
-			s_start[tid + 1] = pvc_round16(in_len) >> 4;
-		}
+		/* ticket c is ours; extend the batch over the ready tickets after
+		 * it (each thread acquires its own ticket's ready_seq) */
+		const uint32_t c = s_c;
+		const uint32_t t = c + tid;
+		s_rdy[tid] = tid == 0 ? 1u : (uint32_t)(pvc_ld_acq_sys(&pvc_slot(p, t)->host.ready_seq) == t + 1u);
 		__syncthreads();
 		if (tid == 0) {
+			uint32_t n = 1;
+			while (n < blockDim.x && n < p.nslots && s_rdy[n])
+				n++;
+			if (n > 1u && atomicCAS(&p.dev->claim, c + 1u, c + n) != c + 1u)
+				n = 1;
+			s_n = n;
+		}
+		__syncthreads();
+		const uint32_t n = s_n;
+		const bool mine = tid < n;
+		const uint32_t slot = t & (p.nslots - 1u);
+
+		/* descriptors -> device */
+		if (mine) {
+			s_slot[tid] = slot;
+			s_off[tid] = 0;
+			s_start[tid + 1] = (uint32_t)(sizeof(ve_desc) / 16u);
+		}
+		if (tid == 0)
 			s_start[0] = 0;
+		__syncthreads();
+		if (tid == 0)
 			for (uint32_t i = 1; i <= n; i++)
 				s_start[i] += s_start[i - 1];
-		}
 		__syncthreads();
-		pvc_block_move(p, PVC_COPY_IN, n, s_start, s_slot, s_off);
+		pvc_move(p, PVC_MV_DESC, n, s_start, s_slot, s_off);
 		__syncthreads();
 
-		/* execute: one thread per request */
-		uint8_t *din = p.darena + (size_t)slot * p.slot_bytes;
-		uint8_t *dout = din + out_off;
-		if (tid < n && rc == PV_OK) {
-			rc = pvc_exec(op, alg, param, din, in_len, dout, out_cap, &out_len, ws, mk);
-			if (rc != PV_OK || out_len > out_cap)
-				out_len = 0;
-			/* the copy-out moves whole 16-byte chunks: zero the tail */
-			for (uint32_t i = out_len; i < pvc_round16(out_len); i++)
-				dout[i] = 0;
-			kc_wipe(ws, sizeof *ws);
+		/* input spans -> device */
+		const ve_desc *dd = p.ddesc + slot;
+		uint32_t in_end = mine ? pvc_in_end(dd, p.slot_arena) : 0u;
+		if (mine)
+			s_start[tid + 1] = pvc_r16(in_end) >> 4;
+		__syncthreads();
+		if (tid == 0)
+			for (uint32_t i = 1; i <= n; i++)
+				s_start[i] += s_start[i - 1];
+		__syncthreads();
+		pvc_move(p, PVC_MV_IN, n, s_start, s_slot, s_off);
+		__syncthreads();
+
+		/* execute: one request per thread, on private device copies */
+		ve_result res;
+		uint8_t *darena = p.darena + (size_t)slot * p.slot_arena;
+		uint32_t wipe_end = in_end;
+		res.status = PV_ERR_PROTOCOL;
+		res.out_len = res.out2_len = res.state_len = 0;
+		if (mine)
+			ve_execute(sv, sw, dd, darena, p.slot_arena, &res);
+
+		/* output spans -> host: 16-byte middles by the block, unaligned
+		 * head/tail bytes by the owner (never a byte outside a span) */
+		__syncthreads();
+		if (mine) {
+			uint8_t *harena = ve_slot_arena(pvc_slot(p, t));
+			for (int i = 0; i < 3; i++) {
+				uint32_t off, len, a0, a1;
+				pvc_out_span(dd, &res, i, &off, &len);
+				a0 = pvc_r16(off);
+				a1 = (off + len) & ~15u;
+				if (len == 0 || a0 >= a1) {
+					a0 = a1 = off;
+					for (uint32_t b = off; b < off + len; b++)
+						((volatile uint8_t *)harena)[b] = darena[b];
+				} else {
+					for (uint32_t b = off; b < a0; b++)
+						((volatile uint8_t *)harena)[b] = darena[b];
+					for (uint32_t b = a1; b < off + len; b++)
+						((volatile uint8_t *)harena)[b] = darena[b];
+				}
+				s_slot[tid * 3 + i] = slot;
+				s_off[tid * 3 + i] = a0;
+				s_start[tid * 3 + i + 1] = (a1 - a0) >> 4;
+			}
+			/* what to wipe afterwards: inputs and every output span */
+			{
+				ve_span o[3];
+				o[0] = dd->out; o[1] = dd->out2; o[2] = dd->state_out;
+				for (int i = 0; i < 3; i++)
+					if (pvc_span_ok(o[i], p.slot_arena) && o[i].off + o[i].len > wipe_end)
+						wipe_end = o[i].off + o[i].len;
+			}
 		}
 		__syncthreads();
-		if (tid < n) {
-			s_off[tid] = out_off;
-			s_start[tid + 1] = pvc_round16(out_len) >> 4;
+		if (tid == 0)
+			for (uint32_t i = 1; i <= 3u * n; i++)
+				s_start[i] += s_start[i - 1];
+		__syncthreads();
+		pvc_move(p, PVC_MV_OUT, 3u * n, s_start, s_slot, s_off);
+		__syncthreads();
+
+		/* wipe this batch's device copies BEFORE completing: once done_seq
+		 * is released the producer may reuse the slot and another block
+		 * may copy the next request into the same device slot */
+		if (mine) {
+			s_slot[tid] = slot;
+			s_off[tid] = 0;
+			s_start[tid + 1] = pvc_r16(wipe_end) >> 4;
+			for (uint32_t i = 0; i < sizeof(ve_desc) / 16u; i++)
+				((uint4 *)(p.ddesc + slot))[i] = make_uint4(0, 0, 0, 0);
 		}
 		__syncthreads();
 		if (tid == 0)
 			for (uint32_t i = 1; i <= n; i++)
 				s_start[i] += s_start[i - 1];
 		__syncthreads();
-		pvc_block_move(p, PVC_COPY_OUT, n, s_start, s_slot, s_off);
+		pvc_move(p, PVC_MV_ZERO, n, s_start, s_slot, s_off);
 		__threadfence_system();
 		__syncthreads();
 
-		/* completion: record, then seq with system-scope release */
-		if (tid < n) {
-			pvc_comp *c = p.comp + slot;
-			pvc_st_rlx_sys((uint32_t *)&c->rc, (uint32_t)rc);
-			pvc_st_rlx_sys(&c->out_len, out_len);
-			pvc_st_rel_sys(&c->seq, t + 1u);
+		/* completion: result, then done_seq with system-scope release */
+		if (mine) {
+			ve_slot_dev *sd = &pvc_slot(p, t)->dev;
+			pvc_st_rlx_sys((uint32_t *)&sd->res.status, (uint32_t)res.status);
+			pvc_st_rlx_sys(&sd->res.out_len, res.out_len);
+			pvc_st_rlx_sys(&sd->res.out2_len, res.out2_len);
+			pvc_st_rlx_sys(&sd->res.state_len, res.state_len);
+			pvc_st_rel_sys(&sd->done_seq, t + 1u);
 		}
-
-		/* wipe this batch's device copies (inputs may hold keys, outputs
-		 * plaintext): the whole slot range that was used */
-		__syncthreads();
-		if (tid < n) {
-			s_off[tid] = 0;
-			s_start[tid + 1] = valid ? (out_off + pvc_round16(out_cap)) >> 4 : 0u;
-		}
-		__syncthreads();
-		if (tid == 0)
-			for (uint32_t i = 1; i <= n; i++)
-				s_start[i] += s_start[i - 1];
-		__syncthreads();
-		pvc_block_move(p, PVC_ZERO, n, s_start, s_slot, s_off);
+		kc_wipe(&res, sizeof res);
 		__syncthreads();
 	}
 
-	/* exit: wipe shared memory and key registers */
+	/* exit: wipe the vault secrets and DRBGs in shared memory */
+	ve_worker_clear(sw);
+	__syncthreads();
+	if (tid == 0)
+		ve_vault_clear(sv);
+	__syncthreads();
 	{
-		uint32_t words = (uint32_t)(PVC_BLOCK * sizeof(pvc_ws) / 4u);
+		uint32_t words = (uint32_t)(PVC_SMEM / 4u);
 		for (uint32_t i = tid; i < words; i += blockDim.x)
 			((volatile uint32_t *)s_dyn)[i] = 0;
-		for (uint32_t i = tid; i < PVC_BLOCK; i += blockDim.x) {
-			s_slot[i] = 0;
-			s_off[i] = 0;
-		}
 	}
-	mk.w0 = mk.w1 = mk.w2 = mk.w3 = mk.w4 = mk.w5 = mk.w6 = mk.w7 = 0;
-	asm volatile("" : : "r"(mk.w0), "r"(mk.w1), "r"(mk.w2), "r"(mk.w3),
-		"r"(mk.w4), "r"(mk.w5), "r"(mk.w6), "r"(mk.w7) : "memory");
 	__syncthreads();
 	if (tid == 0) {
 		__threadfence();
 		if (atomicAdd(&p.dev->blocks_done, 1u) == gridDim.x - 1u) {
 			__threadfence_system();
-			pvc_st_rel_sys(&p.ctl->exited, 1u);
+			pvc_st_rel_sys(&p.gst->exited, 1u);
 		}
 	}
 }
@@ -446,7 +410,7 @@ extern "C" unsigned pvc_kernel_block(void)
 
 extern "C" size_t pvc_kernel_smem(void)
 {
-	return (size_t)PVC_BLOCK * sizeof(pvc_ws);
+	return PVC_SMEM;
 }
 
 extern "C" cudaError_t pvc_kernel_prepare(int *blocks_per_sm)

@@ -239,7 +239,8 @@ static void t_cipher(void)
 			rq_init(&q, PV_OP_ENCRYPT, mechs[mi]);
 			memcpy(q.d.key_id, id1, 16);
 			q.d.key = rq_put(&q, blob, bl);
-			q.d.iv = rq_put(&q, iv, mechs[mi] == PV_MECH_AES_GCM ? 12 : 16);
+			if (mechs[mi] != PV_MECH_AES_ECB)
+				q.d.iv = rq_put(&q, iv, mechs[mi] == PV_MECH_AES_GCM ? 12 : 16);
 			if (mechs[mi] == PV_MECH_AES_GCM)
 				q.d.aad = rq_put(&q, aad, al);
 			q.d.in = rq_put(&q, m, len);
