@@ -37,6 +37,7 @@ typedef struct tk_op {
 	uint8_t id[PV_OBJ_ID_LEN];
 	uint8_t state[PV_STATE_MAX];
 	size_t state_len;
+	uint8_t nstate[PV_STATE_MAX];      /* the next state, until committed */
 	uint8_t *buf;                      /* GCM decrypt: ciphertext so far  */
 	size_t buf_len, buf_cap;
 } tk_op;
@@ -191,15 +192,15 @@ static void tk_op_req(tk_op *p, pv_req *r, uint32_t phase)
 		r->state_len = p->state_len;
 	}
 	if (phase == PV_PHASE_INIT || phase == PV_PHASE_UPDATE) {
-		r->state_out = p->state;
-		r->state_out_cap = sizeof p->state;
+		r->state_out = p->nstate;
+		r->state_out_cap = sizeof p->nstate;
 	}
 }
 
-/* Copy a request's new state (state_out aliases p->state: nothing to do
- * but record the length). */
+/* Commit a request's new state. */
 static void tk_op_state(tk_op *p, const pv_req *r)
 {
+	memcpy(p->state, p->nstate, r->state_out_len);
 	p->state_len = r->state_out_len;
 }
 
@@ -397,7 +398,8 @@ CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 		r.out = out;
 		r.out_cap = tk_cap(cap, tk_op_bound(p, in_len) + 64);
 		rc = tk_vcall(&r);
-		if (rc == PV_ERR_BUF_SMALL) {
+		if (rc == PV_ERR_BUF_SMALL || (rc == PV_OK && out == NULL)) {
+			/* a size query (or too small): the operation goes on */
 			*out_len = (CK_ULONG)r.out_len;
 			rv = out == NULL ? CKR_OK : CKR_BUFFER_TOO_SMALL;
 			end = 0;
@@ -460,7 +462,8 @@ CK_RV tk_op_update(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 			r.out = out;
 			r.out_cap = tk_cap(cap, in_len + 32);
 			rc = tk_vcall(&r);
-			if (rc == PV_ERR_BUF_SMALL) {
+			if (rc == PV_ERR_BUF_SMALL || (rc == PV_OK && out == NULL)) {
+				/* size query: the vault's new state is not kept */
 				*out_len = (CK_ULONG)r.out_len;
 				tk_op_put(os, p, 0);
 				return out == NULL ? CKR_OK : CKR_BUFFER_TOO_SMALL;
@@ -510,7 +513,7 @@ CK_RV tk_op_final(CK_SESSION_HANDLE h, int kind, uint8_t *out,
 		r.out = out;
 		r.out_cap = out != NULL ? tk_cap(*out_len, p->buf_len + 64) : 0;
 		rc = tk_vcall(&r);
-		if (rc == PV_ERR_BUF_SMALL) {
+		if (rc == PV_ERR_BUF_SMALL || (rc == PV_OK && out == NULL)) {
 			*out_len = (CK_ULONG)r.out_len;
 			tk_op_put(os, p, 0);
 			return out == NULL ? CKR_OK : CKR_BUFFER_TOO_SMALL;
