@@ -64,6 +64,25 @@ done_testing() {
 
 p11() { pkcs11-tool --module "$MODULE" "$@"; }
 p11_user() { p11 --token-label "${PV_TOKEN_LABEL:-e2e}" --login --pin "$USER_PIN" "$@"; }
+# steps run commands through `bash -c`: give them the helpers and settings
+export MODULE BUILD_DIR E2E_TMP SO_PIN USER_PIN
+export -f p11 p11_user
+
+# p11-kit ignores user configuration in programs running as root: run the
+# p11-kit/GnuTLS steps as an unprivileged user then (the temp dir is opened
+# up for it; the token store needs write access for SQLite's WAL files).
+as_user() {
+  if [ "$(id -u)" -eq 0 ]; then
+    chmod -R a+rwX "$E2E_TMP"
+    chmod a+x "$(dirname "$E2E_TMP")" 2>/dev/null || true
+    setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env \
+      env HOME="$HOME" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" XDG_DATA_HOME="$XDG_DATA_HOME" \
+          PIXELVAULT_CONF="$PIXELVAULT_CONF" PATH="$PATH" "$@"
+  else
+    "$@"
+  fi
+}
+export -f as_user
 
 # Register the module with p11-kit through the user config.
 register_p11kit() {

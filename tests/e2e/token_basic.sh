@@ -29,13 +29,13 @@ fails "the data object is gone" p11_user --read-object --type data --label greet
 
 # p11-kit and GnuTLS through the .module file
 register_p11kit
-ok "p11-kit list-modules shows the token" bash -c 'p11-kit list-modules | grep -A20 "^pixelvault" | grep -q "label: e2e"'
+ok "p11-kit list-modules shows the token" bash -c 'as_user p11-kit list-modules | grep -A20 "^pixelvault" | grep -q "token: e2e"'
 # Debian 12's p11-kit (0.24) has no list-objects; p11-kit-proxy.so is how
 # applications reach registered modules, so read the objects through it.
 PROXY=$(ls /usr/lib/*/p11-kit-proxy.so 2>/dev/null | head -1)
 ok "objects visible through p11-kit-proxy.so" bash -c \
-   "pkcs11-tool --module '$PROXY' --token-label e2e --list-objects | grep -q cert1"
-ok "GnuTLS p11tool --list-tokens shows the token" bash -c 'p11tool --list-tokens | grep -q "Label: e2e"'
-ok "GnuTLS p11tool lists the certificate" bash -c 'p11tool --list-all-certs "pkcs11:token=e2e" | grep -q cert1'
+   "as_user pkcs11-tool --module '$PROXY' --token-label e2e --list-objects | grep -q cert1"
+ok "GnuTLS p11tool --list-tokens shows the token" bash -c 'as_user p11tool --list-tokens | grep -q "Label: e2e"'
+ok "GnuTLS p11tool lists the certificate" bash -c 'as_user p11tool --list-all-certs "pkcs11:token=e2e" | grep -q cert1'
 
 done_testing
