@@ -4,6 +4,7 @@
  * not offered (CKR_FUNCTION_NOT_SUPPORTED).
  */
 #include "pkcs11/pk_mech.h"
+#include "token/tk_pk.h"
 
 static CK_RV pk_cipher_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
                             CK_OBJECT_HANDLE k, int kind, CK_FLAGS use)
@@ -16,6 +17,8 @@ static CK_RV pk_cipher_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
 	PK_CHECK_ARG(m != NULL);
 	if (tk_op_active(h, kind))
 		return CKR_OPERATION_ACTIVE;
+	if (tk_pk_mech(m->mechanism))          /* public key: token/tk_pk.c */
+		return tk_pk_init(h, kind, m, k);
 	rv = pk_mech_decode(m, use, &tm);
 	if (rv != CKR_OK)
 		return rv;
@@ -33,6 +36,8 @@ CK_RV C_Encrypt(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	if (tk_pk_active(h, TK_OPK_ENCRYPT))
+		return tk_pk_oneshot(h, TK_OPK_ENCRYPT, in, inl, out, outl);
 	return tk_op_oneshot(h, TK_OPK_ENCRYPT, in, inl, out, outl);
 }
 
@@ -42,6 +47,8 @@ CK_RV C_EncryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	if (tk_pk_active(h, TK_OPK_ENCRYPT))
+		return CKR_FUNCTION_NOT_SUPPORTED;   /* single-part only */
 	return tk_op_update(h, TK_OPK_ENCRYPT, in, inl, out, outl);
 }
 
@@ -50,6 +57,8 @@ CK_RV C_EncryptFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR out, CK_ULONG_PTR outl)
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG(outl != NULL);
+	if (tk_pk_active(h, TK_OPK_ENCRYPT))
+		return tk_pk_final(h, TK_OPK_ENCRYPT, out, outl);
 	return tk_op_final(h, TK_OPK_ENCRYPT, out, outl);
 }
 
@@ -64,6 +73,8 @@ CK_RV C_Decrypt(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	if (tk_pk_active(h, TK_OPK_DECRYPT))
+		return tk_pk_oneshot(h, TK_OPK_DECRYPT, in, inl, out, outl);
 	return tk_op_oneshot(h, TK_OPK_DECRYPT, in, inl, out, outl);
 }
 
@@ -73,6 +84,8 @@ CK_RV C_DecryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	if (tk_pk_active(h, TK_OPK_DECRYPT))
+		return CKR_FUNCTION_NOT_SUPPORTED;   /* single-part only */
 	return tk_op_update(h, TK_OPK_DECRYPT, in, inl, out, outl);
 }
 
@@ -81,6 +94,8 @@ CK_RV C_DecryptFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR out, CK_ULONG_PTR outl)
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG(outl != NULL);
+	if (tk_pk_active(h, TK_OPK_DECRYPT))
+		return tk_pk_final(h, TK_OPK_DECRYPT, out, outl);
 	return tk_op_final(h, TK_OPK_DECRYPT, out, outl);
 }
 

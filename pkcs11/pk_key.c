@@ -4,6 +4,7 @@
  * pairs arrive with the public-key issue.
  */
 #include "pkcs11/pk_mech.h"
+#include "token/tk_pk.h"
 
 CK_RV C_GenerateKey(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
                     CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_OBJECT_HANDLE_PTR k)
@@ -25,9 +26,13 @@ CK_RV C_GenerateKeyPair(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
                         CK_ULONG sn, CK_OBJECT_HANDLE_PTR pub,
                         CK_OBJECT_HANDLE_PTR priv)
 {
-	PK_CHECK_ARG(pub != NULL && priv != NULL);
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(m != NULL && pub != NULL && priv != NULL);
 	PK_CHECK_ARG((pt != NULL || pn == 0) && (st != NULL || sn == 0));
-	PK_STUB_INIT(h, m);
+	if (!tk_pk_mech(m->mechanism))
+		return CKR_MECHANISM_INVALID;
+	return tk_pk_generate(h, m, pt, pn, st, sn, pub, priv);      /* token/tk_pk.c */
 }
 
 CK_RV C_WrapKey(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE wk,

@@ -11,6 +11,7 @@
 
 #include "pkcs11/pk_mech.h"
 #include "pkcs11/pk_vendor.h"
+#include "token/tk_pk.h"
 /* after pkcs11.h: its compat macros (iv_len, aad_len) rename pv_req
  * fields consistently in this file */
 #include "gpu/vault.h"
@@ -116,16 +117,18 @@ static const pk_mdef *pk_mfind(CK_MECHANISM_TYPE t)
 CK_RV pk_mech_list(CK_MECHANISM_TYPE *list, CK_ULONG *count)
 {
 	size_t i;
+	CK_ULONG npk = tk_pk_mech_list(NULL, 0);   /* public key: token/tk_pk.c */
 
 	if (list != NULL) {
-		if (*count < PK_NDEFS) {
-			*count = PK_NDEFS;
+		if (*count < PK_NDEFS + npk) {
+			*count = PK_NDEFS + npk;
 			return CKR_BUFFER_TOO_SMALL;
 		}
 		for (i = 0; i < PK_NDEFS; i++)
 			list[i] = pk_mdefs[i].ckm;
+		tk_pk_mech_list(list + PK_NDEFS, npk);
 	}
-	*count = PK_NDEFS;
+	*count = PK_NDEFS + npk;
 	return CKR_OK;
 }
 
@@ -133,6 +136,8 @@ CK_RV pk_mech_info(CK_MECHANISM_TYPE type, CK_MECHANISM_INFO *info)
 {
 	const pk_mdef *d = pk_mfind(type);
 
+	if (d == NULL && tk_pk_mech(type))
+		return tk_pk_mech_info(type, info);
 	if (d == NULL)
 		return CKR_MECHANISM_INVALID;
 	info->ulMinKeySize = d->min;

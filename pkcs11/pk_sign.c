@@ -4,6 +4,7 @@
  * offered (no mechanism has it).
  */
 #include "pkcs11/pk_mech.h"
+#include "token/tk_pk.h"
 
 static CK_RV pk_mac_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
                          CK_OBJECT_HANDLE k, int kind, CK_FLAGS use)
@@ -16,6 +17,8 @@ static CK_RV pk_mac_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
 	PK_CHECK_ARG(m != NULL);
 	if (tk_op_active(h, kind))
 		return CKR_OPERATION_ACTIVE;
+	if (tk_pk_mech(m->mechanism))          /* public key: token/tk_pk.c */
+		return tk_pk_init(h, kind, m, k);
 	rv = pk_mech_decode(m, use, &tm);
 	if (rv != CKR_OK)
 		return rv;
@@ -33,6 +36,8 @@ CK_RV C_Sign(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG((in != NULL || inl == 0) && sigl != NULL);
+	if (tk_pk_active(h, TK_OPK_SIGN))
+		return tk_pk_oneshot(h, TK_OPK_SIGN, in, inl, sig, sigl);
 	return tk_op_oneshot(h, TK_OPK_SIGN, in, inl, sig, sigl);
 }
 
@@ -41,6 +46,8 @@ CK_RV C_SignUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG(in != NULL || inl == 0);
+	if (tk_pk_active(h, TK_OPK_SIGN))
+		return tk_pk_update(h, TK_OPK_SIGN, in, inl);
 	return tk_op_update(h, TK_OPK_SIGN, in, inl, NULL, NULL);
 }
 
@@ -49,6 +56,8 @@ CK_RV C_SignFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR sig, CK_ULONG_PTR sigl)
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG(sigl != NULL);
+	if (tk_pk_active(h, TK_OPK_SIGN))
+		return tk_pk_final(h, TK_OPK_SIGN, sig, sigl);
 	return tk_op_final(h, TK_OPK_SIGN, sig, sigl);
 }
 
@@ -70,6 +79,8 @@ CK_RV C_Verify(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG((in != NULL || inl == 0) && (sig != NULL || sigl == 0));
+	if (tk_pk_active(h, TK_OPK_VERIFY))
+		return tk_pk_verify(h, in, inl, sig, sigl, 0);
 	return tk_op_verify(h, in, inl, sig, sigl, 0);
 }
 
@@ -78,6 +89,8 @@ CK_RV C_VerifyUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG(in != NULL || inl == 0);
+	if (tk_pk_active(h, TK_OPK_VERIFY))
+		return tk_pk_update(h, TK_OPK_VERIFY, in, inl);
 	return tk_op_update(h, TK_OPK_VERIFY, in, inl, NULL, NULL);
 }
 
@@ -86,6 +99,8 @@ CK_RV C_VerifyFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR sig, CK_ULONG sigl)
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG(sig != NULL || sigl == 0);
+	if (tk_pk_active(h, TK_OPK_VERIFY))
+		return tk_pk_verify(h, NULL, 0, sig, sigl, 1);
 	return tk_op_verify(h, NULL, 0, sig, sigl, 1);
 }
 

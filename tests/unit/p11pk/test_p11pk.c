@@ -1,0 +1,324 @@
+/*
+ * test_p11pk.c - public-key keys and mechanisms through the real module
+ * (dlopen), OpenSSL as the oracle: C_GenerateKeyPair for RSA, EC P-256 /
+ * P-384, Ed25519 and SM2 (objects, CKA_ID pairing, encodings), signatures
+ * made by the token verified by OpenSSL and OpenSSL's verified by the token
+ * (through C_CreateObject'd public keys), RSA/SM2 decryption of OpenSSL
+ * ciphertexts, and bad input with the precise CK_RVs.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <openssl/rsa.h>
+
+#include "../p11crypto/pc.h"
+#include "pk_ossl.h"
+#include "tsupport.h"
+
+#ifndef CKM_SHA3_256_RSA_PKCS
+#define CKM_SHA3_256_RSA_PKCS 0x60UL
+#endif
+
+static CK_BBOOL T = CK_TRUE, F = CK_FALSE;
+
+typedef struct pair { CK_OBJECT_HANDLE pub, priv; } pair;
+
+static CK_RV genpair(CK_MECHANISM_TYPE mech, const uint8_t *ecp, size_t ecpl, CK_ULONG bits, pair *p)
+{
+	CK_MECHANISM m = { mech, NULL, 0 };
+	CK_ATTRIBUTE pt[4], st[4];
+	CK_ULONG pn = 0, sn = 0;
+
+	pt[pn++] = (CK_ATTRIBUTE){ CKA_VERIFY, &T, sizeof T };
+	pt[pn++] = (CK_ATTRIBUTE){ CKA_ENCRYPT, &T, sizeof T };
+	if (ecp)
+		pt[pn++] = (CK_ATTRIBUTE){ CKA_EC_PARAMS, (void *)ecp, ecpl };
+	if (bits)
+		pt[pn++] = (CK_ATTRIBUTE){ CKA_MODULUS_BITS, &bits, sizeof bits };
+	st[sn++] = (CK_ATTRIBUTE){ CKA_PRIVATE, &F, sizeof F };
+	st[sn++] = (CK_ATTRIBUTE){ CKA_SIGN, &T, sizeof T };
+	st[sn++] = (CK_ATTRIBUTE){ CKA_DECRYPT, &T, sizeof T };
+	return pkt_f->C_GenerateKeyPair(pc_s, &m, pt, pn, st, sn, &p->pub, &p->priv);
+}
+
+static long attr(CK_OBJECT_HANDLE o, CK_ATTRIBUTE_TYPE t, uint8_t *buf, size_t cap)
+{
+	CK_ATTRIBUTE a = { t, buf, cap };
+
+	if (pkt_f->C_GetAttributeValue(pc_s, o, &a, 1) != CKR_OK)
+		return -1;
+	return (long)a.ulValueLen;
+}
+
+static CK_RV sign(CK_MECHANISM *m, CK_OBJECT_HANDLE k, const uint8_t *in, size_t n, uint8_t *sig, CK_ULONG *sl)
+{
+	CK_RV rv = pkt_f->C_SignInit(pc_s, m, k);
+
+	if (rv != CKR_OK)
+		return rv;
+	return pkt_f->C_Sign(pc_s, (CK_BYTE_PTR)in, n, sig, sl);
+}
+
+static CK_RV verify(CK_MECHANISM *m, CK_OBJECT_HANDLE k, const uint8_t *in, size_t n, const uint8_t *sig, CK_ULONG sl)
+{
+	CK_RV rv = pkt_f->C_VerifyInit(pc_s, m, k);
+
+	if (rv != CKR_OK)
+		return rv;
+	return pkt_f->C_Verify(pc_s, (CK_BYTE_PTR)in, n, (CK_BYTE_PTR)sig, sl);
+}
+
+static CK_RV crypt(int enc, CK_MECHANISM *m, CK_OBJECT_HANDLE k, const uint8_t *in, size_t n, uint8_t *out, CK_ULONG *ol)
+{
+	CK_RV rv = enc ? pkt_f->C_EncryptInit(pc_s, m, k) : pkt_f->C_DecryptInit(pc_s, m, k);
+
+	if (rv != CKR_OK)
+		return rv;
+	return enc ? pkt_f->C_Encrypt(pc_s, (CK_BYTE_PTR)in, n, out, ol)
+	           : pkt_f->C_Decrypt(pc_s, (CK_BYTE_PTR)in, n, out, ol);
+}
+
+static void t_setup(void) { pc_token(); }
+
+static const uint8_t oid_p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
+static const uint8_t oid_p384[] = { 0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22 };
+static const uint8_t oid_k256[] = { 0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x0a };
+static const uint8_t str_ed[] = { 0x13, 0x0c, 'e', 'd', 'w', 'a', 'r', 'd', 's', '2', '5', '5', '1', '9' };
+static const uint8_t oid_ed[] = { 0x06, 0x03, 0x2b, 0x65, 0x70 };
+
+static void t_rsa(void)
+{
+	static const struct { CK_MECHANISM_TYPE m; const char *md; } sm[] = {
+		{ CKM_SHA1_RSA_PKCS, "SHA1" }, { CKM_SHA224_RSA_PKCS, "SHA224" },
+		{ CKM_SHA256_RSA_PKCS, "SHA256" }, { CKM_SHA384_RSA_PKCS, "SHA384" },
+		{ CKM_SHA512_RSA_PKCS, "SHA512" }, { CKM_SHA3_256_RSA_PKCS, "SHA3-256" },
+	};
+	pair p;
+	uint8_t n[600], e[8], id1[64], id2[64], msg[333], sig[600], ct[600], pt[600];
+	long nl, el, l1, l2;
+	CK_ULONG sl, ol, v;
+	EVP_PKEY *o;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(genpair(CKM_RSA_PKCS_KEY_PAIR_GEN, NULL, 0, 2048, &p), CKR_OK);
+	nl = attr(p.pub, CKA_MODULUS, n, sizeof n);
+	el = attr(p.pub, CKA_PUBLIC_EXPONENT, e, sizeof e);
+	CU_ASSERT_EQUAL(nl, 256);
+	CU_ASSERT_EQUAL(attr(p.priv, CKA_MODULUS, pt, sizeof pt), 256);
+	CU_ASSERT(memcmp(pt, n, 256) == 0);
+	CU_ASSERT_EQUAL(attr(p.pub, CKA_MODULUS_BITS, (uint8_t *)&v, sizeof v), sizeof v);
+	CU_ASSERT_EQUAL(v, 2048);
+	l1 = attr(p.pub, CKA_ID, id1, sizeof id1);
+	l2 = attr(p.priv, CKA_ID, id2, sizeof id2);
+	CU_ASSERT(l1 > 0 && l1 == l2 && memcmp(id1, id2, (size_t)l1) == 0);
+	CU_ASSERT_EQUAL(attr(p.priv, CKA_KEY_GEN_MECHANISM, (uint8_t *)&v, sizeof v), sizeof v);
+	CU_ASSERT_EQUAL(v, CKM_RSA_PKCS_KEY_PAIR_GEN);
+	CU_ASSERT_EQUAL(attr(p.priv, CKA_PRIVATE_EXPONENT, pt, sizeof pt), -1);
+	o = po_rsa_pub(n, (size_t)nl, e, (size_t)el);
+	CU_ASSERT_FATAL(o != NULL);
+	CU_ASSERT(po_pub_check(o));
+	ts_rand(msg, sizeof msg);
+	for (i = 0; i < sizeof sm / sizeof sm[0]; i++) {
+		CK_MECHANISM m = { sm[i].m, NULL, 0 };
+		const EVP_MD *md = EVP_get_digestbyname(sm[i].md);
+		sl = sizeof sig;
+		CU_ASSERT_EQUAL(sign(&m, p.priv, msg, sizeof msg, sig, &sl), CKR_OK);
+		CU_ASSERT(po_verify(o, md, RSA_PKCS1_PADDING, 0, NULL, msg, sizeof msg, sig, sl));
+		CU_ASSERT_EQUAL(verify(&m, p.pub, msg, sizeof msg, sig, sl), CKR_OK);
+		sig[5] ^= 1;
+		CU_ASSERT_EQUAL(verify(&m, p.pub, msg, sizeof msg, sig, sl), CKR_SIGNATURE_INVALID);
+		CU_ASSERT_EQUAL(verify(&m, p.pub, msg, sizeof msg, sig, sl - 1), CKR_SIGNATURE_LEN_RANGE);
+	}
+	/* multi-part */
+	{
+		CK_MECHANISM m = { CKM_SHA256_RSA_PKCS, NULL, 0 };
+		CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &m, p.priv), CKR_OK);
+		CU_ASSERT_EQUAL(pkt_f->C_SignUpdate(pc_s, msg, 100), CKR_OK);
+		CU_ASSERT_EQUAL(pkt_f->C_SignUpdate(pc_s, msg + 100, sizeof msg - 100), CKR_OK);
+		sl = 0;
+		CU_ASSERT_EQUAL(pkt_f->C_SignFinal(pc_s, NULL, &sl), CKR_OK);
+		CU_ASSERT_EQUAL(sl, 256);
+		CU_ASSERT_EQUAL(pkt_f->C_SignFinal(pc_s, sig, &sl), CKR_OK);
+		CU_ASSERT(po_verify(o, EVP_sha256(), RSA_PKCS1_PADDING, 0, NULL, msg, sizeof msg, sig, sl));
+	}
+	/* PSS */
+	{
+		CK_RSA_PKCS_PSS_PARAMS pp = { CKM_SHA256, CKG_MGF1_SHA256, 32 };
+		CK_MECHANISM m = { CKM_SHA256_RSA_PKCS_PSS, &pp, sizeof pp };
+		sl = sizeof sig;
+		CU_ASSERT_EQUAL(sign(&m, p.priv, msg, sizeof msg, sig, &sl), CKR_OK);
+		CU_ASSERT(po_verify(o, EVP_sha256(), RSA_PKCS1_PSS_PADDING, 32, NULL, msg, sizeof msg, sig, sl));
+		CU_ASSERT_EQUAL(verify(&m, p.pub, msg, sizeof msg, sig, sl), CKR_OK);
+	}
+	/* OAEP with a label: OpenSSL encrypts, the token decrypts */
+	{
+		static uint8_t label[] = "label";
+		CK_RSA_PKCS_OAEP_PARAMS op = { CKM_SHA256, CKG_MGF1_SHA256, CKZ_DATA_SPECIFIED, label, 5 };
+		CK_MECHANISM m = { CKM_RSA_PKCS_OAEP, &op, sizeof op };
+		long cl = po_encrypt(o, RSA_PKCS1_OAEP_PADDING, EVP_sha256(), EVP_sha256(), label, 5, msg, 100, ct, sizeof ct);
+		CU_ASSERT_EQUAL_FATAL(cl, 256);
+		ol = sizeof pt;
+		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, 256, pt, &ol), CKR_OK);
+		CU_ASSERT(ol == 100 && memcmp(pt, msg, 100) == 0);
+		ct[7] ^= 1;
+		ol = sizeof pt;
+		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, 256, pt, &ol), CKR_ENCRYPTED_DATA_INVALID);
+		ol = sizeof pt;
+		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, 255, pt, &ol), CKR_ENCRYPTED_DATA_LEN_RANGE);
+		/* token encrypts (public object), token decrypts */
+		ol = sizeof ct;
+		CU_ASSERT_EQUAL(crypt(1, &m, p.pub, msg, 50, ct, &ol), CKR_OK);
+		ol = sizeof pt;
+		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, 256, pt, &ol), CKR_OK);
+		CU_ASSERT(ol == 50 && memcmp(pt, msg, 50) == 0);
+	}
+	/* PKCS#1 v1.5 encryption from OpenSSL */
+	{
+		CK_MECHANISM m = { CKM_RSA_PKCS, NULL, 0 };
+		long cl = po_encrypt(o, RSA_PKCS1_PADDING, NULL, NULL, NULL, 0, msg, 64, ct, sizeof ct);
+		ol = sizeof pt;
+		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, (size_t)cl, pt, &ol), CKR_OK);
+		CU_ASSERT(ol == 64 && memcmp(pt, msg, 64) == 0);
+		ct[9] ^= 0x40;
+		ol = sizeof pt;
+		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, (size_t)cl, pt, &ol), CKR_ENCRYPTED_DATA_INVALID);
+	}
+	EVP_PKEY_free(o);
+}
+
+static void ec_one(const uint8_t *oid, size_t oidl, const char *g, size_t flen)
+{
+	pair p;
+	uint8_t pt[120], msg[99], sig[100], der[120];
+	long l;
+	CK_ULONG sl;
+	CK_MECHANISM m = { CKM_ECDSA_SHA256, NULL, 0 };
+	EVP_PKEY *o;
+
+	CU_ASSERT_EQUAL_FATAL(genpair(CKM_EC_KEY_PAIR_GEN, oid, oidl, 0, &p), CKR_OK);
+	l = attr(p.pub, CKA_EC_POINT, pt, sizeof pt);
+	CU_ASSERT_EQUAL_FATAL(l, (long)(2 * flen + 3));
+	CU_ASSERT(pt[0] == 0x04 && pt[1] == 2 * flen + 1 && pt[2] == 0x04);
+	o = po_ec_from_pub(g, pt + 2, (size_t)l - 2);
+	CU_ASSERT_FATAL(o != NULL);
+	CU_ASSERT(po_pub_check(o));
+	ts_rand(msg, sizeof msg);
+	sl = sizeof sig;
+	CU_ASSERT_EQUAL(sign(&m, p.priv, msg, sizeof msg, sig, &sl), CKR_OK);
+	CU_ASSERT_EQUAL(sl, 2 * flen);
+	CU_ASSERT(po_verify(o, EVP_sha256(), 0, 0, NULL, msg, sizeof msg, der, po_rs2der(sig, flen, der)));
+	CU_ASSERT_EQUAL(verify(&m, p.pub, msg, sizeof msg, sig, sl), CKR_OK);
+	CU_ASSERT_EQUAL(verify(&m, p.pub, msg, sizeof msg, sig, sl + 1), CKR_SIGNATURE_LEN_RANGE);
+	/* raw CKM_ECDSA over a digest */
+	{
+		CK_MECHANISM mr = { CKM_ECDSA, NULL, 0 };
+		uint8_t h[32];
+		EVP_Digest(msg, sizeof msg, h, NULL, EVP_sha256(), NULL);
+		CU_ASSERT_EQUAL(verify(&mr, p.pub, h, 32, sig, sl), CKR_OK);
+		sl = sizeof sig;
+		CU_ASSERT_EQUAL(sign(&mr, p.priv, h, 32, sig, &sl), CKR_OK);
+		CU_ASSERT(po_verify_hash(o, NULL, 0, 0, h, 32, der, po_rs2der(sig, flen, der)));
+	}
+	EVP_PKEY_free(o);
+}
+
+static void t_p256(void) { ec_one(oid_p256, sizeof oid_p256, "P-256", 32); }
+static void t_p384(void) { ec_one(oid_p384, sizeof oid_p384, "P-384", 48); }
+
+static void t_ed25519(void)
+{
+	pair p, p2;
+	uint8_t pt[40], msg[50], sig[64];
+	CK_ULONG sl = sizeof sig;
+	CK_MECHANISM m = { CKM_EDDSA, NULL, 0 };
+	EVP_PKEY *o;
+
+	CU_ASSERT_EQUAL_FATAL(genpair(CKM_EC_EDWARDS_KEY_PAIR_GEN, str_ed, sizeof str_ed, 0, &p), CKR_OK);
+	CU_ASSERT_EQUAL(genpair(CKM_EC_EDWARDS_KEY_PAIR_GEN, oid_ed, sizeof oid_ed, 0, &p2), CKR_OK);
+	CU_ASSERT_EQUAL_FATAL(attr(p.pub, CKA_EC_POINT, pt, sizeof pt), 32);
+	o = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pt, 32);
+	ts_rand(msg, sizeof msg);
+	CU_ASSERT_EQUAL(sign(&m, p.priv, msg, sizeof msg, sig, &sl), CKR_OK);
+	CU_ASSERT(sl == 64 && po_verify(o, NULL, 0, 0, NULL, msg, sizeof msg, sig, 64));
+	CU_ASSERT_EQUAL(verify(&m, p.pub, msg, sizeof msg, sig, 64), CKR_OK);
+	CU_ASSERT_EQUAL(verify(&m, p2.pub, msg, sizeof msg, sig, 64), CKR_SIGNATURE_INVALID);
+	EVP_PKEY_free(o);
+}
+
+static void t_sm2(void)
+{
+	static const uint8_t id[] = "bob@example.com";
+	pair p;
+	uint8_t pt[80], msg[70], sig[64], ct[300], der[400], out[300];
+	CK_ULONG sl = sizeof sig, ol;
+	CK_MECHANISM m = { CKM_PV_SM2_SM3, NULL, 0 };
+	CK_MECHANISM mi = { CKM_PV_SM2_SM3, (void *)id, sizeof id - 1 };
+	CK_MECHANISM me = { CKM_PV_SM2_ENCRYPT, NULL, 0 };
+	EVP_PKEY *o;
+	long l;
+
+	CU_ASSERT_EQUAL_FATAL(genpair(CKM_PV_SM2_KEY_PAIR_GEN, NULL, 0, 0, &p), CKR_OK);
+	CU_ASSERT_EQUAL_FATAL(attr(p.pub, CKA_EC_POINT, pt, sizeof pt), 67);
+	o = po_ec_from_pub("SM2", pt + 2, 65);
+	CU_ASSERT_FATAL(o != NULL);
+	ts_rand(msg, sizeof msg);
+	CU_ASSERT_EQUAL(sign(&m, p.priv, msg, sizeof msg, sig, &sl), CKR_OK);
+	CU_ASSERT(po_sm2_verify(o, NULL, 0, msg, sizeof msg, sig));
+	CU_ASSERT_EQUAL(verify(&m, p.pub, msg, sizeof msg, sig, 64), CKR_OK);
+	CU_ASSERT_EQUAL(verify(&mi, p.pub, msg, sizeof msg, sig, 64), CKR_SIGNATURE_INVALID);
+	sl = sizeof sig;
+	CU_ASSERT_EQUAL(sign(&mi, p.priv, msg, sizeof msg, sig, &sl), CKR_OK);
+	CU_ASSERT(po_sm2_verify(o, id, sizeof id - 1, msg, sizeof msg, sig));
+	/* OpenSSL encrypts to the token's key; the token decrypts */
+	l = po_encrypt(o, 0, NULL, NULL, NULL, 0, msg, 40, der, sizeof der);
+	CU_ASSERT_FATAL(l > 0);
+	l = po_sm2_der2raw(der, (size_t)l, ct, sizeof ct);
+	CU_ASSERT_EQUAL_FATAL(l, 137);
+	ol = sizeof out;
+	CU_ASSERT_EQUAL(crypt(0, &me, p.priv, ct, (size_t)l, out, &ol), CKR_OK);
+	CU_ASSERT(ol == 40 && memcmp(out, msg, 40) == 0);
+	ol = sizeof ct;
+	CU_ASSERT_EQUAL(crypt(1, &me, p.pub, msg, 30, ct, &ol), CKR_OK);
+	CU_ASSERT_EQUAL(ol, 127);
+	ol = sizeof out;
+	CU_ASSERT_EQUAL(crypt(0, &me, p.priv, ct, 127, out, &ol), CKR_OK);
+	CU_ASSERT(ol == 30 && memcmp(out, msg, 30) == 0);
+	EVP_PKEY_free(o);
+}
+
+static void t_bad(void)
+{
+	pair p;
+	CK_MECHANISM m = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+	CK_ATTRIBUTE pt[] = { { CKA_EC_PARAMS, (void *)oid_p256, sizeof oid_p256 } };
+	CK_ATTRIBUTE st[] = { { CKA_SIGN, &T, sizeof T } };
+	uint8_t explicit_params[] = { 0x30, 0x03, 0x02, 0x01, 0x01 };
+
+	CU_ASSERT_EQUAL(genpair(CKM_RSA_PKCS_KEY_PAIR_GEN, NULL, 0, 512, &p), CKR_KEY_SIZE_RANGE);
+	CU_ASSERT_EQUAL(genpair(CKM_RSA_PKCS_KEY_PAIR_GEN, NULL, 0, 8192, &p), CKR_KEY_SIZE_RANGE);
+	CU_ASSERT_EQUAL(genpair(CKM_EC_KEY_PAIR_GEN, oid_k256, sizeof oid_k256, 0, &p), CKR_CURVE_NOT_SUPPORTED);
+	CU_ASSERT_EQUAL(genpair(CKM_EC_KEY_PAIR_GEN, explicit_params, sizeof explicit_params, 0, &p), CKR_DOMAIN_PARAMS_INVALID);
+	CU_ASSERT_EQUAL(genpair(CKM_EC_EDWARDS_KEY_PAIR_GEN, oid_p256, sizeof oid_p256, 0, &p), CKR_CURVE_NOT_SUPPORTED);
+	/* private keys are CKA_PRIVATE by default: no login, no key */
+	CU_ASSERT_EQUAL(pkt_f->C_GenerateKeyPair(pc_s, &m, pt, 1, st, 1, &p.pub, &p.priv), CKR_USER_NOT_LOGGED_IN);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+
+	pc_setup();
+	CU_initialize_registry();
+	s = CU_add_suite("p11pk", NULL, NULL);
+	CU_add_test(s, "token", t_setup);
+	CU_add_test(s, "RSA-2048 keygen, sign/verify/decrypt vs OpenSSL", t_rsa);
+	CU_add_test(s, "EC P-256", t_p256);
+	CU_add_test(s, "EC P-384", t_p384);
+	CU_add_test(s, "Ed25519", t_ed25519);
+	CU_add_test(s, "SM2", t_sm2);
+	CU_add_test(s, "bad input", t_bad);
+	{
+		int rc = pkt_run();
+		pc_teardown();
+		return rc;
+	}
+}

@@ -1,0 +1,950 @@
+/*
+ * tk_pk.c - public-key key pairs and operations (tk_pk.h).
+ *
+ * Encodings on the PKCS#11 side: CKA_EC_PARAMS is the named-curve OID in
+ * DER (P-256, P-384, SM2) or, for Ed25519, the PrintableString
+ * "edwards25519" or the OID 1.3.101.112; CKA_EC_POINT is a DER OCTET
+ * STRING around the uncompressed point for CKK_EC / CKK_PV_SM2 and the raw
+ * 32 bytes for CKK_EC_EDWARDS (both forms are accepted on input).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/core/kc_util.h"
+#include "gpu/core/pv_err.h"
+#include "pkcs11/pk_vendor.h"
+#include "token/tk_key.h"
+#include "token/tk_pk.h"
+/* after pkcs11.h (compat macros) */
+#include "gpu/vault.h"
+
+#ifndef CKM_SHA3_256_RSA_PKCS
+#define CKM_SHA3_256_RSA_PKCS 0x60UL
+#define CKM_SHA3_384_RSA_PKCS 0x61UL
+#define CKM_SHA3_512_RSA_PKCS 0x62UL
+#endif
+typedef struct tk_eddsa_params {
+	CK_BBOOL phFlag;
+	CK_ULONG ulContextDataLen;
+	CK_BYTE_PTR pContextData;
+} tk_eddsa_params;
+
+#define F_SV (CKF_SIGN | CKF_VERIFY)
+#define F_ED (CKF_ENCRYPT | CKF_DECRYPT)
+#define F_EC_CAPS (CKF_EC_F_P | CKF_EC_NAMEDCURVE | CKF_EC_UNCOMPRESS)
+
+enum { PP_NONE, PP_PSS, PP_OAEP, PP_EDDSA, PP_SM2ID };
+
+typedef struct tk_pkdef {
+	CK_MECHANISM_TYPE ckm;
+	uint32_t pv, prf, hashdata;
+	CK_KEY_TYPE ckk;
+	int param;
+	CK_ULONG min, max;
+	CK_FLAGS flags;
+} tk_pkdef;
+
+static const tk_pkdef tk_pkdefs[] = {
+	{ CKM_RSA_PKCS_KEY_PAIR_GEN, PV_MECH_RSA_KEY_PAIR_GEN, 0, 0, CKK_RSA, PP_NONE, 1024, 4096, CKF_GENERATE_KEY_PAIR },
+	{ CKM_RSA_PKCS, PV_MECH_RSA_PKCS, 0, 0, CKK_RSA, PP_NONE, 1024, 4096, F_SV | F_ED },
+	{ CKM_RSA_X_509, PV_MECH_RSA_X_509, 0, 0, CKK_RSA, PP_NONE, 1024, 4096, F_SV | F_ED },
+	{ CKM_RSA_PKCS_OAEP, PV_MECH_RSA_PKCS_OAEP, 0, 0, CKK_RSA, PP_OAEP, 1024, 4096, F_ED },
+	{ CKM_RSA_PKCS_PSS, PV_MECH_RSA_PKCS_PSS, 0, 0, CKK_RSA, PP_PSS, 1024, 4096, F_SV },
+	{ CKM_SHA1_RSA_PKCS, PV_MECH_RSA_PKCS, PV_MECH_SHA1, 1, CKK_RSA, PP_NONE, 1024, 4096, F_SV },
+	{ CKM_SHA224_RSA_PKCS, PV_MECH_RSA_PKCS, PV_MECH_SHA224, 1, CKK_RSA, PP_NONE, 1024, 4096, F_SV },
+	{ CKM_SHA256_RSA_PKCS, PV_MECH_RSA_PKCS, PV_MECH_SHA256, 1, CKK_RSA, PP_NONE, 1024, 4096, F_SV },
+	{ CKM_SHA384_RSA_PKCS, PV_MECH_RSA_PKCS, PV_MECH_SHA384, 1, CKK_RSA, PP_NONE, 1024, 4096, F_SV },
+	{ CKM_SHA512_RSA_PKCS, PV_MECH_RSA_PKCS, PV_MECH_SHA512, 1, CKK_RSA, PP_NONE, 1024, 4096, F_SV },
+	{ CKM_SHA3_256_RSA_PKCS, PV_MECH_RSA_PKCS, PV_MECH_SHA3_256, 1, CKK_RSA, PP_NONE, 1024, 4096, F_SV },
+	{ CKM_SHA3_384_RSA_PKCS, PV_MECH_RSA_PKCS, PV_MECH_SHA3_384, 1, CKK_RSA, PP_NONE, 1024, 4096, F_SV },
+	{ CKM_SHA3_512_RSA_PKCS, PV_MECH_RSA_PKCS, PV_MECH_SHA3_512, 1, CKK_RSA, PP_NONE, 1024, 4096, F_SV },
+	{ CKM_SHA1_RSA_PKCS_PSS, PV_MECH_RSA_PKCS_PSS, PV_MECH_SHA1, 1, CKK_RSA, PP_PSS, 1024, 4096, F_SV },
+	{ CKM_SHA224_RSA_PKCS_PSS, PV_MECH_RSA_PKCS_PSS, PV_MECH_SHA224, 1, CKK_RSA, PP_PSS, 1024, 4096, F_SV },
+	{ CKM_SHA256_RSA_PKCS_PSS, PV_MECH_RSA_PKCS_PSS, PV_MECH_SHA256, 1, CKK_RSA, PP_PSS, 1024, 4096, F_SV },
+	{ CKM_SHA384_RSA_PKCS_PSS, PV_MECH_RSA_PKCS_PSS, PV_MECH_SHA384, 1, CKK_RSA, PP_PSS, 1024, 4096, F_SV },
+	{ CKM_SHA512_RSA_PKCS_PSS, PV_MECH_RSA_PKCS_PSS, PV_MECH_SHA512, 1, CKK_RSA, PP_PSS, 1024, 4096, F_SV },
+	{ CKM_EC_KEY_PAIR_GEN, PV_MECH_EC_KEY_PAIR_GEN, 0, 0, CKK_EC, PP_NONE, 256, 384, CKF_GENERATE_KEY_PAIR | F_EC_CAPS },
+	{ CKM_ECDSA, PV_MECH_ECDSA, 0, 0, CKK_EC, PP_NONE, 256, 384, F_SV | F_EC_CAPS },
+	{ CKM_ECDSA_SHA1, PV_MECH_ECDSA, PV_MECH_SHA1, 1, CKK_EC, PP_NONE, 256, 384, F_SV | F_EC_CAPS },
+	{ CKM_ECDSA_SHA224, PV_MECH_ECDSA, PV_MECH_SHA224, 1, CKK_EC, PP_NONE, 256, 384, F_SV | F_EC_CAPS },
+	{ CKM_ECDSA_SHA256, PV_MECH_ECDSA, PV_MECH_SHA256, 1, CKK_EC, PP_NONE, 256, 384, F_SV | F_EC_CAPS },
+	{ CKM_ECDSA_SHA384, PV_MECH_ECDSA, PV_MECH_SHA384, 1, CKK_EC, PP_NONE, 256, 384, F_SV | F_EC_CAPS },
+	{ CKM_ECDSA_SHA512, PV_MECH_ECDSA, PV_MECH_SHA512, 1, CKK_EC, PP_NONE, 256, 384, F_SV | F_EC_CAPS },
+	{ CKM_EC_EDWARDS_KEY_PAIR_GEN, PV_MECH_EDDSA_KEY_PAIR_GEN, 0, 0, CKK_EC_EDWARDS, PP_NONE, 255, 255, CKF_GENERATE_KEY_PAIR },
+	{ CKM_EDDSA, PV_MECH_EDDSA, 0, 0, CKK_EC_EDWARDS, PP_EDDSA, 255, 255, F_SV },
+	{ CKM_PV_SM2_KEY_PAIR_GEN, PV_MECH_SM2_KEY_PAIR_GEN, 0, 0, CKK_PV_SM2, PP_NONE, 256, 256, CKF_GENERATE_KEY_PAIR },
+	{ CKM_PV_SM2, PV_MECH_SM2_SIGN, 0, 0, CKK_PV_SM2, PP_NONE, 256, 256, F_SV },
+	{ CKM_PV_SM2_SM3, PV_MECH_SM2_SIGN, PV_MECH_SM3, 1, CKK_PV_SM2, PP_SM2ID, 256, 256, F_SV },
+	{ CKM_PV_SM2_ENCRYPT, PV_MECH_SM2_ENCRYPT, 0, 0, CKK_PV_SM2, PP_NONE, 256, 256, F_ED },
+};
+#define TK_NPK (sizeof tk_pkdefs / sizeof tk_pkdefs[0])
+
+static const tk_pkdef *tk_pkfind(CK_MECHANISM_TYPE t)
+{
+	size_t i;
+
+	if ((t & ~0xffUL) == PV_ALIAS_XIPKI_BASE)
+		t = PV_VENDOR_BASE | (t & 0xffUL);
+	for (i = 0; i < TK_NPK; i++)
+		if (tk_pkdefs[i].ckm == t)
+			return &tk_pkdefs[i];
+	return NULL;
+}
+
+int tk_pk_mech(CK_MECHANISM_TYPE ckm)
+{
+	return tk_pkfind(ckm) != NULL;
+}
+
+CK_ULONG tk_pk_mech_list(CK_MECHANISM_TYPE *list, CK_ULONG cap)
+{
+	CK_ULONG i;
+
+	for (i = 0; list != NULL && i < TK_NPK && i < cap; i++)
+		list[i] = tk_pkdefs[i].ckm;
+	return TK_NPK;
+}
+
+CK_RV tk_pk_mech_info(CK_MECHANISM_TYPE ckm, CK_MECHANISM_INFO *info)
+{
+	const tk_pkdef *d = tk_pkfind(ckm);
+
+	if (d == NULL)
+		return CKR_MECHANISM_INVALID;
+	info->ulMinKeySize = d->min;
+	info->ulMaxKeySize = d->max;
+	info->flags = d->flags | (tk_vault_hw() ? CKF_HW : 0);
+	return CKR_OK;
+}
+
+static int tk_pcall(pv_req *r)
+{
+	pv_vault *v;
+
+	if (tk_vault(&v) != CKR_OK)
+		return PV_ERR_DEVICE;
+	return pv_vault_call(v, r);
+}
+
+/* ---- curves ---------------------------------------------------------------- */
+
+static const uint8_t oid_p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
+static const uint8_t oid_p384[] = { 0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22 };
+static const uint8_t oid_sm2[] = { 0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x82, 0x2d };
+static const uint8_t oid_ed[] = { 0x06, 0x03, 0x2b, 0x65, 0x70 };
+static const uint8_t str_ed[] = { 0x13, 0x0c, 'e', 'd', 'w', 'a', 'r', 'd', 's', '2', '5', '5', '1', '9' };
+
+#define EQ(a, n, o) ((n) == sizeof(o) && memcmp((a), (o), sizeof(o)) == 0)
+
+/* PV key type of CKA_EC_PARAMS for key type kt; CKR on error. */
+static CK_RV tk_curve(CK_KEY_TYPE kt, const uint8_t *p, size_t n, uint32_t *pvk)
+{
+	if (p == NULL || n < 2)
+		return CKR_DOMAIN_PARAMS_INVALID;
+	if (kt == CKK_EC_EDWARDS) {
+		if (EQ(p, n, oid_ed) || EQ(p, n, str_ed)) {
+			*pvk = PV_KEY_ED25519;
+			return CKR_OK;
+		}
+	} else if (kt == CKK_EC) {
+		if (EQ(p, n, oid_p256)) { *pvk = PV_KEY_EC_P256; return CKR_OK; }
+		if (EQ(p, n, oid_p384)) { *pvk = PV_KEY_EC_P384; return CKR_OK; }
+		if (EQ(p, n, oid_sm2)) { *pvk = PV_KEY_SM2; return CKR_OK; }
+	} else if (kt == CKK_PV_SM2) {
+		if (EQ(p, n, oid_sm2)) { *pvk = PV_KEY_SM2; return CKR_OK; }
+	}
+	if (p[0] != 0x06 && p[0] != 0x13)
+		return CKR_DOMAIN_PARAMS_INVALID;     /* explicit parameters etc. */
+	return CKR_CURVE_NOT_SUPPORTED;
+}
+
+/* ---- key pair generation ---------------------------------------------------- */
+
+static const CK_ATTRIBUTE *tk_tfind(const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE_TYPE a)
+{
+	CK_ULONG i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].type == a)
+			return &t[i];
+	return NULL;
+}
+
+
+/* Copy the template into o, refusing attributes the token computes. */
+static CK_RV tk_tcopy(tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_CLASS cls)
+{
+	CK_ULONG i;
+
+	for (i = 0; i < n; i++) {
+		switch (t[i].type) {
+		case CKA_CLASS:
+			if (t[i].ulValueLen != sizeof(CK_ULONG) || t[i].pValue == NULL ||
+			    *(const CK_ULONG *)t[i].pValue != cls)
+				return CKR_TEMPLATE_INCONSISTENT;
+			break;
+		case CKA_VALUE: case CKA_PRIVATE_EXPONENT: case CKA_PRIME_1: case CKA_PRIME_2:
+		case CKA_EXPONENT_1: case CKA_EXPONENT_2: case CKA_COEFFICIENT: case CKA_LOCAL:
+		case CKA_KEY_GEN_MECHANISM: case CKA_ALWAYS_SENSITIVE: case CKA_NEVER_EXTRACTABLE:
+		case TK_CKA_BLOB: case TK_CKA_BLOB_ID:
+			return CKR_ATTRIBUTE_READ_ONLY;
+		case CKA_MODULUS: case CKA_EC_POINT:
+			return CKR_TEMPLATE_INCONSISTENT;
+		default:
+			if (t[i].pValue == NULL && t[i].ulValueLen != 0)
+				return CKR_ATTRIBUTE_VALUE_INVALID;
+			if (tk_obj_set(o, t[i].type, t[i].pValue, t[i].ulValueLen) < 0)
+				return CKR_HOST_MEMORY;
+		}
+	}
+	return CKR_OK;
+}
+
+static int tk_setu(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_ULONG v)
+{
+	return tk_obj_set(o, a, &v, sizeof v);
+}
+
+static int tk_setb(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_BBOOL v)
+{
+	return tk_obj_set(o, a, &v, sizeof v);
+}
+
+static void tk_dflt(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_BBOOL v)
+{
+	if (tk_obj_attr(o, a) == NULL)
+		tk_setb(o, a, v);
+}
+
+static tk_obj *tk_newobj(void)
+{
+	return calloc(1, sizeof(tk_obj));
+}
+
+/* Public attributes of the key (pub = the vault's public encoding) on o. */
+static CK_RV tk_pubattrs(tk_obj *o, uint32_t pvk, const uint8_t *pub, size_t pl,
+                         const uint8_t *ecp, size_t ecpl)
+{
+	if (pvk == PV_KEY_RSA) {
+		CK_ULONG bits;
+		size_t k = pl - 4, i = 0;
+		const uint8_t *e = pub + k;
+		while (i < 3 && e[i] == 0)
+			i++;
+		bits = 8 * k;
+		{
+			uint8_t t = pub[0];
+			while (t < 0x80) { bits--; t <<= 1; }
+		}
+		if (tk_obj_set(o, CKA_MODULUS, pub, k) < 0 ||
+		    tk_obj_set(o, CKA_PUBLIC_EXPONENT, e + i, 4 - i) < 0 ||
+		    tk_setu(o, CKA_MODULUS_BITS, bits) < 0)
+			return CKR_HOST_MEMORY;
+		return CKR_OK;
+	}
+	if (tk_obj_set(o, CKA_EC_PARAMS, ecp, ecpl) < 0)
+		return CKR_HOST_MEMORY;
+	if (pvk == PV_KEY_ED25519)
+		return tk_obj_set(o, CKA_EC_POINT, pub, pl) < 0 ? CKR_HOST_MEMORY : CKR_OK;
+	{
+		uint8_t d[2 + 97];
+		d[0] = 0x04;
+		d[1] = (uint8_t)pl;
+		memcpy(d + 2, pub, pl);
+		return tk_obj_set(o, CKA_EC_POINT, d, pl + 2) < 0 ? CKR_HOST_MEMORY : CKR_OK;
+	}
+}
+
+static uint32_t tk_pv_usage(const tk_obj *o)
+{
+	uint32_t u = PV_USE_SIGN | PV_USE_DECRYPT | PV_USE_DERIVE | PV_USE_UNWRAP;
+
+	if (tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE))
+		u |= PV_USE_EXTRACT;
+	return u;
+}
+
+CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
+                     const CK_ATTRIBUTE *pt, CK_ULONG pn,
+                     const CK_ATTRIBUTE *st, CK_ULONG sn,
+                     CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
+{
+	const tk_pkdef *d = tk_pkfind(m->mechanism);
+	const CK_ATTRIBUTE *a;
+	tk_obj *po = NULL, *so = NULL;
+	uint8_t *blob = NULL, pubenc[PV_PK_PUB_MAX], id[PV_OBJ_ID_LEN], ckaid[16];
+	const uint8_t *ecp = NULL;
+	size_t ecpl = 0;
+	uint32_t pvk = 0, bits = 0;
+	CK_KEY_TYPE kt;
+	pv_req r;
+	CK_RV rv;
+	int rc;
+
+	if (d == NULL || !(d->flags & CKF_GENERATE_KEY_PAIR))
+		return CKR_MECHANISM_INVALID;
+	if (m->ulParameterLen != 0)
+		return CKR_MECHANISM_PARAM_INVALID;
+	kt = d->ckk;
+	if ((a = tk_tfind(pt, pn, CKA_KEY_TYPE)) != NULL &&
+	    (a->ulValueLen != sizeof(CK_ULONG) || *(const CK_ULONG *)a->pValue != kt))
+		return CKR_TEMPLATE_INCONSISTENT;
+	if ((a = tk_tfind(st, sn, CKA_KEY_TYPE)) != NULL &&
+	    (a->ulValueLen != sizeof(CK_ULONG) || *(const CK_ULONG *)a->pValue != kt))
+		return CKR_TEMPLATE_INCONSISTENT;
+	pv_req_init(&r, PV_OP_GENERATE_PAIR, d->pv);
+	if (kt == CKK_RSA) {
+		CK_ULONG mb;
+		a = tk_tfind(pt, pn, CKA_MODULUS_BITS);
+		if (a == NULL)
+			return CKR_TEMPLATE_INCOMPLETE;
+		if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)
+			return CKR_ATTRIBUTE_VALUE_INVALID;
+		mb = *(const CK_ULONG *)a->pValue;
+		if (mb != 1024 && mb != 2048 && mb != 3072 && mb != 4096)
+			return CKR_KEY_SIZE_RANGE;
+		bits = (uint32_t)mb;
+		pvk = PV_KEY_RSA;
+		a = tk_tfind(pt, pn, CKA_PUBLIC_EXPONENT);
+		if (a != NULL && a->ulValueLen > 0) {
+			if (a->pValue == NULL)
+				return CKR_ATTRIBUTE_VALUE_INVALID;
+			r.in = a->pValue;
+			r.in_len = a->ulValueLen;
+		}
+	} else if (kt == CKK_PV_SM2) {
+		pvk = PV_KEY_SM2;
+		ecp = oid_sm2;
+		ecpl = sizeof oid_sm2;
+		a = tk_tfind(pt, pn, CKA_EC_PARAMS);
+		if (a != NULL && (rv = tk_curve(kt, a->pValue, a->ulValueLen, &pvk)) != CKR_OK)
+			return rv;
+	} else {
+		a = tk_tfind(pt, pn, CKA_EC_PARAMS);
+		if (a == NULL)
+			a = tk_tfind(st, sn, CKA_EC_PARAMS);
+		if (a == NULL)
+			return CKR_TEMPLATE_INCOMPLETE;
+		if ((rv = tk_curve(kt, a->pValue, a->ulValueLen, &pvk)) != CKR_OK)
+			return rv;
+		ecp = a->pValue;
+		ecpl = a->ulValueLen;
+		if (pvk == PV_KEY_SM2)
+			kt = CKK_EC;           /* SM2 curve under CKK_EC: ECDSA/ECDH only */
+	}
+	r.new_type = pvk == PV_KEY_ED25519 ? 0 : (kt == CKK_RSA ? 0 : pvk);
+	r.new_len = bits;
+	po = tk_newobj();
+	so = tk_newobj();
+	blob = malloc(PV_PKBLOB_MAX);
+	if (po == NULL || so == NULL || blob == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto fail;
+	}
+	/* objects from the templates */
+	if ((rv = tk_tcopy(po, pt, pn, CKO_PUBLIC_KEY)) != CKR_OK ||
+	    (rv = tk_tcopy(so, st, sn, CKO_PRIVATE_KEY)) != CKR_OK)
+		goto fail;
+	if (tk_setu(po, CKA_CLASS, CKO_PUBLIC_KEY) < 0 || tk_setu(so, CKA_CLASS, CKO_PRIVATE_KEY) < 0 ||
+	    tk_setu(po, CKA_KEY_TYPE, kt) < 0 || tk_setu(so, CKA_KEY_TYPE, kt) < 0) {
+		rv = CKR_HOST_MEMORY;
+		goto fail;
+	}
+	tk_dflt(so, CKA_PRIVATE, CK_TRUE);
+	tk_dflt(so, CKA_SENSITIVE, CK_TRUE);
+	tk_dflt(so, CKA_EXTRACTABLE, CK_FALSE);
+	tk_dflt(so, CKA_SIGN, CK_TRUE);
+	tk_dflt(so, CKA_DECRYPT, kt == CKK_RSA || kt == CKK_PV_SM2);
+	tk_dflt(so, CKA_DERIVE, kt == CKK_EC);
+	tk_dflt(so, CKA_UNWRAP, CK_FALSE);
+	tk_dflt(so, CKA_SIGN_RECOVER, CK_FALSE);
+	tk_dflt(so, CKA_ALWAYS_AUTHENTICATE, CK_FALSE);
+	tk_dflt(so, CKA_WRAP_WITH_TRUSTED, CK_FALSE);
+	tk_dflt(so, CKA_TOKEN, CK_FALSE);
+	tk_dflt(so, CKA_MODIFIABLE, CK_TRUE);
+	tk_dflt(so, CKA_COPYABLE, CK_TRUE);
+	tk_dflt(so, CKA_DESTROYABLE, CK_TRUE);
+	tk_dflt(po, CKA_PRIVATE, CK_FALSE);
+	tk_dflt(po, CKA_TOKEN, CK_FALSE);
+	tk_dflt(po, CKA_VERIFY, CK_TRUE);
+	tk_dflt(po, CKA_ENCRYPT, kt == CKK_RSA || kt == CKK_PV_SM2);
+	tk_dflt(po, CKA_DERIVE, CK_FALSE);
+	tk_dflt(po, CKA_WRAP, CK_FALSE);
+	tk_dflt(po, CKA_VERIFY_RECOVER, CK_FALSE);
+	tk_dflt(po, CKA_TRUSTED, CK_FALSE);
+	tk_dflt(po, CKA_MODIFIABLE, CK_TRUE);
+	tk_dflt(po, CKA_COPYABLE, CK_TRUE);
+	tk_dflt(po, CKA_DESTROYABLE, CK_TRUE);
+	/* CKA_ID: the same non-zero value on both */
+	a = tk_tfind(st, sn, CKA_ID);
+	if (a == NULL || a->ulValueLen == 0)
+		a = tk_tfind(pt, pn, CKA_ID);
+	if (a != NULL && a->ulValueLen > 0) {
+		if (tk_obj_set(po, CKA_ID, a->pValue, a->ulValueLen) < 0 ||
+		    tk_obj_set(so, CKA_ID, a->pValue, a->ulValueLen) < 0) {
+			rv = CKR_HOST_MEMORY;
+			goto fail;
+		}
+	} else {
+		if ((rc = tk_random(ckaid, sizeof ckaid)) < 0) {
+			rv = tk_rv_from_pv(rc);
+			goto fail;
+		}
+		ckaid[0] |= 1;
+		if (tk_obj_set(po, CKA_ID, ckaid, sizeof ckaid) < 0 ||
+		    tk_obj_set(so, CKA_ID, ckaid, sizeof ckaid) < 0) {
+			rv = CKR_HOST_MEMORY;
+			goto fail;
+		}
+	}
+	/* the pair, inside the vault */
+	if ((rc = tk_random(id, sizeof id)) < 0) {
+		rv = tk_rv_from_pv(rc);
+		goto fail;
+	}
+	r.new_usage = tk_pv_usage(so);
+	memcpy(r.new_id, id, sizeof id);
+	r.out = blob; r.out_cap = PV_PKBLOB_MAX;
+	r.out2 = pubenc; r.out2_cap = sizeof pubenc;
+	rc = tk_pcall(&r);
+	if (rc != PV_OK) {
+		rv = tk_rv_from_pv(rc);
+		goto fail;
+	}
+	if ((rv = tk_pubattrs(po, pvk, pubenc, r.out2_len, ecp, ecpl)) != CKR_OK ||
+	    (rv = tk_pubattrs(so, pvk, pubenc, r.out2_len, ecp, ecpl)) != CKR_OK)
+		goto fail;
+	if (tk_obj_set(so, TK_CKA_BLOB, blob, r.out_len) < 0 ||
+	    tk_obj_set(so, TK_CKA_BLOB_ID, id, sizeof id) < 0 ||
+	    tk_setb(so, CKA_LOCAL, CK_TRUE) < 0 || tk_setb(po, CKA_LOCAL, CK_TRUE) < 0 ||
+	    tk_setu(so, CKA_KEY_GEN_MECHANISM, d->ckm) < 0 ||
+	    tk_setu(po, CKA_KEY_GEN_MECHANISM, d->ckm) < 0 ||
+	    tk_setb(so, CKA_ALWAYS_SENSITIVE, tk_obj_bool(so, CKA_SENSITIVE, CK_TRUE)) < 0 ||
+	    tk_setb(so, CKA_NEVER_EXTRACTABLE, !tk_obj_bool(so, CKA_EXTRACTABLE, CK_FALSE)) < 0) {
+		rv = CKR_HOST_MEMORY;
+		goto fail;
+	}
+	kc_wipe(blob, PV_PKBLOB_MAX);
+	free(blob);
+	blob = NULL;
+	rv = tk_object_add(h, po, pub);
+	if (rv != CKR_OK)
+		goto fail;
+	po = NULL;
+	rv = tk_object_add(h, so, priv);
+	if (rv != CKR_OK) {
+		CK_RV ign = tk_destroy_object(h, *pub);   /* the public half alone */
+		(void)ign;
+		goto fail;
+	}
+	return CKR_OK;
+fail:
+	tk_obj_free(po);
+	tk_obj_free(so);
+	if (blob != NULL) {
+		kc_wipe(blob, PV_PKBLOB_MAX);
+		free(blob);
+	}
+	return rv;
+}
+
+/* ---- operations ---------------------------------------------------------------- */
+
+typedef struct tk_pkop {
+	CK_SESSION_HANDLE h;
+	int kind, busy;
+	const tk_pkdef *d;
+	uint32_t prf, mgf, slen, flags, key_type;
+	uint8_t *aad; size_t aadl;
+	uint8_t *key; size_t keyl;
+	uint8_t id[PV_OBJ_ID_LEN];
+	uint8_t *buf; size_t bl, bcap;
+	size_t outmax;
+	struct tk_pkop *next;
+} tk_pkop;
+
+static pthread_mutex_t tk_pk_mu = PTHREAD_MUTEX_INITIALIZER;
+static tk_pkop *tk_pk_ops;
+
+static void tk_pkop_free(tk_pkop *p)
+{
+	if (p == NULL)
+		return;
+	if (p->aad) { kc_wipe(p->aad, p->aadl); free(p->aad); }
+	if (p->key) { kc_wipe(p->key, p->keyl); free(p->key); }
+	if (p->buf) { kc_wipe(p->buf, p->bcap); free(p->buf); }
+	free(p);
+}
+
+/* Find (and unlink if take) the op of (h, kind). */
+static tk_pkop *tk_pk_find(CK_SESSION_HANDLE h, int kind, int take)
+{
+	tk_pkop **pp, *p;
+
+	for (pp = &tk_pk_ops; (p = *pp) != NULL; pp = &p->next)
+		if (p->h == h && p->kind == kind) {
+			if (take)
+				*pp = p->next;
+			return p;
+		}
+	return NULL;
+}
+
+int tk_pk_active(CK_SESSION_HANDLE h, int kind)
+{
+	int a;
+
+	pthread_mutex_lock(&tk_pk_mu);
+	a = tk_pk_find(h, kind, 0) != NULL;
+	pthread_mutex_unlock(&tk_pk_mu);
+	return a;
+}
+
+static uint32_t tk_hash_pv(CK_MECHANISM_TYPE t)
+{
+	switch (t) {
+	case CKM_SHA_1: return PV_MECH_SHA1;
+	case CKM_SHA224: return PV_MECH_SHA224;
+	case CKM_SHA256: return PV_MECH_SHA256;
+	case CKM_SHA384: return PV_MECH_SHA384;
+	case CKM_SHA512: return PV_MECH_SHA512;
+	default: return 0;
+	}
+}
+
+static uint32_t tk_mgf_pv(CK_ULONG g)
+{
+	switch (g) {
+	case CKG_MGF1_SHA1: return PV_MECH_SHA1;
+	case CKG_MGF1_SHA224: return PV_MECH_SHA224;
+	case CKG_MGF1_SHA256: return PV_MECH_SHA256;
+	case CKG_MGF1_SHA384: return PV_MECH_SHA384;
+	case CKG_MGF1_SHA512: return PV_MECH_SHA512;
+	default: return 0;
+	}
+}
+
+static CK_RV tk_pk_params(tk_pkop *p, const CK_MECHANISM *m)
+{
+	const void *pp = m->pParameter;
+	CK_ULONG n = m->ulParameterLen;
+	const uint8_t *aad = NULL;
+	size_t aadl = 0;
+
+	switch (p->d->param) {
+	case PP_NONE:
+		if (n != 0)
+			return CKR_MECHANISM_PARAM_INVALID;
+		break;
+	case PP_PSS: {
+		const CK_RSA_PKCS_PSS_PARAMS *x = pp;
+		if (pp == NULL || n != sizeof *x)
+			return CKR_MECHANISM_PARAM_INVALID;
+		p->prf = tk_hash_pv(x->hashAlg);
+		p->mgf = tk_mgf_pv(x->mgf);
+		p->slen = (uint32_t)x->sLen;
+		if (p->prf == 0 || p->mgf == 0 || x->sLen > 512 ||
+		    (p->d->prf != 0 && p->d->prf != p->prf))
+			return CKR_MECHANISM_PARAM_INVALID;
+		break;
+	}
+	case PP_OAEP: {
+		const CK_RSA_PKCS_OAEP_PARAMS *x = pp;
+		if (pp == NULL || n != sizeof *x)
+			return CKR_MECHANISM_PARAM_INVALID;
+		p->prf = tk_hash_pv(x->hashAlg);
+		p->mgf = tk_mgf_pv(x->mgf);
+		if (p->prf == 0 || p->mgf == 0)
+			return CKR_MECHANISM_PARAM_INVALID;
+		if (x->source == CKZ_DATA_SPECIFIED) {
+			if (x->pSourceData == NULL && x->ulSourceDataLen != 0)
+				return CKR_MECHANISM_PARAM_INVALID;
+			aad = x->pSourceData;
+			aadl = x->ulSourceDataLen;
+		} else if (x->source != 0 || x->ulSourceDataLen != 0) {
+			return CKR_MECHANISM_PARAM_INVALID;
+		}
+		break;
+	}
+	case PP_EDDSA: {
+		const tk_eddsa_params *x = pp;
+		if (n == 0)
+			break;
+		if (pp == NULL || n != sizeof *x || x->ulContextDataLen > 255 ||
+		    (x->pContextData == NULL && x->ulContextDataLen != 0))
+			return CKR_MECHANISM_PARAM_INVALID;
+		p->flags |= x->phFlag ? PV_F_EDDSA_PH : PV_F_EDDSA_CTX;
+		aad = x->pContextData;
+		aadl = x->ulContextDataLen;
+		break;
+	}
+	case PP_SM2ID:
+		if (n >= 8192 || (pp == NULL && n != 0))
+			return CKR_MECHANISM_PARAM_INVALID;
+		aad = pp;
+		aadl = n;
+		break;
+	}
+	if (aadl > 0) {
+		if ((p->aad = malloc(aadl)) == NULL)
+			return CKR_HOST_MEMORY;
+		memcpy(p->aad, aad, aadl);
+		p->aadl = aadl;
+	}
+	return CKR_OK;
+}
+
+/* EC point of a public object: DER OCTET STRING or raw. */
+static CK_RV tk_pk_point(const tk_attr *a, uint32_t pvk, uint8_t *out, size_t *len)
+{
+	const uint8_t *v;
+	size_t n;
+
+	if (a == NULL || a->len == 0)
+		return CKR_KEY_HANDLE_INVALID;
+	v = a->val;
+	n = a->len;
+	if (pvk == PV_KEY_ED25519) {
+		if (n == 34 && v[0] == 0x04 && v[1] == 32) { v += 2; n = 32; }
+	} else if (n >= 2 && v[0] == 0x04 && v[1] < 0x80 && (size_t)v[1] + 2 == n) {
+		v += 2; n -= 2;
+	} else if (n >= 3 && v[0] == 0x04 && v[1] == 0x81 && (size_t)v[2] + 3 == n) {
+		v += 3; n -= 3;
+	}
+	if (n > PV_PK_PUB_MAX)
+		return CKR_PUBLIC_KEY_INVALID;
+	memcpy(out, v, n);
+	*len = n;
+	return CKR_OK;
+}
+
+/* Public encoding + key type of an object (public or private). */
+static CK_RV tk_pk_pubenc(const tk_obj *o, CK_KEY_TYPE kt, uint8_t *out, size_t *len, uint32_t *pvk)
+{
+	if (kt == CKK_RSA) {
+		const tk_attr *n = tk_obj_attr(o, CKA_MODULUS), *e = tk_obj_attr(o, CKA_PUBLIC_EXPONENT);
+		const uint8_t *nv, *ev;
+		size_t nl, el;
+		if (n == NULL || e == NULL)
+			return CKR_KEY_HANDLE_INVALID;
+		nv = n->val; nl = n->len; ev = e->val; el = e->len;
+		while (nl > 0 && nv[0] == 0) { nv++; nl--; }
+		while (el > 0 && ev[0] == 0) { ev++; el--; }
+		if (nl == 0 || nl > 512 || el == 0 || el > 4)
+			return CKR_PUBLIC_KEY_INVALID;
+		memcpy(out, nv, nl);
+		memset(out + nl, 0, 4);
+		memcpy(out + nl + 4 - el, ev, el);
+		*len = nl + 4;
+		*pvk = PV_KEY_RSA;
+		return CKR_OK;
+	}
+	{
+		const tk_attr *ep = tk_obj_attr(o, CKA_EC_PARAMS);
+		CK_RV rv;
+		if (ep == NULL)
+			return CKR_KEY_HANDLE_INVALID;
+		if ((rv = tk_curve(kt, ep->val, ep->len, pvk)) != CKR_OK)
+			return rv;
+		return tk_pk_point(tk_obj_attr(o, CKA_EC_POINT), *pvk, out, len);
+	}
+}
+
+CK_RV tk_pk_init(CK_SESSION_HANDLE h, int kind, const CK_MECHANISM *m,
+                 CK_OBJECT_HANDLE key)
+{
+	const tk_pkdef *d = tk_pkfind(m->mechanism);
+	CK_FLAGS need;
+	CK_ATTRIBUTE_TYPE flag;
+	CK_OBJECT_CLASS cls;
+	CK_KEY_TYPE kt;
+	tk_obj *o = NULL;
+	tk_pkop *p;
+	uint8_t pub[PV_PK_PUB_MAX];
+	size_t pl = 0;
+	uint32_t pvk = 0;
+	CK_RV rv;
+
+	switch (kind) {
+	case TK_OPK_SIGN: need = CKF_SIGN; flag = CKA_SIGN; break;
+	case TK_OPK_VERIFY: need = CKF_VERIFY; flag = CKA_VERIFY; break;
+	case TK_OPK_ENCRYPT: need = CKF_ENCRYPT; flag = CKA_ENCRYPT; break;
+	case TK_OPK_DECRYPT: need = CKF_DECRYPT; flag = CKA_DECRYPT; break;
+	default: return CKR_MECHANISM_INVALID;
+	}
+	if (d == NULL || !(d->flags & need))
+		return CKR_MECHANISM_INVALID;
+	if (tk_pk_active(h, kind))
+		return CKR_OPERATION_ACTIVE;
+	p = calloc(1, sizeof *p);
+	if (p == NULL)
+		return CKR_HOST_MEMORY;
+	p->h = h;
+	p->kind = kind;
+	p->d = d;
+	p->prf = d->prf;
+	p->flags = d->hashdata ? PV_F_HASH_DATA : 0;
+	if ((rv = tk_pk_params(p, m)) != CKR_OK)
+		goto fail;
+	rv = tk_object_get(h, key, &o);
+	if (rv == CKR_OBJECT_HANDLE_INVALID)
+		rv = CKR_KEY_HANDLE_INVALID;
+	if (rv != CKR_OK)
+		goto fail;
+	cls = tk_obj_ulong(o, CKA_CLASS, CK_UNAVAILABLE_INFORMATION);
+	kt = tk_obj_ulong(o, CKA_KEY_TYPE, CK_UNAVAILABLE_INFORMATION);
+	if (kt != d->ckk && !(d->ckk == CKK_EC && kt == CKK_PV_SM2 && 0)) {
+		rv = CKR_KEY_TYPE_INCONSISTENT;
+		goto fail;
+	}
+	if (!tk_obj_bool(o, flag, CK_FALSE)) {
+		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;
+		goto fail;
+	}
+	if (kind == TK_OPK_SIGN || kind == TK_OPK_DECRYPT) {
+		const uint8_t *b, *id;
+		size_t bl;
+		if (cls != CKO_PRIVATE_KEY) {
+			rv = CKR_KEY_TYPE_INCONSISTENT;
+			goto fail;
+		}
+		if ((rv = tk_key_blob(o, &b, &bl, &id)) != CKR_OK)
+			goto fail;
+		if ((p->key = malloc(bl)) == NULL) {
+			rv = CKR_HOST_MEMORY;
+			goto fail;
+		}
+		memcpy(p->key, b, bl);
+		p->keyl = bl;
+		memcpy(p->id, id, PV_OBJ_ID_LEN);
+		/* size of the output, from the public attributes it carries */
+		if ((rv = tk_pk_pubenc(o, kt, pub, &pl, &pvk)) != CKR_OK)
+			goto fail;
+	} else {
+		if (cls != CKO_PUBLIC_KEY && cls != CKO_PRIVATE_KEY) {
+			rv = CKR_KEY_TYPE_INCONSISTENT;
+			goto fail;
+		}
+		if ((rv = tk_pk_pubenc(o, kt, pub, &pl, &pvk)) != CKR_OK)
+			goto fail;
+		if ((p->key = malloc(pl)) == NULL) {
+			rv = CKR_HOST_MEMORY;
+			goto fail;
+		}
+		memcpy(p->key, pub, pl);
+		p->keyl = pl;
+		p->key_type = pvk;
+	}
+	if (pvk == PV_KEY_RSA)
+		p->outmax = pl - 4;
+	else if (pvk == PV_KEY_ED25519)
+		p->outmax = 64;
+	else
+		p->outmax = pl - 1;            /* r||s: 2 flen */
+	tk_obj_free(o);
+	pthread_mutex_lock(&tk_pk_mu);
+	if (tk_pk_find(h, kind, 0) != NULL) {
+		pthread_mutex_unlock(&tk_pk_mu);
+		tk_pkop_free(p);
+		return CKR_OPERATION_ACTIVE;
+	}
+	p->next = tk_pk_ops;
+	tk_pk_ops = p;
+	pthread_mutex_unlock(&tk_pk_mu);
+	return CKR_OK;
+fail:
+	tk_obj_free(o);
+	tk_pkop_free(p);
+	return rv;
+}
+
+static tk_pkop *tk_pk_take(CK_SESSION_HANDLE h, int kind, CK_RV *rv)
+{
+	tk_pkop *p;
+
+	pthread_mutex_lock(&tk_pk_mu);
+	p = tk_pk_find(h, kind, 0);
+	if (p == NULL)
+		*rv = CKR_OPERATION_NOT_INITIALIZED;
+	else if (p->busy)
+		*rv = CKR_OPERATION_ACTIVE, p = NULL;
+	else
+		p->busy = 1, *rv = CKR_OK;
+	pthread_mutex_unlock(&tk_pk_mu);
+	return p;
+}
+
+static void tk_pk_put(tk_pkop *p, int end)
+{
+	pthread_mutex_lock(&tk_pk_mu);
+	p->busy = 0;
+	if (end)
+		tk_pk_find(p->h, p->kind, 1);
+	pthread_mutex_unlock(&tk_pk_mu);
+	if (end)
+		tk_pkop_free(p);
+}
+
+static CK_RV tk_pk_rv(int rc, int kind)
+{
+	if (rc == PV_ERR_PERM)
+		return CKR_KEY_FUNCTION_NOT_PERMITTED;
+	if (rc == PV_ERR_DATA_LEN && kind == TK_OPK_DECRYPT)
+		return CKR_ENCRYPTED_DATA_LEN_RANGE;
+	if (rc == PV_ERR_ENC_LEN && kind == TK_OPK_DECRYPT)
+		return CKR_ENCRYPTED_DATA_LEN_RANGE;
+	return tk_rv_from_pv(rc);
+}
+
+/* Run p over in; sig for VERIFY.  Output into out (cap *outl). */
+static CK_RV tk_pk_run(tk_pkop *p, const uint8_t *in, size_t n, const uint8_t *sig,
+                       size_t sl, uint8_t *out, CK_ULONG *outl, int *keep)
+{
+	static const uint32_t ops[] = { PV_OP_ENCRYPT, PV_OP_DECRYPT, 0, PV_OP_SIGN, PV_OP_VERIFY };
+	size_t need = p->outmax;
+	uint8_t *tmp = NULL;
+	pv_req r;
+	int rc;
+
+	*keep = 0;
+	if (p->d->pv == PV_MECH_SM2_ENCRYPT)
+		need = p->kind == TK_OPK_ENCRYPT ? n + 97 : (n > 97 ? n - 97 : 0);
+	if (p->kind != TK_OPK_VERIFY) {
+		if (out == NULL) {
+			*outl = need;
+			*keep = 1;
+			return CKR_OK;
+		}
+		if (*outl < need && p->kind != TK_OPK_DECRYPT) {
+			*outl = need;
+			*keep = 1;
+			return CKR_BUFFER_TOO_SMALL;
+		}
+	}
+	pv_req_init(&r, ops[p->kind], p->d->pv);
+	r.prf = p->prf;
+	r.flags = p->flags;
+	r.tag_len = p->mgf;
+	r.ctr_bits = p->slen;
+	r.aad = p->aad;
+	r.aad_len = p->aadl;
+	r.key = p->key;
+	r.key_len = p->keyl;
+	r.key_type = p->key_type;
+	if (p->key_type == 0)
+		memcpy(r.key_id, p->id, PV_OBJ_ID_LEN);
+	r.in = in;
+	r.in_len = n;
+	if (p->kind == TK_OPK_VERIFY) {
+		r.in2 = sig;
+		r.in2_len = sl;
+		rc = tk_pcall(&r);
+		return tk_pk_rv(rc, p->kind);
+	}
+	tmp = malloc(need + 1);
+	if (tmp == NULL)
+		return CKR_HOST_MEMORY;
+	r.out = tmp;
+	r.out_cap = need;
+	rc = tk_pcall(&r);
+	if (rc == PV_OK) {
+		if (*outl < r.out_len) {
+			*outl = r.out_len;
+			*keep = 1;
+			kc_wipe(tmp, need);
+			free(tmp);
+			return CKR_BUFFER_TOO_SMALL;
+		}
+		memcpy(out, tmp, r.out_len);
+		*outl = r.out_len;
+	}
+	kc_wipe(tmp, need);
+	free(tmp);
+	return tk_pk_rv(rc, p->kind);
+}
+
+CK_RV tk_pk_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
+                    size_t n, uint8_t *out, CK_ULONG *outl)
+{
+	CK_RV rv;
+	tk_pkop *p = tk_pk_take(h, kind, &rv);
+	int keep = 0;
+
+	if (p == NULL)
+		return rv;
+	if (p->bl > 0) {
+		tk_pk_put(p, 1);
+		return CKR_OPERATION_ACTIVE;
+	}
+	rv = tk_pk_run(p, in, n, NULL, 0, out, outl, &keep);
+	tk_pk_put(p, !keep);
+	return rv;
+}
+
+CK_RV tk_pk_update(CK_SESSION_HANDLE h, int kind, const uint8_t *in, size_t n)
+{
+	CK_RV rv;
+	tk_pkop *p = tk_pk_take(h, kind, &rv);
+
+	if (p == NULL)
+		return rv;
+	if (kind == TK_OPK_ENCRYPT || kind == TK_OPK_DECRYPT || !p->d->hashdata) {
+		/* PKCS#11: single-part only for the raw / encryption mechanisms */
+		if (!(p->d->pv == PV_MECH_EDDSA)) {
+			tk_pk_put(p, 1);
+			return CKR_FUNCTION_NOT_SUPPORTED;
+		}
+	}
+	if (p->bl + n > p->bcap) {
+		size_t nc = (p->bl + n) * 2 + 64;
+		uint8_t *nb = malloc(nc);
+		if (nb == NULL) {
+			tk_pk_put(p, 1);
+			return CKR_HOST_MEMORY;
+		}
+		if (p->bl)
+			memcpy(nb, p->buf, p->bl);
+		if (p->buf) {
+			kc_wipe(p->buf, p->bcap);
+			free(p->buf);
+		}
+		p->buf = nb;
+		p->bcap = nc;
+	}
+	if (n)
+		memcpy(p->buf + p->bl, in, n);
+	p->bl += n;
+	tk_pk_put(p, 0);
+	return CKR_OK;
+}
+
+CK_RV tk_pk_final(CK_SESSION_HANDLE h, int kind, uint8_t *out, CK_ULONG *outl)
+{
+	CK_RV rv;
+	tk_pkop *p = tk_pk_take(h, kind, &rv);
+	int keep = 0;
+
+	if (p == NULL)
+		return rv;
+	rv = tk_pk_run(p, p->buf, p->bl, NULL, 0, out, outl, &keep);
+	tk_pk_put(p, !keep);
+	return rv;
+}
+
+CK_RV tk_pk_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t n,
+                   const uint8_t *sig, size_t sl, int final)
+{
+	CK_RV rv;
+	tk_pkop *p = tk_pk_take(h, TK_OPK_VERIFY, &rv);
+	int keep = 0;
+
+	if (p == NULL)
+		return rv;
+	if (final)
+		rv = tk_pk_run(p, p->buf, p->bl, sig, sl, NULL, NULL, &keep);
+	else
+		rv = tk_pk_run(p, in, n, sig, sl, NULL, NULL, &keep);
+	tk_pk_put(p, 1);
+	return rv;
+}
