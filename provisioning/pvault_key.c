@@ -5,6 +5,7 @@
  * comes back as a wrapped blob) and wipes every copy here. */
 #include "provisioning/pvault.h"
 #include "provisioning/pvault_tk.h"
+#include "provisioning/pvault_cert.h"
 #include "gpu/core/kc_util.h"
 
 #include <errno.h>
@@ -218,6 +219,75 @@ static unsigned char *read_file(const char *path, size_t *len)
 	return b;
 }
 
+/* A certificate object beside a key: same CKA_ID. */
+static int cert_import(const char *token, const char *pin_env, const char *in,
+                       const char *label, const unsigned char *id, size_t idlen)
+{
+	pvault_cert pc;
+	CK_OBJECT_CLASS cls = CKO_CERTIFICATE;
+	CK_CERTIFICATE_TYPE ct = CKC_X_509;
+	CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
+	CK_ATTRIBUTE tmpl[10];
+	CK_ULONG nt = 0, dup, nkeys = 0;
+	CK_OBJECT_HANDLE h, hs[8];
+	CK_SLOT_ID slot;
+	CK_SESSION_HANDLE s;
+	tk_admin_token t;
+	CK_RV rv;
+	int r, ret = 1;
+
+	r = pvault_cert_parse(in, &pc);
+	if (r) {
+		pvault_err("key import: %s: %s", in, r == -1 ? "cannot read the file" :
+		           "not a PEM or DER X.509 certificate");
+		return 1;
+	}
+	if (open_user(token, pin_env, &slot, &s, &t)) {
+		pvault_cert_clear(&pc);
+		return 1;
+	}
+	if (find(s, label, NULL, 0, hs, 2, &dup))
+		goto out;
+	if (dup) {
+		pvault_err("key import: token '%s' already has an object labelled '%s'", t.label, label);
+		goto out;
+	}
+	if (find(s, NULL, id, idlen, hs, 8, &nkeys))
+		goto out;
+	for (dup = 0; dup < nkeys; dup++) {
+		CK_ULONG c = 0, l;
+		if (!get_attr(s, hs[dup], CKA_CLASS, &c, sizeof c, &l) && c == CKO_CERTIFICATE) {
+			pvault_err("key import: token '%s' already has a certificate with this id", t.label);
+			goto out;
+		}
+	}
+#define A(ty, p, l) do { tmpl[nt].type = (ty); tmpl[nt].pValue = (void *)(p); \
+		tmpl[nt].ulValueLen = (CK_ULONG)(l); nt++; } while (0)
+	A(CKA_CLASS, &cls, sizeof cls);
+	A(CKA_CERTIFICATE_TYPE, &ct, sizeof ct);
+	A(CKA_TOKEN, &yes, 1);
+	A(CKA_PRIVATE, &no, 1);
+	A(CKA_LABEL, label, strlen(label));
+	A(CKA_ID, id, idlen);
+	A(CKA_SUBJECT, pc.subject, pc.subject_len);
+	A(CKA_ISSUER, pc.issuer, pc.issuer_len);
+	A(CKA_SERIAL_NUMBER, pc.serial, pc.serial_len);
+	A(CKA_VALUE, pc.der, pc.der_len);
+#undef A
+	rv = tk_create_object(s, tmpl, nt, &h);
+	if (rv != CKR_OK) {
+		pvault_err("key import: certificate: %s (0x%lx)", pvault_ckr(rv), (unsigned long)rv);
+		goto out;
+	}
+	printf("imported certificate '%s' into token '%s'%s\n", label, t.label,
+	       nkeys ? " beside the key with the same id" : " (no key with this id yet)");
+	ret = 0;
+out:
+	tk_finalize();
+	pvault_cert_clear(&pc);
+	return ret;
+}
+
 static int key_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -264,12 +334,22 @@ static int key_import(int argc, char **argv)
 		pvault_err("key import: --token, --type, --in and --label are required");
 		return PVAULT_EXIT_USAGE;
 	}
+	if (!strcmp(type, "cert")) {
+		if (!idhex || !(id = pvault_unhex(idhex, &idlen))) {
+			pvault_err("key import: a certificate needs --id HEX (the CKA_ID of its key)");
+			free(id);
+			return PVAULT_EXIT_USAGE;
+		}
+		c = cert_import(token, pin_env, in, label, id, idlen);
+		free(id);
+		return c;
+	}
 	if (!strcmp(type, "aes")) kt = CKK_AES;
 	else if (!strcmp(type, "sm4")) kt = PVAULT_CKK_SM4;
 	else if (!strcmp(type, "generic") || !strcmp(type, "hmac")) kt = CKK_GENERIC_SECRET;
 	else {
-		pvault_err("key import: --type must be aes, sm4 or generic (private keys and "
-		           "certificates: not yet, see pvault key import --help)");
+		pvault_err("key import: --type must be aes, sm4, generic or cert (private keys: "
+		           "not yet, see pvault key import --help)");
 		return PVAULT_EXIT_USAGE;
 	}
 	if (!usage)
@@ -416,19 +496,22 @@ const pv_cmd pv_key_cmds[] = {
 	  EXIT_TEXT "\nEXAMPLE\n  pvault key list --token web\n",
 	  key_list },
 	{ "key", "import", "import a key into a token (wrapped by the vault)",
-	  "pvault key import --token TOKEN --type aes|sm4|generic --in FILE --label LABEL\n"
+	  "pvault key import --token TOKEN --type aes|sm4|generic|cert --in FILE --label LABEL\n"
 	  "                         [--id HEX] [--usage LIST] [--extractable] [--pin-env VAR]\n\n"
 	  "DESCRIPTION\n"
 	  "  Imports the raw key bytes of FILE as a token secret key: the plaintext\n"
 	  "  goes to the vault once, comes back wrapped under the master key, and every\n"
 	  "  copy in this process is wiped.  The key is sensitive and private.\n"
-	  "  Remove FILE afterwards (shred).  Importing PEM/DER/PKCS#8/PKCS#12 private\n"
-	  "  keys and certificates is not available yet (the token does not store\n"
-	  "  private keys yet).\n\n"
+	  "  Remove FILE afterwards (shred).  With --type cert, FILE is an X.509\n"
+	  "  certificate (PEM or DER), stored as a public certificate object with the\n"
+	  "  CKA_ID of its key (--id required), where clients (OpenSSH, NSS, TLS\n"
+	  "  servers) look for it.  Importing PEM/DER/PKCS#8/PKCS#12 private keys is\n"
+	  "  not available yet (the token does not store imported private keys yet):\n"
+	  "  generate key pairs inside the token with a PKCS#11 client.\n\n"
 	  "OPTIONS\n"
 	  "  --type T       aes (16/24/32 bytes), sm4 (16 bytes), generic (1..512 bytes,\n"
-	  "                 for HMAC and HKDF; 'hmac' is an alias)\n"
-	  "  --in FILE      raw key bytes\n"
+	  "                 for HMAC and HKDF; 'hmac' is an alias), cert (X.509)\n"
+	  "  --in FILE      raw key bytes, or the certificate\n"
 	  "  --label LABEL  CKA_LABEL (must be unused in the token)\n"
 	  "  --id HEX       CKA_ID (must be unused in the token)\n"
 	  "  --usage LIST   comma-separated: encrypt,decrypt,sign,verify,wrap,unwrap,derive\n"
@@ -439,7 +522,8 @@ const pv_cmd pv_key_cmds[] = {
 	  EXIT_TEXT
 	  "\nEXAMPLE\n  openssl rand 32 > hmac.key\n"
 	  "  pvault key import --token web --type generic --in hmac.key --label mac1 --id 01\n"
-	  "  shred -u hmac.key\n",
+	  "  shred -u hmac.key\n"
+	  "  pvault key import --token web --type cert --in web.crt --label web-cert --id 02\n",
 	  key_import },
 	{ "key", "delete", "delete objects of a token by label or id",
 	  "pvault key delete --token TOKEN (--label LABEL | --id HEX) [--pin-env VAR]\n\n"

@@ -37,8 +37,18 @@ ok "pvault key import refuses a bad AES length" bash -c \
    "head -c 20 /dev/urandom >'$T/bad.key'; ! '$PV' key import --token prov --pin-env USER_PIN --type aes --in '$T/bad.key' --label bad"
 ok "pvault key list shows both keys" bash -c \
    "out=\$('$PV' key list --token prov --pin-env USER_PIN); echo \"\$out\" | grep -qE 'secret +GENERIC +256 +01 +mac1' && echo \"\$out\" | grep -qE 'secret +AES +256 +02 +aes1'"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout /dev/null \
+  -subj "/CN=prov.example" -days 30 -out "$T/prov.crt" 2>/dev/null
+ok "pvault key import --type cert beside the key with the same CKA_ID" bash -c \
+   '"$PV" key import --token prov --pin-env USER_PIN --type cert --in "$T/prov.crt" --label prov-cert --id 01 |
+    grep -q "beside the key"'
+ok "pkcs11-tool reads the certificate back byte for byte" bash -c \
+   'p11 --token-label prov --read-object --type cert --id 01 -o "$T/c.der" && openssl x509 -in "$T/prov.crt" -outform DER | cmp - "$T/c.der"'
+ok "a second certificate for the same id, or a non-certificate, is refused" bash -c \
+   '! "$PV" key import --token prov --pin-env USER_PIN --type cert --in "$T/prov.crt" --label c2 --id 01 &&
+    ! "$PV" key import --token prov --pin-env USER_PIN --type cert --in "$T/hmac.key" --label c3 --id 03'
 ok "pvault token info counts two secret keys and two blobs" bash -c \
-   "'$PV' token info prov | grep -q 'secret keys 2,.*2 wrapped blobs'"
+   "'$PV' token info prov | grep -q 'secret keys 2,.*certificates 1,.*2 wrapped blobs'"
 ok "pvault status: unsealed, token usable" bash -c "'$PV' status | grep -q 'usable with the loaded master key'"
 
 head -c 3000 /dev/urandom >"$T/msg.bin"
