@@ -37,13 +37,25 @@
 typedef struct conn_arg {
 	pvd *d;
 	int fd;
+	int refused;
 } conn_arg;
 
 static void *conn_thread(void *p)
 {
 	conn_arg *a = (conn_arg *)p;
 	pvd *d = a->d;
-	pvd_serve(d, a->fd);
+	if (a->refused) {
+		/* answer ERROR{PERM}; consume what the peer sent first so that
+		 * closing does not reset the connection before it reads that */
+		struct timeval tv = { 0, 200000 };
+		char buf[64];
+		pvd_send_error(a->fd, PV_ERR_PERM);
+		(void)setsockopt(a->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+		(void)recv(a->fd, buf, sizeof buf, MSG_TRUNC);
+		shutdown(a->fd, SHUT_WR);
+	} else {
+		pvd_serve(d, a->fd);
+	}
 	close(a->fd);
 	free(a);
 	pthread_mutex_lock(&d->mu);
@@ -248,16 +260,6 @@ int main(int argc, char **argv)
 			int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 			if (cfd < 0)
 				continue;
-			if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 || !allowed(&d, &cr)) {
-				pthread_mutex_lock(&d.mu);
-				d.refused++;
-				pthread_mutex_unlock(&d.mu);
-				pv_log(PV_LOG_WARN, "pvaultd: refused uid %u gid %u pid %d",
-				       (unsigned)cr.uid, (unsigned)cr.gid, (int)cr.pid);
-				pvd_send_error(cfd, PV_ERR_PERM);
-				close(cfd);
-				continue;
-			}
 			a = (conn_arg *)malloc(sizeof *a);
 			if (a == NULL) {
 				close(cfd);
@@ -265,6 +267,15 @@ int main(int argc, char **argv)
 			}
 			a->d = &d;
 			a->fd = cfd;
+			a->refused = 0;
+			if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 || !allowed(&d, &cr)) {
+				pthread_mutex_lock(&d.mu);
+				d.refused++;
+				pthread_mutex_unlock(&d.mu);
+				pv_log(PV_LOG_WARN, "pvaultd: refused uid %u gid %u pid %d",
+				       (unsigned)cr.uid, (unsigned)cr.gid, (int)cr.pid);
+				a->refused = 1;
+			}
 			pthread_mutex_lock(&d.mu);
 			d.nconn++;
 			pthread_mutex_unlock(&d.mu);

@@ -387,8 +387,16 @@ void pvd_serve(pvd *d, int fd)
 void pvd_drain_all(pvd *d)
 {
 	pvd_client *c;
+	uint32_t i;
 	pthread_mutex_lock(&d->mu);
-	for (c = d->clients; c != NULL; c = c->next)
-		shutdown(c->fd, SHUT_RDWR);
+	for (c = d->clients; c != NULL; c = c->next) {
+		/* workers: serve what is published, then exit */
+		atomic_store(&c->stop, 1u);
+		for (i = 0; i < c->nslots; i++)
+			pv_futex_wake(&ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.ready_seq);
+		/* end the serving thread's recv without the client seeing EOF:
+		 * it sees the close only after client_free joined the workers */
+		shutdown(c->fd, SHUT_RD);
+	}
 	pthread_mutex_unlock(&d->mu);
 }

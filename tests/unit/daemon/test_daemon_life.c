@@ -73,6 +73,34 @@ static uint32_t daemon_clients(void)
 	return st.clients;
 }
 
+static void kill_one(int i)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		pv_vault *cv;
+		int j;
+		if (td_open(&D, &cv) != PV_OK)
+			_exit(3);
+		for (j = 0; ; j++) {
+			/* several in flight at once, then wait */
+			pv_req r[4];
+			static uint8_t in[4][60000], out[4][64];
+			int q;
+			for (q = 0; q < 4; q++) {
+				pv_req_init(&r[q], PV_OP_DIGEST, PV_MECH_SHA512);
+				r[q].in = in[q]; r[q].in_len = sizeof in[q];
+				r[q].out = out[q]; r[q].out_cap = 64;
+				pv_vault_submit(cv, &r[q]);
+			}
+			for (q = 0; q < 4; q++)
+				pv_vault_wait(cv, &r[q]);
+		}
+	}
+	usleep(20000 + (unsigned)(i % 7) * 5000);
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+}
+
 static void t_sigkill_loop(void)
 {
 	const char *e = getenv("PVD_KILL_LOOPS");
@@ -81,43 +109,32 @@ static void t_sigkill_loop(void)
 	pv_vault *bv, *w;
 	pthread_t th;
 
-	/* warm up: one client in and out, then the baseline */
+	/* warm up (thread stacks, allocator arenas): a few clients killed the
+	 * same way and one in and out; then the baseline */
+	for (i = 0; i < 5; i++)
+		kill_one(i);
 	CU_ASSERT_EQUAL_FATAL(td_open(&D, &w), PV_OK);
 	CU_ASSERT(digest_ok(w, 1000));
 	pv_vault_close(w);
 	for (k = 0; k < 100 && daemon_clients() != 0; k++)
 		usleep(10000);
+	/* status connections close just after their answer: take the
+	 * smallest of a few samples */
 	fd0 = td_fd_count(D.pid);
+	for (k = 0; k < 20; k++) {
+		int f;
+		usleep(10000);
+		f = td_fd_count(D.pid);
+		if (f < fd0)
+			fd0 = f;
+	}
 	rss0 = td_rss_kb(D.pid);
 	CU_ASSERT_FATAL(fd0 > 0 && rss0 > 0);
 
 	CU_ASSERT_EQUAL_FATAL(td_open(&D, &bv), PV_OK);
 	pthread_create(&th, NULL, bystander, bv);
 	for (i = 0; i < loops; i++) {
-		pid_t p = fork();
-		if (p == 0) {
-			pv_vault *cv;
-			int j;
-			if (td_open(&D, &cv) != PV_OK)
-				_exit(3);
-			for (j = 0; ; j++) {
-				/* several in flight at once, then wait */
-				pv_req r[4];
-				static uint8_t in[4][60000], out[4][64];
-				int q;
-				for (q = 0; q < 4; q++) {
-					pv_req_init(&r[q], PV_OP_DIGEST, PV_MECH_SHA512);
-					r[q].in = in[q]; r[q].in_len = sizeof in[q];
-					r[q].out = out[q]; r[q].out_cap = 64;
-					pv_vault_submit(cv, &r[q]);
-				}
-				for (q = 0; q < 4; q++)
-					pv_vault_wait(cv, &r[q]);
-			}
-		}
-		usleep(20000 + (unsigned)(i % 7) * 5000);
-		kill(p, SIGKILL);
-		waitpid(p, NULL, 0);
+		kill_one(i);
 	}
 	by_stop = 1;
 	pthread_join(th, NULL);
@@ -130,13 +147,13 @@ static void t_sigkill_loop(void)
 	for (k = 0; k < 300; k++) {
 		fd1 = td_fd_count(D.pid);
 		rss1 = td_rss_kb(D.pid);
-		if (daemon_clients() == 0 && fd1 == fd0 && rss1 <= rss0 + 4096)
+		if (daemon_clients() == 0 && fd1 <= fd0 && rss1 <= rss0 + 4096)
 			break;
 		usleep(10000);
 	}
 	fprintf(stderr, "  daemon fds %d -> %d, RSS %ld kB -> %ld kB\n", fd0, fd1, rss0, rss1);
 	CU_ASSERT_EQUAL(daemon_clients(), 0);
-	CU_ASSERT_EQUAL(fd1, fd0);
+	CU_ASSERT(fd1 <= fd0);
 	CU_ASSERT(rss1 <= rss0 + 4096);
 	CU_ASSERT(kill(D.pid, 0) == 0);
 }
