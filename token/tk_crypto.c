@@ -560,22 +560,41 @@ CK_RV tk_op_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t in_len,
 	return tk_rv_op(rc, TK_OPK_VERIFY);
 }
 
+/* C_DigestKey.  Digest states are plain (saveable) and pass through the
+ * host, so only a key whose value may be read anyway (non-sensitive and
+ * extractable) is digested: its value is fetched from the vault and fed as
+ * data.  Any other key is CKR_KEY_INDIGESTIBLE (the operation goes on). */
 CK_RV tk_op_digest_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE key)
 {
+	uint8_t v[PV_SECRET_MAX + 8];
+	size_t vl = 0, done;
 	tk_ops *os;
 	tk_op *p;
 	tk_obj *o = NULL;
 	CK_RV rv = tk_op_take(h, TK_OPK_DIGEST, NEED_ACTIVE, &os, &p);
+	int rc, end = 0;
 
 	if (rv != CKR_OK)
 		return rv;
 	rv = tk_object_get(h, key, &o);
 	if (rv == CKR_OBJECT_HANDLE_INVALID)
 		rv = CKR_KEY_HANDLE_INVALID;
+	if (rv == CKR_OK && (tk_obj_ulong(o, CKA_CLASS, 0) != CKO_SECRET_KEY ||
+	                     tk_obj_bool(o, CKA_SENSITIVE, CK_TRUE) ||
+	                     !tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE)))
+		rv = CKR_KEY_INDIGESTIBLE;
 	if (rv == CKR_OK)
-		rv = CKR_KEY_INDIGESTIBLE;   /* no vault op digests a key (yet) */
+		rv = tk_key_value(o, v, &vl);
+	if (rv == CKR_OK) {
+		rc = tk_op_start(p);
+		if (rc == PV_OK)
+			rc = tk_op_feed(p, v, vl, NULL, 0, &done);
+		rv = tk_rv_from_pv(rc);
+		end = rc != PV_OK;
+	}
+	kc_wipe(v, sizeof v);
 	tk_obj_free(o);
-	tk_op_put(os, p, rv != CKR_OK);
+	tk_op_put(os, p, end);
 	return rv;
 }
 

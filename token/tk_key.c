@@ -186,7 +186,7 @@ CK_RV tk_key_import(tk_obj *o)
 /* ---- attribute reads ---- */
 /* The value of a non-sensitive extractable key: wrapped (KWP) in the vault
  * under a one-time key the token knows, unwrapped here. */
-static CK_RV tk_key_value(const tk_obj *o, uint8_t *out, size_t *len)
+CK_RV tk_key_value(const tk_obj *o, uint8_t *out, size_t *len)
 {
 	uint8_t tk[32], tid[PV_OBJ_ID_LEN], tblob[PV_BLOB_MAX];
 	uint8_t wr[PV_SECRET_MAX + 16];

@@ -26,6 +26,9 @@ int tk_key_get_attr(const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv);
 /* The key checks at operation init: class, type, usage flag,
  * CKA_ALLOWED_MECHANISMS. */
 CK_RV tk_key_check(const tk_obj *o, const tk_mech *m, int use);
+/* The value of a key (caller checks it may be revealed); out holds
+ * PV_SECRET_MAX bytes. */
+CK_RV tk_key_value(const tk_obj *o, uint8_t *out, size_t *len);
 /* The key's blob and identity (CKR_KEY_HANDLE_INVALID if none). */
 CK_RV tk_key_blob(const tk_obj *o, const uint8_t **blob, size_t *len,
                   const uint8_t **id);

@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "pc.h"
 #include "tsupport.h"
 
@@ -332,11 +334,28 @@ static void t_info_state_random(void)
 	CU_ASSERT(pkt_f->C_EncryptInit(pc_s, &ecb, aes) == CKR_OK);
 	l = sizeof st;
 	CU_ASSERT(pkt_f->C_GetOperationState(pc_s, st, &l) == CKR_STATE_UNSAVEABLE);
+	/* a sensitive key cannot be digested; the digest goes on */
 	CU_ASSERT(pkt_f->C_DigestKey(pc_s, aes) == CKR_KEY_INDIGESTIBLE);
 	l = sizeof st;
-	CU_ASSERT(pkt_f->C_DigestFinal(pc_s, st, &l) == CKR_OPERATION_NOT_INITIALIZED);
-	l = sizeof st;
 	CU_ASSERT(pkt_f->C_EncryptFinal(pc_s, st, &l) == CKR_OK);
+	{
+		/* a non-sensitive extractable key is: SHA-256("ab" || key || "c") */
+		CK_OBJECT_HANDLE x;
+		uint8_t ref[32], buf[40];
+		unsigned rl;
+		CU_ASSERT_FATAL(pc_key(CKK_GENERIC_SECRET, kv, 32, PC_EXTRACTABLE, &x) == CKR_OK);
+		CU_ASSERT(pkt_f->C_DigestUpdate(pc_s, (CK_BYTE_PTR)"ab", 2) == CKR_OK);
+		CU_ASSERT(pkt_f->C_DigestKey(pc_s, x) == CKR_OK);
+		CU_ASSERT(pkt_f->C_DigestUpdate(pc_s, (CK_BYTE_PTR)"c", 1) == CKR_OK);
+		l = sizeof st;
+		CU_ASSERT(pkt_f->C_DigestFinal(pc_s, st, &l) == CKR_OK && l == 32);
+		memcpy(buf, "ab", 2);
+		memcpy(buf + 2, kv, 32);
+		buf[34] = 'c';
+		EVP_Digest(buf, 35, ref, &rl, EVP_sha256(), NULL);
+		CU_ASSERT(memcmp(st, ref, 32) == 0);
+		pkt_f->C_DestroyObject(pc_s, x);
+	}
 }
 
 /* A sealed vault: a forked child re-initialises with a configuration
