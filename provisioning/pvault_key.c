@@ -6,6 +6,7 @@
 #include "provisioning/pvault.h"
 #include "provisioning/pvault_tk.h"
 #include "provisioning/pvault_cert.h"
+#include "provisioning/pvault_pkey.h"
 #include "gpu/core/kc_util.h"
 
 #include <errno.h>
@@ -288,6 +289,119 @@ out:
 	return ret;
 }
 
+static CK_RV create_cert(CK_SESSION_HANDLE s, const pvault_cert *pc, const char *label,
+                         const unsigned char *id, size_t idlen, CK_OBJECT_HANDLE *h)
+{
+	CK_OBJECT_CLASS cls = CKO_CERTIFICATE;
+	CK_CERTIFICATE_TYPE ct = CKC_X_509;
+	CK_BBOOL yes = CK_TRUE, no = CK_FALSE;
+	CK_ATTRIBUTE t[10] = {
+		{ CKA_CLASS, &cls, sizeof cls }, { CKA_CERTIFICATE_TYPE, &ct, sizeof ct },
+		{ CKA_TOKEN, &yes, 1 }, { CKA_PRIVATE, &no, 1 },
+		{ CKA_LABEL, (void *)label, strlen(label) }, { CKA_ID, (void *)id, idlen },
+		{ CKA_SUBJECT, pc->subject, pc->subject_len }, { CKA_ISSUER, pc->issuer, pc->issuer_len },
+		{ CKA_SERIAL_NUMBER, pc->serial, pc->serial_len }, { CKA_VALUE, pc->der, pc->der_len } };
+	return tk_create_object(s, t, 10, h);
+}
+
+/* A private key file: private key object, public key object and (from
+ * PKCS#12 or --cert) the certificate, all with the same CKA_ID.  Created
+ * in that order; a failure destroys what was created. */
+static int pkey_import(const char *token, const char *pin_env, const char *in,
+                       const char *label, const unsigned char *id, size_t idlen,
+                       const char *certfile, const char *pass_env)
+{
+	pvault_pkey k;
+	pvault_cert pc;
+	CK_OBJECT_CLASS pcls = CKO_PRIVATE_KEY, qcls = CKO_PUBLIC_KEY;
+	CK_KEY_TYPE kt;
+	CK_BBOOL yes = CK_TRUE, no = CK_FALSE, dec, der;
+	CK_ATTRIBUTE t[24];
+	CK_ULONG nt, dup;
+	CK_OBJECT_HANDLE hp = 0, hq = 0, hc = 0, hs[2];
+	CK_SLOT_ID slot;
+	CK_SESSION_HANDLE s;
+	tk_admin_token tok;
+	const char *pass = pass_env ? getenv(pass_env) : NULL;
+	CK_RV rv;
+	int r, i, ret = 1, have_cert;
+
+	memset(&pc, 0, sizeof pc);
+	r = pvault_pkey_parse(in, pass, &k);
+	if (r) {
+		pvault_err("key import: %s: %s", in, r == -1 ? "cannot read the file" : r == -2 ?
+		           "not a PEM/DER/PKCS#8/PKCS#12 private key (or a wrong passphrase: --passphrase-env VAR)" :
+		           "key type or curve not supported (RSA, EC P-256/P-384, Ed25519, SM2)");
+		return 1;
+	}
+	if (certfile && (r = pvault_cert_parse(certfile, &pc)) != 0) {
+		pvault_err("key import: %s: %s", certfile, r == -1 ? "cannot read the file" :
+		           "not a PEM or DER X.509 certificate");
+		pvault_pkey_clear(&k);
+		return 1;
+	}
+	have_cert = certfile != NULL || k.has_cert;
+	if (open_user(token, pin_env, &slot, &s, &tok))
+		goto out_noses;
+	if (find(s, label, NULL, 0, hs, 2, &dup) == 0 && dup == 0)
+		r = find(s, NULL, id, idlen, hs, 2, &dup);
+	else
+		r = -1;
+	if (r || dup) {
+		if (!r)
+			pvault_err("key import: token '%s' already has an object with this label or id", tok.label);
+		goto out;
+	}
+	kt = k.key_type;
+	dec = k.key_type == CKK_RSA || k.key_type == (0x80505600UL | 0x01UL) ? CK_TRUE : CK_FALSE;
+	der = k.key_type == CKK_EC ? CK_TRUE : CK_FALSE;
+#define A(ty, p, l) do { t[nt].type = (ty); t[nt].pValue = (void *)(p); \
+		t[nt].ulValueLen = (CK_ULONG)(l); nt++; } while (0)
+	nt = 0;
+	A(CKA_CLASS, &pcls, sizeof pcls); A(CKA_KEY_TYPE, &kt, sizeof kt);
+	A(CKA_TOKEN, &yes, 1); A(CKA_PRIVATE, &yes, 1); A(CKA_SENSITIVE, &yes, 1);
+	A(CKA_EXTRACTABLE, &no, 1); A(CKA_SIGN, &yes, 1); A(CKA_DECRYPT, &dec, 1);
+	A(CKA_DERIVE, &der, 1);
+	A(CKA_LABEL, label, strlen(label)); A(CKA_ID, id, idlen);
+	for (i = 0; i < k.np; i++)
+		A(k.ptype[i], k.pval[i], k.plen[i]);
+	rv = tk_create_object(s, t, nt, &hp);
+	kc_wipe(t, sizeof t);
+	if (rv != CKR_OK) {
+		pvault_err("key import: the token refused the %s private key: %s (0x%lx)%s", k.name,
+		           pvault_ckr(rv), (unsigned long)rv, rv == CKR_ATTRIBUTE_VALUE_INVALID ?
+		           "; this token build does not accept imported private keys yet" : "");
+		goto out;
+	}
+	nt = 0;
+	A(CKA_CLASS, &qcls, sizeof qcls); A(CKA_KEY_TYPE, &kt, sizeof kt);
+	A(CKA_TOKEN, &yes, 1); A(CKA_PRIVATE, &no, 1); A(CKA_VERIFY, &yes, 1);
+	A(CKA_ENCRYPT, &dec, 1); A(CKA_LABEL, label, strlen(label)); A(CKA_ID, id, idlen);
+	for (i = 0; i < k.nq; i++)
+		A(k.qtype[i], k.qval[i], k.qlen[i]);
+#undef A
+	rv = tk_create_object(s, t, nt, &hq);
+	if (rv == CKR_OK && have_cert)
+		rv = create_cert(s, certfile ? &pc : &k.cert, label, id, idlen, &hc);
+	if (rv != CKR_OK) {
+		pvault_err("key import: public key or certificate refused: %s (0x%lx); nothing imported",
+		           pvault_ckr(rv), (unsigned long)rv);
+		if (hq)
+			tk_destroy_object(s, hq);
+		tk_destroy_object(s, hp);
+		goto out;
+	}
+	printf("imported %s key '%s' (%u bits, private + public%s) into token '%s'\n", k.name,
+	       label, k.bits, have_cert ? " + certificate" : "", tok.label);
+	ret = 0;
+out:
+	tk_finalize();
+out_noses:
+	pvault_pkey_clear(&k);
+	pvault_cert_clear(&pc);
+	return ret;
+}
+
 static int key_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -299,7 +413,10 @@ static int key_import(int argc, char **argv)
 		{ "id", required_argument, NULL, 'd' },
 		{ "usage", required_argument, NULL, 'u' },
 		{ "extractable", no_argument, NULL, 'x' },
+		{ "cert", required_argument, NULL, 'C' },
+		{ "passphrase-env", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 } };
+	const char *certfile = NULL, *pass_env = NULL;
 	const char *token = NULL, *pin_env = NULL, *type = NULL, *in = NULL, *label = NULL,
 	           *idhex = NULL, *usage = NULL;
 	CK_BBOOL u[7], yes = CK_TRUE, no = CK_FALSE, extractable = CK_FALSE;
@@ -327,12 +444,24 @@ static int key_import(int argc, char **argv)
 		case 'd': idhex = optarg; break;
 		case 'u': usage = optarg; break;
 		case 'x': extractable = CK_TRUE; break;
+		case 'C': certfile = optarg; break;
+		case 'P': pass_env = optarg; break;
 		default: return PVAULT_EXIT_USAGE;
 		}
 	}
 	if (!token || !type || !in || !label || optind != argc) {
 		pvault_err("key import: --token, --type, --in and --label are required");
 		return PVAULT_EXIT_USAGE;
+	}
+	if (!strcmp(type, "pkey")) {
+		if (!idhex || !(id = pvault_unhex(idhex, &idlen))) {
+			pvault_err("key import: a private key needs --id HEX (shared by the key pair and certificate)");
+			free(id);
+			return PVAULT_EXIT_USAGE;
+		}
+		c = pkey_import(token, pin_env, in, label, id, idlen, certfile, pass_env);
+		free(id);
+		return c;
 	}
 	if (!strcmp(type, "cert")) {
 		if (!idhex || !(id = pvault_unhex(idhex, &idlen))) {
@@ -348,8 +477,7 @@ static int key_import(int argc, char **argv)
 	else if (!strcmp(type, "sm4")) kt = PVAULT_CKK_SM4;
 	else if (!strcmp(type, "generic") || !strcmp(type, "hmac")) kt = CKK_GENERIC_SECRET;
 	else {
-		pvault_err("key import: --type must be aes, sm4, generic or cert (private keys: "
-		           "not yet, see pvault key import --help)");
+		pvault_err("key import: --type must be aes, sm4, generic, pkey or cert");
 		return PVAULT_EXIT_USAGE;
 	}
 	if (!usage)
@@ -496,8 +624,9 @@ const pv_cmd pv_key_cmds[] = {
 	  EXIT_TEXT "\nEXAMPLE\n  pvault key list --token web\n",
 	  key_list },
 	{ "key", "import", "import a key into a token (wrapped by the vault)",
-	  "pvault key import --token TOKEN --type aes|sm4|generic|cert --in FILE --label LABEL\n"
-	  "                         [--id HEX] [--usage LIST] [--extractable] [--pin-env VAR]\n\n"
+	  "pvault key import --token TOKEN --type aes|sm4|generic|pkey|cert --in FILE\n"
+	  "                         --label LABEL [--id HEX] [--usage LIST] [--extractable]\n"
+	  "                         [--cert FILE] [--passphrase-env VAR] [--pin-env VAR]\n\n"
 	  "DESCRIPTION\n"
 	  "  Imports the raw key bytes of FILE as a token secret key: the plaintext\n"
 	  "  goes to the vault once, comes back wrapped under the master key, and every\n"
@@ -505,12 +634,16 @@ const pv_cmd pv_key_cmds[] = {
 	  "  Remove FILE afterwards (shred).  With --type cert, FILE is an X.509\n"
 	  "  certificate (PEM or DER), stored as a public certificate object with the\n"
 	  "  CKA_ID of its key (--id required), where clients (OpenSSH, NSS, TLS\n"
-	  "  servers) look for it.  Importing PEM/DER/PKCS#8/PKCS#12 private keys is\n"
-	  "  not available yet (the token does not store imported private keys yet):\n"
-	  "  generate key pairs inside the token with a PKCS#11 client.\n\n"
+	  "  servers) look for it.  With --type pkey, FILE is a private key (PEM,\n"
+	  "  DER, PKCS#8, encrypted PKCS#8 or PKCS#12; RSA, EC P-256/P-384, Ed25519,\n"
+	  "  SM2): a private key object, its public key object and the certificate\n"
+	  "  (from the PKCS#12 file or --cert) are created with the same --id.  This\n"
+	  "  needs a token build that accepts imported private keys (being wired);\n"
+	  "  until then the token refuses and nothing is created.\n\n"
 	  "OPTIONS\n"
 	  "  --type T       aes (16/24/32 bytes), sm4 (16 bytes), generic (1..512 bytes,\n"
-	  "                 for HMAC and HKDF; 'hmac' is an alias), cert (X.509)\n"
+	  "                 for HMAC and HKDF; 'hmac' is an alias), pkey (private key\n"
+	  "                 file), cert (X.509)\n"
 	  "  --in FILE      raw key bytes, or the certificate\n"
 	  "  --label LABEL  CKA_LABEL (must be unused in the token)\n"
 	  "  --id HEX       CKA_ID (must be unused in the token)\n"
@@ -518,6 +651,8 @@ const pv_cmd pv_key_cmds[] = {
 	  "                 (default: encrypt,decrypt,wrap,unwrap for aes/sm4;\n"
 	  "                 sign,verify,derive for generic)\n"
 	  "  --extractable  allow wrapping the key out (CKA_EXTRACTABLE)\n"
+	  "  --cert FILE    (pkey) the key's X.509 certificate, PEM or DER\n"
+	  "  --passphrase-env VAR  (pkey) passphrase of an encrypted key or PKCS#12 file\n"
 	  "  --pin-env VAR  read the user PIN from VAR (default: terminal)\n"
 	  EXIT_TEXT
 	  "\nEXAMPLE\n  openssl rand 32 > hmac.key\n"

@@ -137,6 +137,34 @@ unchanged "token directory without write permission: token delete" "not writable
 ro_teardown
 ok "the token still works after the failures" bash -c \
    'p11_user --sign -m SHA256-HMAC --label mac1 -i "$T/msg.bin" -o "$T/mac2.p11" && cmp "$T/mac.p11" "$T/mac2.p11"'
+# Private key files (PEM, encrypted PKCS#8, PKCS#12).  While the token does
+# not accept imported private keys (being wired), pvault must say so and
+# leave the store unchanged; once it does, the key pair must sign with
+# pkcs11-tool and verify with OpenSSL.
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$T/ec.pem" 2>/dev/null
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$T/rsa.pem" 2>/dev/null
+openssl pkcs8 -topk8 -in "$T/rsa.pem" -passout pass:pw -out "$T/rsa-enc.pem"
+openssl req -x509 -key "$T/ec.pem" -subj /CN=ec -days 3 -out "$T/ec.crt"
+openssl pkcs12 -export -inkey "$T/ec.pem" -in "$T/ec.crt" -passout pass:pw -out "$T/ec.p12"
+openssl pkey -in "$T/ec.pem" -pubout -out "$T/ec.pub"; openssl pkey -in "$T/rsa.pem" -pubout -out "$T/rsa.pub"
+pkey_case() { # FILE ID MECH PUB
+  local before out
+  before=$(store_hash)
+  if out=$(KPASS=pw "$PV" key import --token prov --pin-env USER_PIN --type pkey --in "$1" \
+           --passphrase-env KPASS --label "pk$2" --id "$2" 2>&1); then
+    p11_user --sign -m "$3" --id "$2" --signature-format openssl -i "$T/msg.bin" -o "$T/sig$2" &&
+    openssl dgst -sha256 -verify "$4" -signature "$T/sig$2" "$T/msg.bin"
+  else
+    echo "$out"
+    printf "%s\n" "$out" | grep -q "does not accept imported private keys yet" && [ "$before" = "$(store_hash)" ]
+  fi
+}
+export -f pkey_case
+ok "private key import: PKCS#12 EC P-256 + certificate" pkey_case "$T/ec.p12" 0a ECDSA-SHA256 "$T/ec.pub"
+ok "private key import: encrypted PKCS#8 RSA-2048" pkey_case "$T/rsa-enc.pem" 0b SHA256-RSA-PKCS "$T/rsa.pub"
+unchanged "private key import: an unsupported curve (P-521)" "not supported" bash -c \
+   'openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-521 -out "$T/p521.pem" 2>/dev/null &&
+    "$PV" key import --token prov --pin-env USER_PIN --type pkey --in "$T/p521.pem" --label p521 --id 0c'
 ok "pvault key delete" pv key delete --token prov --pin-env USER_PIN --label aes1
 ok "pvault token delete needs --yes" bash -c "! '$PV' token delete --so-pin-env SO_PIN prov"
 ok "pvault token delete with a wrong SO PIN fails, the token stays" bash -c \
