@@ -5,6 +5,7 @@
  * C_FindObjectsFinal.
  */
 #include "pkcs11/pk_int.h"
+#include "token/tk_pk.h"
 
 CK_RV C_CreateObject(CK_SESSION_HANDLE h, CK_ATTRIBUTE_PTR t, CK_ULONG n,
                      CK_OBJECT_HANDLE_PTR out)
@@ -12,6 +13,14 @@ CK_RV C_CreateObject(CK_SESSION_HANDLE h, CK_ATTRIBUTE_PTR t, CK_ULONG n,
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG(out != NULL && (t != NULL || n == 0));
+	{
+		CK_ULONG i;                   /* private keys: token/tk_pk.c */
+		for (i = 0; i < n; i++)
+			if (t[i].type == CKA_CLASS && t[i].pValue != NULL &&
+			    t[i].ulValueLen == sizeof(CK_OBJECT_CLASS) &&
+			    *(const CK_OBJECT_CLASS *)t[i].pValue == CKO_PRIVATE_KEY)
+				return tk_pk_import(h, t, n, out);
+	}
 	return tk_create_object(h, t, n, out);
 }
 

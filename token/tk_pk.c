@@ -173,11 +173,24 @@ static const CK_ATTRIBUTE *tk_tfind(const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIB
 
 
 /* Copy the template into o, refusing attributes the token computes. */
+static int tk_secret_attr(CK_ATTRIBUTE_TYPE a)
+{
+	return a == CKA_VALUE || a == CKA_PRIVATE_EXPONENT || a == CKA_PRIME_1 ||
+	       a == CKA_PRIME_2 || a == CKA_EXPONENT_1 || a == CKA_EXPONENT_2 ||
+	       a == CKA_COEFFICIENT;
+}
+
 static CK_RV tk_tcopy(tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_CLASS cls)
 {
 	CK_ULONG i;
+	int import = (cls & 0x80000000UL) != 0;
 
+	cls &= ~0x80000000UL;
 	for (i = 0; i < n; i++) {
+		if (import && (tk_secret_attr(t[i].type) || t[i].type == CKA_MODULUS ||
+		               t[i].type == CKA_PUBLIC_EXPONENT || t[i].type == CKA_EC_PARAMS ||
+		               t[i].type == CKA_KEY_TYPE))
+			continue;                 /* consumed by the import */
 		switch (t[i].type) {
 		case CKA_CLASS:
 			if (t[i].ulValueLen != sizeof(CK_ULONG) || t[i].pValue == NULL ||
@@ -453,7 +466,7 @@ fail:
 
 typedef struct tk_pkop {
 	CK_SESSION_HANDLE h;
-	int kind, busy;
+	int kind, busy, dead;
 	const tk_pkdef *d;
 	uint32_t prf, mgf, slen, flags, key_type;
 	uint8_t *aad; size_t aadl;
@@ -483,7 +496,7 @@ static tk_pkop *tk_pk_find(CK_SESSION_HANDLE h, int kind, int take)
 	tk_pkop **pp, *p;
 
 	for (pp = &tk_pk_ops; (p = *pp) != NULL; pp = &p->next)
-		if (p->h == h && p->kind == kind) {
+		if (p->h == h && p->kind == kind && !p->dead) {
 			if (take)
 				*pp = p->next;
 			return p;
@@ -779,11 +792,46 @@ static void tk_pk_put(tk_pkop *p, int end)
 {
 	pthread_mutex_lock(&tk_pk_mu);
 	p->busy = 0;
-	if (end)
-		tk_pk_find(p->h, p->kind, 1);
+	if (p->dead)
+		end = 1;                  /* its session closed meanwhile */
+	if (end) {
+		tk_pkop **pp;
+		for (pp = &tk_pk_ops; *pp != NULL; pp = &(*pp)->next)
+			if (*pp == p) {
+				*pp = p->next;
+				break;
+			}
+	}
 	pthread_mutex_unlock(&tk_pk_mu);
 	if (end)
 		tk_pkop_free(p);
+}
+
+void tk_pk_forget(CK_SESSION_HANDLE h)
+{
+	tk_pkop **pp, *p, *fr = NULL;
+
+	pthread_mutex_lock(&tk_pk_mu);
+	for (pp = &tk_pk_ops; (p = *pp) != NULL;) {
+		if (p->dead || (h != 0 && p->h != h)) {
+			pp = &p->next;
+			continue;
+		}
+		if (p->busy) {
+			p->dead = 1;
+			pp = &p->next;
+			continue;
+		}
+		*pp = p->next;
+		p->next = fr;
+		fr = p;
+	}
+	pthread_mutex_unlock(&tk_pk_mu);
+	while (fr != NULL) {
+		p = fr->next;
+		tk_pkop_free(fr);
+		fr = p;
+	}
 }
 
 static CK_RV tk_pk_rv(int rc, int kind)
@@ -946,5 +994,184 @@ CK_RV tk_pk_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t n,
 	else
 		rv = tk_pk_run(p, in, n, sig, sl, NULL, NULL, &keep);
 	tk_pk_put(p, 1);
+	return rv;
+}
+
+/* ---- C_CreateObject of a private key --------------------------------------------- */
+
+static const CK_ATTRIBUTE *tk_need(const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE_TYPE a, CK_RV *rv)
+{
+	const CK_ATTRIBUTE *x = tk_tfind(t, n, a);
+
+	if (x == NULL || x->ulValueLen == 0) {
+		*rv = CKR_TEMPLATE_INCOMPLETE;
+		return NULL;
+	}
+	if (x->pValue == NULL) {
+		*rv = CKR_ATTRIBUTE_VALUE_INVALID;
+		return NULL;
+	}
+	return x;
+}
+
+CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out)
+{
+	static const CK_ATTRIBUTE_TYPE rsa_f[8] = {
+		CKA_MODULUS, CKA_PUBLIC_EXPONENT, CKA_PRIVATE_EXPONENT, CKA_PRIME_1,
+		CKA_PRIME_2, CKA_EXPONENT_1, CKA_EXPONENT_2, CKA_COEFFICIENT };
+	const CK_ATTRIBUTE *a, *ep = NULL;
+	CK_KEY_TYPE kt;
+	uint32_t pvk = 0;
+	uint8_t *enc = NULL, *blob = NULL, pubenc[PV_PK_PUB_MAX], id[PV_OBJ_ID_LEN], ckaid[16];
+	size_t el = 0, i;
+	tk_obj *so = NULL, *po = NULL;
+	CK_OBJECT_HANDLE ph = 0;
+	pv_req r;
+	CK_RV rv = CKR_OK;
+	int rc;
+
+	a = tk_tfind(t, n, CKA_KEY_TYPE);
+	if (a == NULL)
+		return CKR_TEMPLATE_INCOMPLETE;
+	if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)
+		return CKR_ATTRIBUTE_VALUE_INVALID;
+	kt = *(const CK_ULONG *)a->pValue;
+	enc = malloc(4096);
+	blob = malloc(PV_PKBLOB_MAX);
+	so = tk_newobj();
+	po = tk_newobj();
+	if (enc == NULL || blob == NULL || so == NULL || po == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	if (kt == CKK_RSA) {
+		pvk = PV_KEY_RSA;
+		for (i = 0; i < 8; i++) {
+			if ((a = tk_need(t, n, rsa_f[i], &rv)) == NULL)
+				goto out;
+			if (a->ulValueLen > 1024 || el + 2 + a->ulValueLen > 4096) {
+				rv = CKR_ATTRIBUTE_VALUE_INVALID;
+				goto out;
+			}
+			enc[el] = (uint8_t)(a->ulValueLen >> 8);
+			enc[el + 1] = (uint8_t)a->ulValueLen;
+			memcpy(enc + el + 2, a->pValue, a->ulValueLen);
+			el += 2 + a->ulValueLen;
+		}
+	} else if (kt == CKK_EC || kt == CKK_EC_EDWARDS || kt == CKK_PV_SM2) {
+		ep = tk_tfind(t, n, CKA_EC_PARAMS);
+		if (ep == NULL && kt == CKK_PV_SM2) {
+			pvk = PV_KEY_SM2;
+		} else {
+			if (ep == NULL) {
+				rv = CKR_TEMPLATE_INCOMPLETE;
+				goto out;
+			}
+			if ((rv = tk_curve(kt, ep->pValue, ep->ulValueLen, &pvk)) != CKR_OK)
+				goto out;
+		}
+		if ((a = tk_need(t, n, CKA_VALUE, &rv)) == NULL)
+			goto out;
+		if (a->ulValueLen > 64) {
+			rv = CKR_ATTRIBUTE_VALUE_INVALID;
+			goto out;
+		}
+		memcpy(enc, a->pValue, a->ulValueLen);
+		el = a->ulValueLen;
+	} else {
+		rv = CKR_ATTRIBUTE_VALUE_INVALID;
+		goto out;
+	}
+	if ((rv = tk_tcopy(so, t, n, CKO_PRIVATE_KEY | 0x80000000UL)) != CKR_OK)
+		goto out;
+	if (tk_setu(so, CKA_CLASS, CKO_PRIVATE_KEY) < 0 || tk_setu(so, CKA_KEY_TYPE, kt) < 0 ||
+	    tk_setu(po, CKA_CLASS, CKO_PUBLIC_KEY) < 0 || tk_setu(po, CKA_KEY_TYPE, kt) < 0) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	tk_dflt(so, CKA_PRIVATE, CK_TRUE);
+	tk_dflt(so, CKA_SENSITIVE, CK_TRUE);
+	tk_dflt(so, CKA_EXTRACTABLE, CK_FALSE);
+	tk_dflt(so, CKA_SIGN, CK_TRUE);
+	tk_dflt(so, CKA_DECRYPT, kt == CKK_RSA || kt == CKK_PV_SM2);
+	tk_dflt(so, CKA_DERIVE, kt == CKK_EC);
+	tk_dflt(so, CKA_TOKEN, CK_FALSE);
+	tk_dflt(so, CKA_ALWAYS_AUTHENTICATE, CK_FALSE);
+	tk_dflt(so, CKA_MODIFIABLE, CK_TRUE);
+	tk_dflt(so, CKA_DESTROYABLE, CK_TRUE);
+	/* the public object: same token/label/id */
+	tk_setb(po, CKA_TOKEN, tk_obj_bool(so, CKA_TOKEN, CK_FALSE));
+	tk_setb(po, CKA_PRIVATE, CK_FALSE);
+	tk_setb(po, CKA_VERIFY, CK_TRUE);
+	tk_setb(po, CKA_ENCRYPT, kt == CKK_RSA || kt == CKK_PV_SM2);
+	tk_setb(po, CKA_LOCAL, CK_FALSE);
+	{
+		const tk_attr *lb = tk_obj_attr(so, CKA_LABEL), *ia = tk_obj_attr(so, CKA_ID);
+		if (lb != NULL)
+			tk_obj_set(po, CKA_LABEL, lb->val, lb->len);
+		if (ia == NULL || ia->len == 0) {
+			if ((rc = tk_random(ckaid, sizeof ckaid)) < 0) {
+				rv = tk_rv_from_pv(rc);
+				goto out;
+			}
+			ckaid[0] |= 1;
+			tk_obj_set(so, CKA_ID, ckaid, sizeof ckaid);
+			ia = tk_obj_attr(so, CKA_ID);
+		}
+		if (ia == NULL || tk_obj_set(po, CKA_ID, ia->val, ia->len) < 0) {
+			rv = CKR_HOST_MEMORY;
+			goto out;
+		}
+	}
+	if ((rc = tk_random(id, sizeof id)) < 0) {
+		rv = tk_rv_from_pv(rc);
+		goto out;
+	}
+	pv_req_init(&r, PV_OP_IMPORT_KEY, PV_MECH_NONE);
+	r.in = enc; r.in_len = el;
+	r.new_type = pvk;
+	r.new_usage = tk_pv_usage(so);
+	memcpy(r.new_id, id, sizeof id);
+	r.out = blob; r.out_cap = PV_PKBLOB_MAX;
+	r.out2 = pubenc; r.out2_cap = sizeof pubenc;
+	rc = tk_pcall(&r);
+	if (rc != PV_OK) {
+		/* invalid key material: out-of-range scalar, inconsistent RSA key */
+		rv = (rc == PV_ERR_KEY_SIZE || rc == PV_ERR_PUBKEY || rc == PV_ERR_ARGS ||
+		      rc == PV_ERR_GENERAL) ? CKR_ATTRIBUTE_VALUE_INVALID : tk_rv_from_pv(rc);
+		goto out;
+	}
+	{
+		const uint8_t *ecp = ep ? ep->pValue : oid_sm2;
+		size_t ecpl = ep ? ep->ulValueLen : sizeof oid_sm2;
+		if ((rv = tk_pubattrs(so, pvk, pubenc, r.out2_len, ecp, ecpl)) != CKR_OK ||
+		    (rv = tk_pubattrs(po, pvk, pubenc, r.out2_len, ecp, ecpl)) != CKR_OK)
+			goto out;
+	}
+	if (tk_obj_set(so, TK_CKA_BLOB, blob, r.out_len) < 0 ||
+	    tk_obj_set(so, TK_CKA_BLOB_ID, id, sizeof id) < 0 ||
+	    tk_setb(so, CKA_LOCAL, CK_FALSE) < 0 ||
+	    tk_setu(so, CKA_KEY_GEN_MECHANISM, CK_UNAVAILABLE_INFORMATION) < 0 ||
+	    tk_setb(so, CKA_ALWAYS_SENSITIVE, CK_FALSE) < 0 ||
+	    tk_setb(so, CKA_NEVER_EXTRACTABLE, CK_FALSE) < 0) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	rv = tk_object_add(h, po, &ph);
+	if (rv != CKR_OK)
+		goto out;
+	po = NULL;
+	rv = tk_object_add(h, so, out);
+	if (rv != CKR_OK) {
+		CK_RV ign = tk_destroy_object(h, ph);
+		(void)ign;
+		goto out;
+	}
+	so = NULL;
+out:
+	tk_obj_free(so);
+	tk_obj_free(po);
+	if (enc) { kc_wipe(enc, 4096); free(enc); }
+	if (blob) { kc_wipe(blob, PV_PKBLOB_MAX); free(blob); }
 	return rv;
 }

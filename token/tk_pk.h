@@ -39,4 +39,13 @@ CK_RV tk_pk_final(CK_SESSION_HANDLE h, int kind, uint8_t *out, CK_ULONG *outl);
 CK_RV tk_pk_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t n,
                    const uint8_t *sig, size_t sl, int final);
 
+/* C_CreateObject of a CKO_PRIVATE_KEY (RSA with all CRT components, EC /
+ * SM2 / Ed25519 with CKA_EC_PARAMS + CKA_VALUE): the material goes into a
+ * vault blob (validated there), a public-key object with the same CKA_ID
+ * is created beside it; *out = the private object. */
+CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n,
+                   CK_OBJECT_HANDLE *out);
+/* Session closed (h) or library finalized (h = 0): drop its operations. */
+void tk_pk_forget(CK_SESSION_HANDLE h);
+
 #endif

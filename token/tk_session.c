@@ -14,6 +14,7 @@
 #include "gpu/core/pv_err.h"
 #include "token/tk_crypto.h"
 #include "token/tk_int.h"
+#include "token/tk_pk.h"
 
 tk_session *tk_session_get(CK_SESSION_HANDLE h)
 {
@@ -53,6 +54,7 @@ static void tk_session_destroy(tk_session *se)
 	tk_g.sess[se->h - 1] = NULL;
 	tk_find_clear(se);
 	tk_ops_free(se->ops);
+	tk_pk_forget(se->h);          /* public-key operations (tk_pk.c) */
 	free(se);
 }
 

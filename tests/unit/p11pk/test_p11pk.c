@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <openssl/rsa.h>
+#include <stdlib.h>
+#include <json-c/json.h>
 
 #include "../p11crypto/pc.h"
 #include "pk_ossl.h"
@@ -302,6 +304,246 @@ static void t_bad(void)
 	CU_ASSERT_EQUAL(pkt_f->C_GenerateKeyPair(pc_s, &m, pt, 1, st, 1, &p.pub, &p.priv), CKR_USER_NOT_LOGGED_IN);
 }
 
+/* ---- import (C_CreateObject) ---------------------------------------------------- */
+
+static CK_OBJECT_HANDLE find_pub(CK_OBJECT_HANDLE priv)
+{
+	uint8_t id[64];
+	long il = attr(priv, CKA_ID, id, sizeof id);
+	CK_OBJECT_CLASS c = CKO_PUBLIC_KEY;
+	CK_ATTRIBUTE t[2] = { { CKA_CLASS, &c, sizeof c }, { CKA_ID, id, (CK_ULONG)il } };
+	CK_OBJECT_HANDLE h[2];
+	CK_ULONG n = 0;
+
+	if (il <= 0 || pkt_f->C_FindObjectsInit(pc_s, t, 2) != CKR_OK)
+		return 0;
+	pkt_f->C_FindObjects(pc_s, h, 2, &n);
+	pkt_f->C_FindObjectsFinal(pc_s);
+	return n == 1 ? h[0] : 0;
+}
+
+static CK_RV import_rsa(EVP_PKEY *o, CK_OBJECT_HANDLE *h)
+{
+	static const CK_ATTRIBUTE_TYPE f[8] = { CKA_MODULUS, CKA_PUBLIC_EXPONENT, CKA_PRIVATE_EXPONENT,
+		CKA_PRIME_1, CKA_PRIME_2, CKA_EXPONENT_1, CKA_EXPONENT_2, CKA_COEFFICIENT };
+	static uint8_t v[8][520];
+	CK_OBJECT_CLASS c = CKO_PRIVATE_KEY;
+	CK_KEY_TYPE kt = CKK_RSA;
+	CK_ATTRIBUTE t[14];
+	CK_ULONG n = 0;
+	int i;
+
+	t[n++] = (CK_ATTRIBUTE){ CKA_CLASS, &c, sizeof c };
+	t[n++] = (CK_ATTRIBUTE){ CKA_KEY_TYPE, &kt, sizeof kt };
+	t[n++] = (CK_ATTRIBUTE){ CKA_PRIVATE, &F, sizeof F };
+	t[n++] = (CK_ATTRIBUTE){ CKA_SIGN, &T, sizeof T };
+	t[n++] = (CK_ATTRIBUTE){ CKA_DECRYPT, &T, sizeof T };
+	for (i = 0; i < 8; i++)
+		t[n++] = (CK_ATTRIBUTE){ f[i], v[i], po_rsa_comp(o, i, v[i], sizeof v[i]) };
+	return pkt_f->C_CreateObject(pc_s, t, n, h);
+}
+
+static CK_RV import_ec(CK_KEY_TYPE kt, const uint8_t *oid, size_t oidl, const uint8_t *d, size_t dl,
+                       CK_OBJECT_HANDLE *h)
+{
+	CK_OBJECT_CLASS c = CKO_PRIVATE_KEY;
+	CK_ATTRIBUTE t[7];
+	CK_ULONG n = 0;
+
+	t[n++] = (CK_ATTRIBUTE){ CKA_CLASS, &c, sizeof c };
+	t[n++] = (CK_ATTRIBUTE){ CKA_KEY_TYPE, &kt, sizeof kt };
+	t[n++] = (CK_ATTRIBUTE){ CKA_PRIVATE, &F, sizeof F };
+	t[n++] = (CK_ATTRIBUTE){ CKA_SIGN, &T, sizeof T };
+	t[n++] = (CK_ATTRIBUTE){ CKA_DERIVE, &T, sizeof T };
+	if (oid)
+		t[n++] = (CK_ATTRIBUTE){ CKA_EC_PARAMS, (void *)oid, oidl };
+	t[n++] = (CK_ATTRIBUTE){ CKA_VALUE, (void *)d, dl };
+	return pkt_f->C_CreateObject(pc_s, t, n, h);
+}
+
+static void t_import(void)
+{
+	EVP_PKEY *o = po_rsa_gen(2048), *e = po_ec_gen("P-256");
+	CK_OBJECT_HANDLE k, pub;
+	CK_MECHANISM m = { CKM_SHA384_RSA_PKCS, NULL, 0 };
+	CK_MECHANISM me = { CKM_ECDSA_SHA256, NULL, 0 };
+	uint8_t msg[77], sig[512], sig2[512], d[32], der[100], rs[64], zero[32];
+	CK_ULONG sl = sizeof sig;
+	size_t sl2;
+
+	ts_rand(msg, sizeof msg);
+	CU_ASSERT_EQUAL_FATAL(import_rsa(o, &k), CKR_OK);
+	pub = find_pub(k);
+	CU_ASSERT_FATAL(pub != 0);
+	CU_ASSERT_EQUAL(attr(k, CKA_PRIVATE_EXPONENT, sig, sizeof sig), -1);
+	CU_ASSERT_EQUAL(sign(&m, k, msg, sizeof msg, sig, &sl), CKR_OK);
+	sl2 = po_sign(o, EVP_sha384(), RSA_PKCS1_PADDING, 0, NULL, msg, sizeof msg, sig2, sizeof sig2);
+	CU_ASSERT(sl == 256 && sl2 == 256 && memcmp(sig, sig2, 256) == 0);
+	CU_ASSERT_EQUAL(verify(&m, pub, msg, sizeof msg, sig2, sl2), CKR_OK);
+	/* EC: OpenSSL's signature verifies with the public object, ours with OpenSSL */
+	CU_ASSERT_FATAL(po_ec_priv(e, d, 32) == 32);
+	CU_ASSERT_EQUAL_FATAL(import_ec(CKK_EC, oid_p256, sizeof oid_p256, d, 32, &k), CKR_OK);
+	pub = find_pub(k);
+	CU_ASSERT_FATAL(pub != 0);
+	sl2 = po_sign(e, EVP_sha256(), 0, 0, NULL, msg, sizeof msg, der, sizeof der);
+	CU_ASSERT_FATAL(po_der2rs(der, sl2, 32, rs));
+	CU_ASSERT_EQUAL(verify(&me, pub, msg, sizeof msg, rs, 64), CKR_OK);
+	sl = sizeof sig;
+	CU_ASSERT_EQUAL(sign(&me, k, msg, sizeof msg, sig, &sl), CKR_OK);
+	CU_ASSERT(po_verify(e, EVP_sha256(), 0, 0, NULL, msg, sizeof msg, der, po_rs2der(sig, 32, der)));
+	/* bad material */
+	memset(zero, 0, sizeof zero);
+	CU_ASSERT_EQUAL(import_ec(CKK_EC, oid_p256, sizeof oid_p256, zero, 32, &k), CKR_ATTRIBUTE_VALUE_INVALID);
+	CU_ASSERT_EQUAL(import_ec(CKK_EC, oid_k256, sizeof oid_k256, d, 32, &k), CKR_CURVE_NOT_SUPPORTED);
+	CU_ASSERT_EQUAL(import_ec(CKK_EC, NULL, 0, d, 32, &k), CKR_TEMPLATE_INCOMPLETE);
+	EVP_PKEY_free(o);
+	EVP_PKEY_free(e);
+}
+
+/* ---- Wycheproof through the module ------------------------------------------------- */
+
+static int wp_acc_yes, wp_acc_no;
+
+static int wp_verdict(const ts_wp_case *tc, int accepted)
+{
+	if (ts_wp_valid(tc))
+		return accepted ? 0 : 1;
+	if (ts_wp_invalid(tc))
+		return accepted ? 1 : 0;
+	if (accepted) wp_acc_yes++; else wp_acc_no++;
+	return 0;
+}
+
+static json_object *wp_group;
+static CK_OBJECT_HANDLE wp_key;
+
+/* rsa_pkcs1_2048 decryption: the group's key imported once. */
+static int wp_rsa_dec(const ts_wp_case *tc, void *arg)
+{
+	CK_MECHANISM m = { CKM_RSA_PKCS, NULL, 0 };
+	size_t ctl, ml;
+	uint8_t *ct = ts_wp_hex(tc, "ct", &ctl), *msg = ts_wp_hex(tc, "msg", &ml), out[512];
+	CK_ULONG ol = sizeof out;
+	CK_RV rv;
+	int r;
+
+	(void)arg;
+	if (tc->group != wp_group) {
+		static const char *nm[8] = { "modulus", "publicExponent", "privateExponent", "prime1",
+		                             "prime2", "exponent1", "exponent2", "coefficient" };
+		static const CK_ATTRIBUTE_TYPE f[8] = { CKA_MODULUS, CKA_PUBLIC_EXPONENT, CKA_PRIVATE_EXPONENT,
+			CKA_PRIME_1, CKA_PRIME_2, CKA_EXPONENT_1, CKA_EXPONENT_2, CKA_COEFFICIENT };
+		json_object *pk, *v;
+		uint8_t *b[8];
+		size_t bl[8];
+		CK_OBJECT_CLASS c = CKO_PRIVATE_KEY;
+		CK_KEY_TYPE kt = CKK_RSA;
+		CK_ATTRIBUTE t[12];
+		CK_ULONG n = 0;
+		int i, ok = 1;
+		wp_group = tc->group;
+		wp_key = 0;
+		if (!json_object_object_get_ex(tc->group, "privateKey", &pk))
+			return 1;
+		t[n++] = (CK_ATTRIBUTE){ CKA_CLASS, &c, sizeof c };
+		t[n++] = (CK_ATTRIBUTE){ CKA_KEY_TYPE, &kt, sizeof kt };
+		t[n++] = (CK_ATTRIBUTE){ CKA_PRIVATE, &F, sizeof F };
+		t[n++] = (CK_ATTRIBUTE){ CKA_DECRYPT, &T, sizeof T };
+		for (i = 0; i < 8; i++) {
+			b[i] = json_object_object_get_ex(pk, nm[i], &v) ? ts_unhex(json_object_get_string(v), &bl[i]) : NULL;
+			ok &= b[i] != NULL;
+			t[n++] = (CK_ATTRIBUTE){ f[i], b[i], b[i] ? bl[i] : 0 };
+		}
+		if (!ok || pkt_f->C_CreateObject(pc_s, t, n, &wp_key) != CKR_OK)
+			wp_key = 0;
+		for (i = 0; i < 8; i++)
+			free(b[i]);
+	}
+	if (wp_key == 0 || !ct || !msg) {
+		free(ct); free(msg);
+		return 1;
+	}
+	rv = crypt(0, &m, wp_key, ct, ctl, out, &ol);
+	r = wp_verdict(tc, rv == CKR_OK && ol == ml && memcmp(out, msg, ml) == 0);
+	if (rv != CKR_OK && rv != CKR_ENCRYPTED_DATA_INVALID && rv != CKR_ENCRYPTED_DATA_LEN_RANGE)
+		r = 1;
+	free(ct); free(msg);
+	return r;
+}
+
+/* ECDSA P1363 / Ed25519 verification with C_CreateObject'd public keys. */
+static int wp_ec_ver(const ts_wp_case *tc, void *arg)
+{
+	int ed = arg != NULL;
+	CK_MECHANISM m = { ed ? CKM_EDDSA : CKM_ECDSA_SHA256, NULL, 0 };
+	size_t sl, ml;
+	uint8_t *sig = ts_wp_hex(tc, "sig", &sl), *msg = ts_wp_hex(tc, "msg", &ml);
+	CK_RV rv;
+	int r;
+
+	if (tc->group != wp_group) {
+		json_object *pk, *v;
+		uint8_t *pt = NULL, ecp[80];
+		size_t pl = 0;
+		CK_OBJECT_CLASS c = CKO_PUBLIC_KEY;
+		CK_KEY_TYPE kt = ed ? CKK_EC_EDWARDS : CKK_EC;
+		CK_ATTRIBUTE t[5];
+		wp_group = tc->group;
+		wp_key = 0;
+		if (json_object_object_get_ex(tc->group, "publicKey", &pk) &&
+		    json_object_object_get_ex(pk, ed ? "pk" : "uncompressed", &v))
+			pt = ts_unhex(json_object_get_string(v), &pl);
+		if (pt) {
+			if (!ed) {
+				memmove(ecp + 2, pt, pl);
+				ecp[0] = 4; ecp[1] = (uint8_t)pl;
+			} else {
+				memcpy(ecp, pt, pl);
+			}
+			t[0] = (CK_ATTRIBUTE){ CKA_CLASS, &c, sizeof c };
+			t[1] = (CK_ATTRIBUTE){ CKA_KEY_TYPE, &kt, sizeof kt };
+			t[2] = (CK_ATTRIBUTE){ CKA_EC_PARAMS, (void *)(ed ? oid_ed : oid_p256), ed ? sizeof oid_ed : sizeof oid_p256 };
+			t[3] = (CK_ATTRIBUTE){ CKA_EC_POINT, ecp, ed ? pl : pl + 2 };
+			t[4] = (CK_ATTRIBUTE){ CKA_VERIFY, &T, sizeof T };
+			if (pkt_f->C_CreateObject(pc_s, t, 5, &wp_key) != CKR_OK)
+				wp_key = 0;
+			free(pt);
+		}
+	}
+	if (wp_key == 0 || !sig || !msg) {
+		free(sig); free(msg);
+		return 1;
+	}
+	rv = verify(&m, wp_key, msg, ml, sig, sl);
+	r = wp_verdict(tc, rv == CKR_OK);
+	if (rv != CKR_OK && rv != CKR_SIGNATURE_INVALID && rv != CKR_SIGNATURE_LEN_RANGE)
+		r = 1;
+	free(sig); free(msg);
+	return r;
+}
+
+static void wp_file(const char *f, ts_wp_fn fn, void *arg)
+{
+	ts_wp_stats st;
+
+	memset(&st, 0, sizeof st);
+	wp_group = NULL;
+	wp_acc_yes = wp_acc_no = 0;
+	CU_ASSERT_EQUAL_FATAL(ts_wp_run(f, fn, arg, &st), 0);
+	printf("\n    %s via PKCS#11: %d cases (%d valid, %d invalid, %d acceptable: %d/%d), %d failed",
+	       f, st.total, st.valid, st.invalid, st.acceptable, wp_acc_yes, wp_acc_no, st.failed);
+	CU_ASSERT(st.total > 0);
+	CU_ASSERT_EQUAL(st.failed, 0);
+	CU_ASSERT_EQUAL(st.skipped, 0);
+}
+
+static void t_wycheproof(void)
+{
+	wp_file("rsa_pkcs1_2048_test.json", wp_rsa_dec, NULL);
+	wp_file("ecdsa_secp256r1_sha256_p1363_test.json", wp_ec_ver, NULL);
+	wp_file("ed25519_test.json", wp_ec_ver, (void *)1);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -316,6 +558,8 @@ int main(void)
 	CU_add_test(s, "Ed25519", t_ed25519);
 	CU_add_test(s, "SM2", t_sm2);
 	CU_add_test(s, "bad input", t_bad);
+	CU_add_test(s, "C_CreateObject of private keys", t_import);
+	CU_add_test(s, "Wycheproof through the module", t_wycheproof);
 	{
 		int rc = pkt_run();
 		pc_teardown();
