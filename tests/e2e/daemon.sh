@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Issue 6 end to end: the module as a thin client of pvaultd (mode = daemon).
+# pkcs11-tool --test --login in daemon mode; --test-fork and --test-threads
+# in both modes; a pvaultd restart (the application-level sequence: the
+# next pkcs11-tool run works again); pvaultd SIGTERM exits 0.
+. "$(dirname "$0")/lib.sh" "$@"
+
+PVAULTD=$BUILD_DIR/gpu/daemon/pvaultd
+PV=$BUILD_DIR/provisioning/pvault
+T=$E2E_TMP
+SOCK=$T/run/pvaultd.sock
+PVD_PID=
+stop_pvaultd() { [ -n "$PVD_PID" ] && kill -TERM "$PVD_PID" 2>/dev/null && wait "$PVD_PID"; local rc=$?; PVD_PID=; return $rc; }
+on_exit 'stop_pvaultd'
+start_pvaultd() {
+  "$PVAULTD" -c "$PIXELVAULT_CONF" 2>>"$T/pvaultd.log" &
+  PVD_PID=$!
+  for _ in $(seq 100); do [ -S "$SOCK" ] && return 0; sleep 0.05; done
+  return 1
+}
+mode() { sed -i "s|^mode .*|mode = $1|" "$PIXELVAULT_CONF"; }
+echo "socket = $SOCK" >>"$PIXELVAULT_CONF"
+export -f mode
+
+ok "pvault master new" "$PV" master new --out "$T/master.key"
+ok "init token + PIN (embedded)" init_token e2e
+ok "an AES key (embedded)" p11_user --keygen --key-type AES:32 --label aes1 --id 01
+ok "pkcs11-tool --test-fork (embedded)" p11 --test-fork
+ok "pkcs11-tool --test-threads IN (embedded)" p11 --test-threads IN -L
+ok "pkcs11-tool --test-threads ILGISLT0 (embedded)" p11 --test-threads ILGISLT0 -L
+
+mode daemon
+printf 'through the daemon\n' >"$T/msg"
+fails "daemon mode without pvaultd: crypto fails" p11_user --encrypt --mechanism AES-CBC-PAD \
+   --iv 000102030405060708090a0b0c0d0e0f --id 01 -i "$T/msg" -o "$T/c.none"
+ok "pvaultd starts" start_pvaultd
+ok "pkcs11-tool --test --login (daemon)" p11_user --test
+ok "pkcs11-tool --test-fork (daemon)" p11 --test-fork
+ok "pkcs11-tool --test-threads IN (daemon)" p11 --test-threads IN -L
+ok "pkcs11-tool --test-threads ILGISLT0 (daemon)" p11 --test-threads ILGISLT0 -L
+ok "HMAC/AES with the embedded-made key through pvaultd equals embedded" bash -c '
+  p11_user --encrypt --mechanism AES-CBC-PAD --iv 000102030405060708090a0b0c0d0e0f --id 01 -i "$E2E_TMP/msg" -o "$E2E_TMP/c.daemon" &&
+  mode embedded &&
+  p11_user --encrypt --mechanism AES-CBC-PAD --iv 000102030405060708090a0b0c0d0e0f --id 01 -i "$E2E_TMP/msg" -o "$E2E_TMP/c.embedded";
+  rc=$?; mode daemon; [ $rc = 0 ] && cmp "$E2E_TMP/c.daemon" "$E2E_TMP/c.embedded"'
+ok "pvault status reaches pvaultd" bash -c "'$PV' status >'$T/status.txt' 2>&1; cat '$T/status.txt'; true"
+ok "pvaultd SIGTERM: drains and exits 0" stop_pvaultd
+ok "pvaultd executed the requests (its exit line counts them)" \
+   grep -Eq "stopped \([1-9][0-9]* requests completed" "$T/pvaultd.log"
+fails "no daemon: crypto fails" p11_user --test
+ok "pvaultd restarted (stale socket replaced)" start_pvaultd
+ok "the next login works again" p11_user --test
+ok "pvaultd SIGTERM again" stop_pvaultd
+done_testing
