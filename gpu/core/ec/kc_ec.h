@@ -36,10 +36,21 @@
  * verification is over public data only.  Randomness comes only from the
  * caller's kc_drbg.
  *
- * Stack (GPU threads: local memory): the deepest call, kc_ecdsa_sign /
- * kc_sm2_encrypt, uses about 3.5 KiB (a 16-entry window table of projective
- * points of 12 limbs = 2.3 KiB, plus HMAC/hash contexts ~1 KiB); budget
- * 4 KiB per thread (cudaLimitStackSize >= 4096 + the engine's own frame).
+ * Stack (GPU threads: local memory).  Nothing is allocated; all state is
+ * on the stack: the deepest path is the variable-base scalar multiplication
+ * (a 16-entry table of projective points, 16 x 144 = 2304 bytes, plus the
+ * accumulator) under kc_sm2_encrypt/decrypt and kc_ecdh, and the RFC 6979 /
+ * SM3 contexts under the signers (~1 KiB).  Measured with ptxas -v (sm_90,
+ * CUDA 13.0) on tests/unit/core_ec/gpu/ec_gpu_check.cu, whose kernel calls
+ * ECDSA P-256/P-384 sign+verify, SM2 keygen/sign/verify/encrypt/decrypt and
+ * ECDH in one thread: 7856 bytes cumulative stack, 220 registers, 0 spills.
+ * Budget 8 KiB per thread (cudaLimitStackSize) for EC requests.  The
+ * window table is read only by masked full scans, but it holds multiples of
+ * the peer point times secret-free indices in local memory (device DRAM/L1),
+ * as do the field temporaries: the vault's "secrets only in registers" goal
+ * (design brief §5, §12) is not met by this code yet.
+ * Under nvcc the field and group operations are __noinline__
+ * (KC_EC_NOINLINE in kc_ec_int.h) to bound code size and compile time.
  */
 #ifndef KC_EC_H
 #define KC_EC_H

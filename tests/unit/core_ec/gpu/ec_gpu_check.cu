@@ -12,6 +12,10 @@
  * RFC 6979 A.2.5/A.2.6, verifies it, runs SM2 sign + verify with a DRBG, an
  * SM2 encrypt/decrypt round trip, and ECDH from both sides.  The host
  * compares r||s with the RFC values.
+ *
+ * Status 2026-11-29: compiles with nvcc 13.0 for sm_90 (ptxas: 7856 bytes
+ * stack, 220 registers, 0 spills; ~12 CPU-minutes of cicc+ptxas); not yet run
+ * on a device (the session's device time was used up).
  */
 #include <cstdio>
 #include <cstring>
