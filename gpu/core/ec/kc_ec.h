@@ -45,10 +45,10 @@
  * ECDSA P-256/P-384 sign+verify, SM2 keygen/sign/verify/encrypt/decrypt and
  * ECDH in one thread: 7856 bytes cumulative stack, 220 registers, 0 spills.
  * Budget 8 KiB per thread (cudaLimitStackSize) for EC requests.  The
- * window table is read only by masked full scans, but it holds multiples of
- * the peer point times secret-free indices in local memory (device DRAM/L1),
- * as do the field temporaries: the vault's "secrets only in registers" goal
- * (design brief §5, §12) is not met by this code yet.
+ * window table is read only by masked full scans, but it, the secret-
+ * dependent accumulator and the field temporaries live in local memory
+ * (device DRAM/L1): the vault's "secrets only in registers" goal (design
+ * brief §5, §12) is not met by this code yet.
  * Under nvcc the field and group operations are __noinline__
  * (KC_EC_NOINLINE in kc_ec_int.h) to bound code size and compile time.
  */
