@@ -25,6 +25,8 @@ ro_setup() {
     cp "$T/master.key" "$T/master.ro" 2>/dev/null && chmod 444 "$T/master.ro"
     sed "s|^master_key .*|master_key = $T/master.ro|" "$PIXELVAULT_CONF" >"$T/ro.conf"
     chmod a+r "$T/ro.conf" "$T"/*.pvbk 2>/dev/null
+    # the build tree may not be readable by nobody (e.g. under /root)
+    cp "$PV" "$T/pvault-ro" && chmod 755 "$T/pvault-ro"
   else
     chmod a-w "$T/tokens"
   fi
@@ -32,6 +34,7 @@ ro_setup() {
 ro_teardown() { [ "$(id -u)" = 0 ] || chmod u+w "$T/tokens"; }
 as_ro() {
   if [ "$(id -u)" = 0 ]; then
+    [ "$1" = "$PV" ] && { shift; set -- "$T/pvault-ro" "$@"; }
     PIXELVAULT_CONF=$T/ro.conf HOME=/nonexistent setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
   else
     "$@"
