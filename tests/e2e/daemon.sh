@@ -51,4 +51,14 @@ fails "no daemon: crypto fails" p11_user --test
 ok "pvaultd restarted (stale socket replaced)" start_pvaultd
 ok "the next login works again" p11_user --test
 ok "pvaultd SIGTERM again" stop_pvaultd
+if command -v systemd-socket-activate >/dev/null; then
+  rm -f "$SOCK"
+  systemd-socket-activate --seqpacket -l "$SOCK" "$PVAULTD" -c "$PIXELVAULT_CONF" 2>>"$T/pvaultd.log" &
+  PVD_PID=$!
+  sleep 0.3
+  ok "socket activation (LISTEN_FDS): first client starts pvaultd, login works" p11_user --test
+  ok "socket-activated pvaultd SIGTERM" stop_pvaultd
+else
+  TAP_N=$((TAP_N + 1)); echo "ok $TAP_N # SKIP socket activation: systemd-socket-activate not installed"
+fi
 done_testing
