@@ -4,6 +4,9 @@
 # which must print one message, exit non-zero and leave the store unchanged.
 . "$(dirname "$0")/lib.sh" "$@"
 
+hexof() { od -An -v -tx1 "$1" | tr -d ' \n'; }   # (xxd is not in every base system)
+export -f hexof
+
 T=$E2E_TMP
 export SO_PIN USER_PIN T
 export PV=${PVAULT:-$BUILD_DIR/provisioning/pvault}
@@ -25,8 +28,8 @@ ok "pvault token list shows the token with the master fingerprint" bash -c \
 ok "a second token with the same label is refused" bash -c \
    "! '$PV' token init --label prov --so-pin-env SO_PIN --pin-env USER_PIN"
 
-HKEY=$(openssl rand -hex 32); echo -n "$HKEY" | xxd -r -p >"$T/hmac.key"
-AKEY=$(openssl rand -hex 32); echo -n "$AKEY" | xxd -r -p >"$T/aes.key"
+openssl rand 32 >"$T/hmac.key"; HKEY=$(hexof "$T/hmac.key")
+openssl rand 32 >"$T/aes.key"; AKEY=$(hexof "$T/aes.key")
 ok "pvault key import: generic secret for HMAC" pv key import --token prov --pin-env USER_PIN \
    --type generic --in "$T/hmac.key" --label mac1 --id 01
 ok "pvault key import: AES-256" pv key import --token prov --pin-env USER_PIN \

@@ -5,6 +5,9 @@
 # unchanged store (hashed before and after).
 . "$(dirname "$0")/lib.sh" "$@"
 
+hexof() { od -An -v -tx1 "$1" | tr -d ' \n'; }   # (xxd is not in every base system)
+export -f hexof
+
 T=$E2E_TMP
 export PV=${PVAULT:-$BUILD_DIR/provisioning/pvault} T SO_PIN USER_PIN MODULE
 export PV_TOKEN_LABEL=bk
@@ -54,7 +57,7 @@ unchanged() {
 
 "$PV" master new --out "$T/master.key" >/dev/null
 ok "token init" "$PV" token init --label bk --so-pin-env SO_PIN --pin-env USER_PIN
-K=$(openssl rand -hex 32); echo -n "$K" | xxd -r -p >"$T/k"
+openssl rand 32 >"$T/k"; K=$(hexof "$T/k")
 ok "import an HMAC key" "$PV" key import --token bk --pin-env USER_PIN --type generic --in "$T/k" --label mac1 --id 01
 head -c 500 /dev/urandom >"$T/msg"
 openssl mac -digest SHA256 -macopt hexkey:$K -binary -in "$T/msg" HMAC >"$T/mac.ref"
@@ -63,7 +66,7 @@ export -f signs
 
 ok "pvault backup" "$PV" backup --token bk --out "$T/bk.pvbk"
 ok "the backup is mode 0600 and holds no key bytes in the clear" bash -c \
-   'test "$(stat -c %a "$T/bk.pvbk")" = 600 && ! grep -qF -f <(xxd -p -c 64 "$T/k") <(xxd -p -c 1000000 "$T/bk.pvbk")'
+   'test "$(stat -c %a "$T/bk.pvbk")" = 600 && ! hexof "$T/bk.pvbk" | grep -qF "$(hexof "$T/k")"'
 ok "pvault backup refuses to overwrite a file" bash -c '! "$PV" backup --token bk --out "$T/bk.pvbk"'
 ok "pvault restore --check describes it" bash -c '"$PV" restore --check "$T/bk.pvbk" | grep -q "valid backup of token"'
 ok "delete the key" "$PV" key delete --token bk --pin-env USER_PIN --label mac1

@@ -5,6 +5,9 @@
 # and the results equal OpenSSL's with the original key bytes.
 . "$(dirname "$0")/lib.sh" "$@"
 
+hexof() { od -An -v -tx1 "$1" | tr -d ' \n'; }   # (xxd is not in every base system)
+export -f hexof
+
 T=$E2E_TMP
 export PV=${PVAULT:-$BUILD_DIR/provisioning/pvault} T SO_PIN USER_PIN MODULE
 export PV_TOKEN_LABEL=rot
@@ -19,9 +22,9 @@ use_key() { sed -i "s|^master_key .*|master_key = $1|" "$PIXELVAULT_CONF"; }
 FA=$(fpr_of "$T/A.key"); FB=$(fpr_of "$T/B.key")
 use_key "$T/A.key"
 ok "token init under master key A" "$PV" token init --label rot --so-pin-env SO_PIN --pin-env USER_PIN
-K1=$(openssl rand -hex 32); echo -n "$K1" | xxd -r -p >"$T/k1"
-K2=$(openssl rand -hex 48); echo -n "$K2" | xxd -r -p >"$T/k2"
-K3=$(openssl rand -hex 16); echo -n "$K3" | xxd -r -p >"$T/k3"
+openssl rand 32 >"$T/k1"; K1=$(hexof "$T/k1")
+openssl rand 48 >"$T/k2"; K2=$(hexof "$T/k2")
+openssl rand 16 >"$T/k3"; K3=$(hexof "$T/k3")
 ok "import three keys" bash -c \
   '"$PV" key import --token rot --pin-env USER_PIN --type generic --in "$T/k1" --label mac1 --id 01 &&
    "$PV" key import --token rot --pin-env USER_PIN --type generic --in "$T/k2" --label mac2 --id 02 &&
