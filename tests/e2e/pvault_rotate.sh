@@ -95,5 +95,11 @@ echo "# $KILLS kills: $under_old left the token under the old key, $under_new un
 ok "$KILLS rotations killed with SIGKILL: status names the right key and every key works every time" \
    test "$bad" -eq 0
 ok "after the last kill every key works under the key status names" keys_work
+ok "on a terminal, rotation shows progress" bash -c \
+   'script -qec "\"$PV\" master rotate --old \"$T/'"$cur"'.key\" --new \"$T/'"$other"'.key\"" /dev/null >"$T/tty.out" &&
+    grep -q "re-wrapping token .rot.: 3/3" "$T/tty.out"'
+ok "not on a terminal, it stays quiet (stderr empty)" bash -c \
+   '"$PV" master rotate --old "$T/'"$other"'.key" --new "$T/'"$cur"'.key" >/dev/null 2>"$T/err" && ! [ -s "$T/err" ]'
+ok "and the token is back under the configured key" bash -c '"$PV" status >/dev/null'
 ok "the kills hit both before and after the commit" test "$under_old" -gt 0 -a "$under_new" -gt 0
 done_testing
