@@ -75,6 +75,8 @@ CK_RV C_DeriveKey(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE bk,
 	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG(m != NULL && k != NULL && (t != NULL || n == 0));
+	if (tk_pk_mech(m->mechanism))          /* ECDH: token/tk_pk.c */
+		return tk_pk_derive(h, m, bk, t, n, k);
 	rv = pk_mech_decode(m, CKF_DERIVE, &tm);
 	if (rv != CKR_OK)
 		return rv;

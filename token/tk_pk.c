@@ -71,6 +71,7 @@ static const tk_pkdef tk_pkdefs[] = {
 	{ CKM_ECDSA_SHA256, PV_MECH_ECDSA, PV_MECH_SHA256, 1, CKK_EC, PP_NONE, 256, 384, F_SV | F_EC_CAPS },
 	{ CKM_ECDSA_SHA384, PV_MECH_ECDSA, PV_MECH_SHA384, 1, CKK_EC, PP_NONE, 256, 384, F_SV | F_EC_CAPS },
 	{ CKM_ECDSA_SHA512, PV_MECH_ECDSA, PV_MECH_SHA512, 1, CKK_EC, PP_NONE, 256, 384, F_SV | F_EC_CAPS },
+	{ CKM_ECDH1_DERIVE, PV_MECH_ECDH1_DERIVE, 0, 0, CKK_EC, PP_NONE, 256, 384, CKF_DERIVE | F_EC_CAPS },
 	{ CKM_EC_EDWARDS_KEY_PAIR_GEN, PV_MECH_EDDSA_KEY_PAIR_GEN, 0, 0, CKK_EC_EDWARDS, PP_NONE, 255, 255, CKF_GENERATE_KEY_PAIR },
 	{ CKM_EDDSA, PV_MECH_EDDSA, 0, 0, CKK_EC_EDWARDS, PP_EDDSA, 255, 255, F_SV },
 	{ CKM_PV_SM2_KEY_PAIR_GEN, PV_MECH_SM2_KEY_PAIR_GEN, 0, 0, CKK_PV_SM2, PP_NONE, 256, 256, CKF_GENERATE_KEY_PAIR },
@@ -1173,5 +1174,127 @@ out:
 	tk_obj_free(po);
 	if (enc) { kc_wipe(enc, 4096); free(enc); }
 	if (blob) { kc_wipe(blob, PV_PKBLOB_MAX); free(blob); }
+	return rv;
+}
+
+/* ---- C_DeriveKey with CKM_ECDH1_DERIVE (CKD_NULL) ------------------------------ */
+
+CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE bk,
+                   const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out)
+{
+	const CK_ECDH1_DERIVE_PARAMS *ep = m->pParameter;
+	const CK_ATTRIBUTE *a;
+	tk_obj *b = NULL, *o = NULL;
+	const uint8_t *blob, *bid;
+	size_t bl;
+	uint8_t nb[PV_BLOB_MAX], id[PV_OBJ_ID_LEN];
+	CK_KEY_TYPE kt = CKK_GENERIC_SECRET, bkt;
+	CK_ULONG vlen = 0;
+	uint32_t pvt = PV_KEY_GENERIC;
+	pv_req r;
+	CK_RV rv;
+	int rc;
+
+	if (m->mechanism != CKM_ECDH1_DERIVE)
+		return CKR_MECHANISM_INVALID;
+	if (ep == NULL || m->ulParameterLen != sizeof *ep || ep->kdf != CKD_NULL ||
+	    ep->ulSharedDataLen != 0 || ep->pPublicData == NULL || ep->ulPublicDataLen == 0)
+		return CKR_MECHANISM_PARAM_INVALID;
+	if ((a = tk_tfind(t, n, CKA_CLASS)) != NULL &&
+	    (a->ulValueLen != sizeof(CK_ULONG) || *(const CK_ULONG *)a->pValue != CKO_SECRET_KEY))
+		return CKR_TEMPLATE_INCONSISTENT;
+	if ((a = tk_tfind(t, n, CKA_KEY_TYPE)) != NULL) {
+		if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)
+			return CKR_ATTRIBUTE_VALUE_INVALID;
+		kt = *(const CK_ULONG *)a->pValue;
+		if (kt == CKK_AES)
+			pvt = PV_KEY_AES;
+		else if (kt != CKK_GENERIC_SECRET)
+			return CKR_TEMPLATE_INCONSISTENT;
+	}
+	if ((a = tk_tfind(t, n, CKA_VALUE_LEN)) != NULL) {
+		if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)
+			return CKR_ATTRIBUTE_VALUE_INVALID;
+		vlen = *(const CK_ULONG *)a->pValue;
+		if (vlen == 0 || vlen > 48)
+			return CKR_ATTRIBUTE_VALUE_INVALID;
+	} else if (kt == CKK_AES) {
+		return CKR_TEMPLATE_INCOMPLETE;
+	}
+	rv = tk_object_get(h, bk, &b);
+	if (rv == CKR_OBJECT_HANDLE_INVALID)
+		rv = CKR_KEY_HANDLE_INVALID;
+	if (rv != CKR_OK)
+		return rv;
+	bkt = tk_obj_ulong(b, CKA_KEY_TYPE, CK_UNAVAILABLE_INFORMATION);
+	if (tk_obj_ulong(b, CKA_CLASS, 0) != CKO_PRIVATE_KEY || (bkt != CKK_EC && bkt != CKK_PV_SM2)) {
+		rv = CKR_KEY_TYPE_INCONSISTENT;
+		goto out;
+	}
+	if (!tk_obj_bool(b, CKA_DERIVE, CK_FALSE)) {
+		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;
+		goto out;
+	}
+	if ((rv = tk_key_blob(b, &blob, &bl, &bid)) != CKR_OK)
+		goto out;
+	if ((o = tk_newobj()) == NULL) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	if ((rv = tk_tcopy(o, t, n, CKO_SECRET_KEY)) != CKR_OK)
+		goto out;
+	tk_setu(o, CKA_CLASS, CKO_SECRET_KEY);
+	tk_setu(o, CKA_KEY_TYPE, kt);
+	tk_dflt(o, CKA_TOKEN, CK_FALSE);
+	tk_dflt(o, CKA_PRIVATE, CK_TRUE);
+	tk_dflt(o, CKA_SENSITIVE, CK_TRUE);
+	tk_dflt(o, CKA_EXTRACTABLE, CK_FALSE);
+	tk_dflt(o, CKA_ENCRYPT, CK_FALSE);
+	tk_dflt(o, CKA_DECRYPT, CK_FALSE);
+	tk_dflt(o, CKA_SIGN, CK_FALSE);
+	tk_dflt(o, CKA_VERIFY, CK_FALSE);
+	tk_dflt(o, CKA_WRAP, CK_FALSE);
+	tk_dflt(o, CKA_UNWRAP, CK_FALSE);
+	tk_dflt(o, CKA_DERIVE, CK_FALSE);
+	tk_dflt(o, CKA_MODIFIABLE, CK_TRUE);
+	tk_dflt(o, CKA_DESTROYABLE, CK_TRUE);
+	if ((rc = tk_random(id, sizeof id)) < 0) {
+		rv = tk_rv_from_pv(rc);
+		goto out;
+	}
+	pv_req_init(&r, PV_OP_DERIVE_KEY, PV_MECH_ECDH1_DERIVE);
+	r.key = blob; r.key_len = bl; memcpy(r.key_id, bid, PV_OBJ_ID_LEN);
+	r.in2 = ep->pPublicData; r.in2_len = ep->ulPublicDataLen;
+	r.new_type = pvt;
+	r.new_len = (uint32_t)vlen;
+	r.new_usage = (PV_USE_ALL & ~PV_USE_EXTRACT) |
+	              (tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE) ? PV_USE_EXTRACT : 0u);
+	memcpy(r.new_id, id, sizeof id);
+	r.out = nb; r.out_cap = sizeof nb;
+	rc = tk_pcall(&r);
+	if (rc != PV_OK) {
+		rv = rc == PV_ERR_KEY_SIZE ? CKR_ATTRIBUTE_VALUE_INVALID : tk_rv_from_pv(rc);
+		goto out;
+	}
+	vlen = r.out_len - PV_BLOB_OVERHEAD;
+	if (tk_obj_set(o, TK_CKA_BLOB, nb, r.out_len) < 0 ||
+	    tk_obj_set(o, TK_CKA_BLOB_ID, id, sizeof id) < 0 ||
+	    tk_setu(o, CKA_VALUE_LEN, vlen) < 0 ||
+	    tk_setb(o, CKA_LOCAL, CK_FALSE) < 0 ||
+	    tk_setu(o, CKA_KEY_GEN_MECHANISM, CK_UNAVAILABLE_INFORMATION) < 0 ||
+	    tk_setb(o, CKA_ALWAYS_SENSITIVE, tk_obj_bool(o, CKA_SENSITIVE, CK_TRUE) &&
+	                                     tk_obj_bool(b, CKA_ALWAYS_SENSITIVE, CK_FALSE)) < 0 ||
+	    tk_setb(o, CKA_NEVER_EXTRACTABLE, !tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE) &&
+	                                      tk_obj_bool(b, CKA_NEVER_EXTRACTABLE, CK_FALSE)) < 0) {
+		rv = CKR_HOST_MEMORY;
+		goto out;
+	}
+	rv = tk_object_add(h, o, out);
+	if (rv == CKR_OK)
+		o = NULL;
+out:
+	kc_wipe(nb, sizeof nb);
+	tk_obj_free(o);
+	tk_obj_free(b);
 	return rv;
 }

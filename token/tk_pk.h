@@ -45,6 +45,11 @@ CK_RV tk_pk_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t n,
  * is created beside it; *out = the private object. */
 CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n,
                    CK_OBJECT_HANDLE *out);
+/* C_DeriveKey with CKM_ECDH1_DERIVE (CKD_NULL, peer point raw or DER):
+ * a new CKK_GENERIC_SECRET (or CKK_AES with CKA_VALUE_LEN) object; with
+ * CKA_VALUE_LEN shorter than the secret, its trailing bytes. */
+CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE bk,
+                   const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out);
 /* Session closed (h) or library finalized (h = 0): drop its operations. */
 void tk_pk_forget(CK_SESSION_HANDLE h);
 

@@ -544,6 +544,51 @@ static void t_wycheproof(void)
 	wp_file("ed25519_test.json", wp_ec_ver, (void *)1);
 }
 
+static void t_ecdh(void)
+{
+	pair p;
+	EVP_PKEY *o = po_ec_gen("P-256"), *tp;
+	uint8_t pt[80], op[80], der[90], s1[48], s2[64];
+	CK_OBJECT_CLASS c = CKO_SECRET_KEY;
+	CK_KEY_TYPE kt = CKK_GENERIC_SECRET;
+	CK_ECDH1_DERIVE_PARAMS ep;
+	CK_MECHANISM m = { CKM_ECDH1_DERIVE, &ep, sizeof ep };
+	CK_ATTRIBUTE t[] = { { CKA_CLASS, &c, sizeof c }, { CKA_KEY_TYPE, &kt, sizeof kt },
+	                     { CKA_SENSITIVE, &F, sizeof F }, { CKA_EXTRACTABLE, &T, sizeof T },
+	                     { CKA_PRIVATE, &F, sizeof F } };
+	CK_OBJECT_HANDLE k;
+	size_t ol, n;
+	int i;
+	long vl;
+
+	CU_ASSERT_EQUAL_FATAL(genpair(CKM_EC_KEY_PAIR_GEN, oid_p256, sizeof oid_p256, 0, &p), CKR_OK);
+	CU_ASSERT_EQUAL_FATAL(attr(p.pub, CKA_EC_POINT, pt, sizeof pt), 67);
+	tp = po_ec_from_pub("P-256", pt + 2, 65);
+	n = po_ecdh(o, tp, s1, sizeof s1);
+	CU_ASSERT_EQUAL_FATAL(n, 32);
+	ol = po_ec_pub(o, op, sizeof op);
+	CU_ASSERT_EQUAL_FATAL(ol, 65);
+	der[0] = 4; der[1] = 65;
+	memcpy(der + 2, op, 65);
+	for (i = 0; i < 2; i++) {
+		memset(&ep, 0, sizeof ep);
+		ep.kdf = CKD_NULL;
+		ep.pPublicData = i ? der : op;
+		ep.ulPublicDataLen = i ? 67 : 65;
+		CU_ASSERT_EQUAL(pkt_f->C_DeriveKey(pc_s, &m, p.priv, t, 5, &k), CKR_OK);
+		vl = pc_value(k, s2, sizeof s2);
+		CU_ASSERT(vl == 32 && memcmp(s1, s2, 32) == 0);
+	}
+	op[64] ^= 1;                       /* not on the curve */
+	ep.pPublicData = op;
+	ep.ulPublicDataLen = 65;
+	CU_ASSERT_EQUAL(pkt_f->C_DeriveKey(pc_s, &m, p.priv, t, 5, &k), CKR_PUBLIC_KEY_INVALID);
+	ep.kdf = CKD_SHA256_KDF;
+	CU_ASSERT_EQUAL(pkt_f->C_DeriveKey(pc_s, &m, p.priv, t, 5, &k), CKR_MECHANISM_PARAM_INVALID);
+	EVP_PKEY_free(o);
+	EVP_PKEY_free(tp);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -558,6 +603,7 @@ int main(void)
 	CU_add_test(s, "Ed25519", t_ed25519);
 	CU_add_test(s, "SM2", t_sm2);
 	CU_add_test(s, "bad input", t_bad);
+	CU_add_test(s, "ECDH1 derive vs OpenSSL", t_ecdh);
 	CU_add_test(s, "C_CreateObject of private keys", t_import);
 	CU_add_test(s, "Wycheproof through the module", t_wycheproof);
 	{
