@@ -136,13 +136,26 @@ static int listen_on(const char *path)
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 64) != 0) {
-		pv_log(PV_LOG_ERR, "pvaultd: cannot listen on %s: %s", path, strerror(errno));
-		close(fd);
-		return -1;
+	/* bind to a temporary name, listen, then rename into place: a client
+	 * never finds the path bound but not yet listening */
+	{
+		struct sockaddr_un tmp = sa;
+		int n = snprintf(tmp.sun_path, sizeof tmp.sun_path, "%s.new", path);
+		int direct = n < 0 || (size_t)n >= sizeof tmp.sun_path;
+		if (direct)
+			tmp = sa;
+		else
+			unlink(tmp.sun_path);
+		if (bind(fd, (struct sockaddr *)&tmp, sizeof tmp) != 0 || listen(fd, 64) != 0 ||
+		    chmod(tmp.sun_path, 0666) != 0 ||     /* access: directory + SO_PEERCRED */
+		    (!direct && rename(tmp.sun_path, path) != 0)) {
+			pv_log(PV_LOG_ERR, "pvaultd: cannot listen on %s: %s", path, strerror(errno));
+			if (!direct)
+				unlink(tmp.sun_path);
+			close(fd);
+			return -1;
+		}
 	}
-	/* access is decided by the directory and SO_PEERCRED, not the mode */
-	(void)chmod(path, 0666);
 	return fd;
 }
 

@@ -13,6 +13,7 @@
 #include "gpu/client/pv_proto.h"
 
 #define PVD_MAX_ALLOW 16
+#define PVD_RING_MAX  (64ull << 20)   /* largest ring of one client */
 
 typedef struct pvd_client pvd_client;
 

@@ -329,8 +329,17 @@ void pvd_serve(pvd *d, int fd)
 	c->d = d;
 	c->fd = fd;
 	c->memfd = -1;
-	if (ring_create(c, m.hello.nslots ? m.hello.nslots : PVP_SLOTS_DEF,
-	                m.hello.slot_arena ? (m.hello.slot_arena + 63u) & ~63u : PVP_ARENA_DEF) != PV_OK) {
+	{
+		uint32_t ns = m.hello.nslots ? m.hello.nslots : PVP_SLOTS_DEF;
+		uint32_t ar = m.hello.slot_arena ? (m.hello.slot_arena + 63u) & ~63u : PVP_ARENA_DEF;
+		if (ar > d->binfo.max_data)
+			ar = d->binfo.max_data & ~63u;      /* the backend's request size */
+		while (ns > PVP_SLOTS_MIN && ve_ring_bytes(ns, ar) > PVD_RING_MAX)
+			ns /= 2u;                           /* bound one client's memory */
+		m.hello.nslots = ns;
+		m.hello.slot_arena = ar;
+	}
+	if (ring_create(c, m.hello.nslots, m.hello.slot_arena) != PV_OK) {
 		pvd_send_error(fd, PV_ERR_NOMEM);
 		client_free(c);
 		return;
