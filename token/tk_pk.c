@@ -468,6 +468,7 @@ fail:
 typedef struct tk_pkop {
 	CK_SESSION_HANDLE h;
 	int kind, busy, dead;
+	int need_auth, authed;        /* CKA_ALWAYS_AUTHENTICATE */
 	const tk_pkdef *d;
 	uint32_t prf, mgf, slen, flags, key_type;
 	uint8_t *aad; size_t aadl;
@@ -732,6 +733,7 @@ CK_RV tk_pk_init(CK_SESSION_HANDLE h, int kind, const CK_MECHANISM *m,
 		memcpy(p->key, b, bl);
 		p->keyl = bl;
 		memcpy(p->id, id, PV_OBJ_ID_LEN);
+		p->need_auth = tk_obj_bool(o, CKA_ALWAYS_AUTHENTICATE, CK_FALSE) != CK_FALSE;
 		/* size of the output, from the public attributes it carries */
 		if ((rv = tk_pk_pubenc(o, kt, pub, &pl, &pvk)) != CKR_OK)
 			goto fail;
@@ -857,6 +859,10 @@ static CK_RV tk_pk_run(tk_pkop *p, const uint8_t *in, size_t n, const uint8_t *s
 	int rc;
 
 	*keep = 0;
+	if (p->need_auth && !p->authed && out != NULL) {
+		*keep = 1;                /* C_Login(CKU_CONTEXT_SPECIFIC) first */
+		return CKR_USER_NOT_LOGGED_IN;
+	}
 	if (p->d->pv == PV_MECH_SM2_ENCRYPT)
 		need = p->kind == TK_OPK_ENCRYPT ? n + 97 : (n > 97 ? n - 97 : 0);
 	if (p->kind != TK_OPK_VERIFY) {
@@ -1296,5 +1302,33 @@ out:
 	kc_wipe(nb, sizeof nb);
 	tk_obj_free(o);
 	tk_obj_free(b);
+	return rv;
+}
+
+int tk_pk_ctx_pending(CK_SESSION_HANDLE h)
+{
+	tk_pkop *p;
+	int r = 0;
+
+	pthread_mutex_lock(&tk_pk_mu);
+	for (p = tk_pk_ops; p != NULL; p = p->next)
+		if (p->h == h && !p->dead && p->need_auth && !p->authed)
+			r = 1;
+	pthread_mutex_unlock(&tk_pk_mu);
+	return r;
+}
+
+CK_RV tk_pk_ctx_authed(CK_SESSION_HANDLE h)
+{
+	tk_pkop *p;
+	CK_RV rv = CKR_OPERATION_NOT_INITIALIZED;
+
+	pthread_mutex_lock(&tk_pk_mu);
+	for (p = tk_pk_ops; p != NULL; p = p->next)
+		if (p->h == h && !p->dead && p->need_auth && !p->authed) {
+			p->authed = 1;
+			rv = CKR_OK;
+		}
+	pthread_mutex_unlock(&tk_pk_mu);
 	return rv;
 }

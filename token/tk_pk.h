@@ -50,6 +50,11 @@ CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n,
  * CKA_VALUE_LEN shorter than the secret, its trailing bytes. */
 CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE bk,
                    const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out);
+/* Context-specific login (CKA_ALWAYS_AUTHENTICATE): 1 if session h has a
+ * public-key operation waiting for it; mark it authenticated (CKR_OK, or
+ * CKR_OPERATION_NOT_INITIALIZED). */
+int tk_pk_ctx_pending(CK_SESSION_HANDLE h);
+CK_RV tk_pk_ctx_authed(CK_SESSION_HANDLE h);
 /* Session closed (h) or library finalized (h = 0): drop its operations. */
 void tk_pk_forget(CK_SESSION_HANDLE h);
 

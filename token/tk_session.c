@@ -276,8 +276,9 @@ CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 		return CKR_SESSION_HANDLE_INVALID;
 	}
 	s = se->slot;
-	if (who == CKU_CONTEXT_SPECIFIC)
-		rv = CKR_OPERATION_NOT_INITIALIZED;  /* no such operation yet */
+	if (who == CKU_CONTEXT_SPECIFIC)     /* CKA_ALWAYS_AUTHENTICATE keys: tk_pk.c */
+		rv = s->login != CKU_USER ? CKR_USER_NOT_LOGGED_IN :
+		     tk_pk_ctx_pending(h) ? CKR_OK : CKR_OPERATION_NOT_INITIALIZED;
 	else if (s->login == who)
 		rv = CKR_USER_ALREADY_LOGGED_IN;
 	else if (s->login != TK_NOBODY)
@@ -290,9 +291,11 @@ CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	if (pin == NULL)
 		return CKR_ARGUMENTS_BAD;
 
-	rv = tk_verify(s, who, pin, len);
+	rv = tk_verify(s, who == CKU_CONTEXT_SPECIFIC ? CKU_USER : who, pin, len);
 	if (rv != CKR_OK)
 		return rv;
+	if (who == CKU_CONTEXT_SPECIFIC)
+		return tk_pk_ctx_authed(h);
 
 	tk_mutex_lock(tk_g.mu);
 	if (tk_session_get(h) == NULL)

@@ -589,6 +589,51 @@ static void t_ecdh(void)
 	EVP_PKEY_free(tp);
 }
 
+/* CKA_ALWAYS_AUTHENTICATE: a context-specific login before each signature */
+static void t_always_auth(void)
+{
+	static CK_UTF8CHAR pin[] = "11112222";
+	CK_MECHANISM g = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+	CK_MECHANISM m = { CKM_ECDSA_SHA256, NULL, 0 };
+	CK_ATTRIBUTE pt[] = { { CKA_EC_PARAMS, (void *)oid_p256, sizeof oid_p256 } };
+	CK_ATTRIBUTE st[] = { { CKA_SIGN, &T, sizeof T }, { CKA_ALWAYS_AUTHENTICATE, &T, sizeof T } };
+	CK_OBJECT_HANDLE pub, priv;
+	uint8_t msg[10] = { 1 }, sig[96];
+	CK_ULONG sl;
+
+	CU_ASSERT_EQUAL_FATAL(pkt_f->C_Login(pc_s, CKU_SO, (CK_UTF8CHAR_PTR)PKT_SO_PIN, strlen(PKT_SO_PIN)), CKR_OK);
+	CU_ASSERT_EQUAL_FATAL(pkt_f->C_InitPIN(pc_s, pin, 8), CKR_OK);
+	CU_ASSERT_EQUAL_FATAL(pkt_f->C_Logout(pc_s), CKR_OK);
+	CU_ASSERT_EQUAL_FATAL(pkt_f->C_Login(pc_s, CKU_USER, pin, 8), CKR_OK);
+	CU_ASSERT_EQUAL_FATAL(pkt_f->C_GenerateKeyPair(pc_s, &g, pt, 1, st, 2, &pub, &priv), CKR_OK);
+	CU_ASSERT_EQUAL(pkt_f->C_Login(pc_s, CKU_CONTEXT_SPECIFIC, pin, 8), CKR_OPERATION_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &m, priv), CKR_OK);
+	sl = sizeof sig;
+	CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, sig, &sl), CKR_USER_NOT_LOGGED_IN);
+	CU_ASSERT_EQUAL(pkt_f->C_Login(pc_s, CKU_CONTEXT_SPECIFIC, (CK_UTF8CHAR_PTR)"99999999", 8), CKR_PIN_INCORRECT);
+	CU_ASSERT_EQUAL(pkt_f->C_Login(pc_s, CKU_CONTEXT_SPECIFIC, pin, 8), CKR_OK);
+	sl = sizeof sig;
+	CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, sig, &sl), CKR_OK);
+	CU_ASSERT_EQUAL(verify(&m, pub, msg, sizeof msg, sig, sl), CKR_OK);
+	/* the next signature needs its own login */
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &m, priv), CKR_OK);
+	sl = sizeof sig;
+	CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, sig, &sl), CKR_USER_NOT_LOGGED_IN);
+	CU_ASSERT_EQUAL(pkt_f->C_Login(pc_s, CKU_CONTEXT_SPECIFIC, pin, 8), CKR_OK);
+	CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, sig, &sl), CKR_OK);
+	/* the default: private keys are CKA_PRIVATE and CKA_SENSITIVE */
+	{
+		CK_BBOOL b = CK_FALSE;
+		CK_ATTRIBUTE a = { CKA_PRIVATE, &b, sizeof b };
+		CU_ASSERT_EQUAL(pkt_f->C_GetAttributeValue(pc_s, priv, &a, 1), CKR_OK);
+		CU_ASSERT_EQUAL(b, CK_TRUE);
+		a.type = CKA_SENSITIVE; b = CK_FALSE;
+		CU_ASSERT_EQUAL(pkt_f->C_GetAttributeValue(pc_s, priv, &a, 1), CKR_OK);
+		CU_ASSERT_EQUAL(b, CK_TRUE);
+	}
+	CU_ASSERT_EQUAL(pkt_f->C_Logout(pc_s), CKR_OK);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -606,6 +651,7 @@ int main(void)
 	CU_add_test(s, "ECDH1 derive vs OpenSSL", t_ecdh);
 	CU_add_test(s, "C_CreateObject of private keys", t_import);
 	CU_add_test(s, "Wycheproof through the module", t_wycheproof);
+	CU_add_test(s, "CKA_ALWAYS_AUTHENTICATE", t_always_auth);
 	{
 		int rc = pkt_run();
 		pc_teardown();
