@@ -277,8 +277,8 @@ CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	}
 	s = se->slot;
 	if (who == CKU_CONTEXT_SPECIFIC)     /* CKA_ALWAYS_AUTHENTICATE keys: tk_pk.c */
-		rv = s->login != CKU_USER ? CKR_USER_NOT_LOGGED_IN :
-		     tk_pk_ctx_pending(h) ? CKR_OK : CKR_OPERATION_NOT_INITIALIZED;
+		rv = !tk_pk_ctx_pending(h) ? CKR_OPERATION_NOT_INITIALIZED :
+		     s->login != CKU_USER ? CKR_USER_NOT_LOGGED_IN : CKR_OK;
 	else if (s->login == who)
 		rv = CKR_USER_ALREADY_LOGGED_IN;
 	else if (s->login != TK_NOBODY)
