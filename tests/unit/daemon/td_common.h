@@ -10,7 +10,7 @@
 #include "../engine/te_common.h"
 
 typedef struct td_daemon {
-	char dir[256];
+	char dir[64];
 	char conf[320];
 	char sock[108];
 	char key[320];

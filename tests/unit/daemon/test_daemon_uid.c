@@ -109,10 +109,8 @@ static int child_refused(void)
 
 static int child_files(void)
 {
-	char p[400];
 	DIR *d;
 	FILE *f;
-	snprintf(p, sizeof p, "%s/tokens", conf.token_dir[0] ? conf.token_dir : "/nonexistent");
 	d = opendir(conf.token_dir);
 	if (d != NULL) {
 		closedir(d);
@@ -123,7 +121,6 @@ static int child_files(void)
 		fclose(f);
 		return 2;                 /* could read the master key */
 	}
-	(void)p;
 	return 0;
 }
 
