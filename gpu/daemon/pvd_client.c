@@ -102,6 +102,9 @@ static void serve_one(pvd_client *c, ve_slot *s, uint32_t t, uint8_t *priv)
 	int rc;
 
 	memcpy(&d, (const void *)&s->desc, sizeof d);      /* 1. copy      */
+	/* from here on only the private copy is used: keep the compiler from
+	 * re-reading the shared descriptor in its place */
+	__asm__ __volatile__("" : : "r"(&d) : "memory");
 	memset(&res, 0, sizeof res);
 	rc = pvp_desc_to_req(&d, priv, c->slot_arena, &r);  /* 2. validate  */
 	if (rc == PV_OK) {
