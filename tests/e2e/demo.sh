@@ -45,13 +45,13 @@ printf 'PixelVault demo: keys that never leave the vault.\n' >"$DEMO/msg.txt"
 IV=000102030405060708090a0b0c0d0e0f
 
 say "4. Encrypt and decrypt (AES-256-CBC-PAD)"
-run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --encrypt -m AES-CBC-PAD --label demo-aes --iv $IV -i "$DEMO/msg.txt" -o "$DEMO/msg.enc"
-run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --decrypt -m AES-CBC-PAD --label demo-aes --iv $IV -i "$DEMO/msg.enc" -o "$DEMO/msg.dec"
+run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --encrypt -m AES-CBC-PAD --id 01 --iv $IV -i "$DEMO/msg.txt" -o "$DEMO/msg.enc"
+run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --decrypt -m AES-CBC-PAD --id 01 --iv $IV -i "$DEMO/msg.enc" -o "$DEMO/msg.dec"
 cmp "$DEMO/msg.txt" "$DEMO/msg.dec" && echo ">> round trip OK"
 
 say "5. Sign and verify (HMAC-SHA256)"
-run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --sign -m SHA256-HMAC --label demo-hmac -i "$DEMO/msg.txt" -o "$DEMO/msg.mac"
-run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --verify -m SHA256-HMAC --label demo-hmac -i "$DEMO/msg.txt" --signature-file "$DEMO/msg.mac"
+run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --sign -m SHA256-HMAC --id 02 -i "$DEMO/msg.txt" -o "$DEMO/msg.mac"
+run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --verify -m SHA256-HMAC --id 02 -i "$DEMO/msg.txt" --signature-file "$DEMO/msg.mac"
 
 say "6. Digest (SHA-256, SHA3-256) against openssl"
 for m in SHA256:sha256 SHA3-256:sha3-256; do
