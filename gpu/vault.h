@@ -65,6 +65,11 @@
  *  RANDOM           out_cap bytes from the vault DRBG into out.
  *  SEED             in = seed material stirred into the DRBG.
  *  NOP              nothing (health check; works when sealed).
+ *  Public key       RSA / EC / Ed25519 / SM2: GENERATE_PAIR, IMPORT_KEY of
+ *                   private keys, SIGN/VERIFY, ENCRYPT/DECRYPT, DERIVE_KEY
+ *                   (ECDH) -- conventions in gpu/engine/ve_proto.h after
+ *                   PV_MECH_SM2_ENCRYPT and docs/vault-engine.md section 11;
+ *                   private-key blobs are up to PV_PKBLOB_MAX bytes.
  *
  * Multi-part (phase INIT / UPDATE / FINAL) for ENCRYPT, DECRYPT, SIGN,
  * VERIFY and DIGEST: INIT takes the key and params and returns a state in

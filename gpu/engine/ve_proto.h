@@ -24,11 +24,11 @@
 #define PV_OP_NOP             0u   /* health check: status only             */
 #define PV_OP_ENCRYPT         1u
 #define PV_OP_DECRYPT         2u
-#define PV_OP_SIGN            3u   /* MACs now; RSA/ECDSA/EdDSA/SM2 later    */
+#define PV_OP_SIGN            3u   /* MACs; RSA/ECDSA/EdDSA/SM2 (ve_pk*.c)   */
 #define PV_OP_VERIFY          4u
 #define PV_OP_DIGEST          5u
 #define PV_OP_GENERATE_KEY    6u   /* secret key into a new blob             */
-#define PV_OP_GENERATE_PAIR   7u   /* reserved: private blob + public parts  */
+#define PV_OP_GENERATE_PAIR   7u   /* private blob + public part (ve_pk.c)   */
 #define PV_OP_IMPORT_KEY      8u   /* plaintext key in, blob out             */
 #define PV_OP_WRAP_KEY        9u
 #define PV_OP_UNWRAP_KEY     10u
