@@ -154,6 +154,9 @@ static int wp_siggen(const ts_wp_case *tc, void *arg)
 		drop_key();
 		cur_group = tc->group;
 		cur_rv = rsa_priv_import(tc, &cur_key);
+		if (cur_rv != CKR_OK)
+			printf("\n    group of tcId %d (keySize %d, %s): private key import CK_RV 0x%lx", tc->tc_id,
+			       ts_wp_int(tc, "keySize"), ts_wp_str(tc, "sha"), (unsigned long)cur_rv);
 	}
 	if (!msg || !sig || m.mechanism == CKM_VENDOR_DEFINED) {
 		r = 1;
@@ -418,6 +421,48 @@ static int spki_point(const uint8_t *der, size_t len, int p256, uint8_t *pt, siz
 	return 1;
 }
 
+/* Lenient: the BIT STRING of any SEQUENCE { SEQUENCE, BIT STRING } (DER
+ * lengths), for the informational "module alone" count below. */
+static size_t der_len(const uint8_t *p, size_t n, size_t *hl)
+{
+	size_t l, i, k;
+
+	if (n < 2)
+		return (size_t)-1;
+	if (p[1] < 0x80) {
+		*hl = 2;
+		l = p[1];
+	} else {
+		k = p[1] & 0x7f;
+		if (k < 1 || k > 2 || n < 2 + k)
+			return (size_t)-1;
+		for (l = 0, i = 0; i < k; i++)
+			l = (l << 8) | p[2 + i];
+		*hl = 2 + k;
+	}
+	return *hl + l <= n ? l : (size_t)-1;
+}
+
+static int spki_any_point(const uint8_t *der, size_t len, uint8_t *pt, size_t *ptl)
+{
+	size_t hl, l;
+
+	if (len < 2 || der[0] != 0x30 || (l = der_len(der, len, &hl)) == (size_t)-1)
+		return 0;
+	der += hl; len = l;
+	if (len < 2 || der[0] != 0x30 || (l = der_len(der, len, &hl)) == (size_t)-1)
+		return 0;
+	der += hl + l; len -= hl + l;
+	if (len < 3 || der[0] != 0x03 || (l = der_len(der, len, &hl)) == (size_t)-1 || l < 2 ||
+	    der[hl] != 0 || l - 1 > 190)
+		return 0;
+	*ptl = l - 1;
+	memcpy(pt, der + hl + 1, l - 1);
+	return 1;
+}
+
+static int spki_bare, spki_bare_rej;   /* SPKI-rejected cases: bare points tried / refused */
+
 static int wp_ecdh(const ts_wp_case *tc, void *arg)
 {
 	int p256 = arg == NULL;
@@ -465,13 +510,42 @@ static int wp_ecdh(const ts_wp_case *tc, void *arg)
 		r = 1;
 		goto out;
 	}
+	memset(&ep, 0, sizeof ep);
+	ep.kdf = CKD_NULL;
 	if (!spki_point(pub, publ, p256, pt, &ptl)) {
 		extra++;
 		r = verdict(tc, 0);
+		/* The module itself still sees the bare point (if the SPKI holds
+		 * one): it must agree with OpenSSL on this curve - refuse what
+		 * OpenSSL's public check refuses, and derive OpenSSL's secret from
+		 * what it accepts. */
+		if (spki_any_point(pub, publ, pt, &ptl)) {
+			const char *gn = p256 ? "P-256" : "P-384";
+			EVP_PKEY *po = po_ec_from_pub(gn, pt, ptl), *pr = po_ec_from_priv(gn, d, flen);
+			int ok = po != NULL && po_pub_check(po);
+			uint8_t s2[64];
+			size_t n2 = ok && pr ? po_ecdh(pr, po, s2, sizeof s2) : 0;
+			ep.pPublicData = peer;
+			ep.ulPublicDataLen = octet(pt, ptl, peer);
+			rv = pkt_f->C_DeriveKey(pc_s, &m, k, st, 5, &s);
+			spki_bare++;
+			if (rv == CKR_OK) {
+				vl = pc_value(s, val, sizeof val);
+				if (!(ok && n2 > 0 && vl == (long)n2 && memcmp(val, s2, n2) == 0))
+					r = 1;
+			} else {
+				spki_bare_rej++;
+				if (ok || (rv != CKR_PUBLIC_KEY_INVALID && rv != CKR_MECHANISM_PARAM_INVALID))
+					r = 1;
+			}
+			if (r || getenv("WP4_DEBUG"))
+				printf("\n    tcId %d (%s): bare point (%zu bytes) C_DeriveKey CK_RV 0x%lx, OpenSSL %s",
+				       tc->tc_id, tc->result, ptl, (unsigned long)rv, ok ? "accepts" : "refuses");
+			EVP_PKEY_free(po);
+			EVP_PKEY_free(pr);
+		}
 		goto out;
 	}
-	memset(&ep, 0, sizeof ep);
-	ep.kdf = CKD_NULL;
 	ep.pPublicData = peer;
 	ep.ulPublicDataLen = octet(pt, ptl, peer);
 	rv = pkt_f->C_DeriveKey(pc_s, &m, k, st, 5, &s);
@@ -497,7 +571,7 @@ static void run(const char *f, ts_wp_fn fn, void *arg, const char *xname)
 	memset(&st, 0, sizeof st);
 	cur_group = NULL;
 	cur_key = 0;
-	acc_yes = acc_no = extra = 0;
+	acc_yes = acc_no = extra = spki_bare = spki_bare_rej = 0;
 	extra_name = xname;
 	CU_ASSERT_EQUAL_FATAL(ts_wp_run(f, fn, arg, &st), 0);
 	drop_key();
@@ -505,6 +579,8 @@ static void run(const char *f, ts_wp_fn fn, void *arg, const char *xname)
 	       f, st.total, st.valid, st.invalid, st.acceptable, acc_yes, acc_no);
 	if (xname)
 		printf(", %s %d", xname, extra);
+	if (fn == wp_ecdh)
+		printf(" [their bare points through C_DeriveKey: %d, refused %d, as OpenSSL]", spki_bare, spki_bare_rej);
 	printf("), %d failed, %d skipped", st.failed, st.skipped);
 	CU_ASSERT(st.total > 0);
 	CU_ASSERT_EQUAL(st.failed, 0);
