@@ -105,6 +105,11 @@ typedef struct pv_vault_info {
 	uint32_t workers;      /* worker threads / GPU workers                */
 	uint32_t nslots;       /* ring slots: max requests in flight          */
 	uint32_t max_data;     /* max bytes of one request's inputs+outputs   */
+	/* fingerprint of the loaded master key (16 hex digits, gpu/host/
+	 * pv_master.h), "" when sealed -- and in daemon mode, where pvaultd's
+	 * hello answer does not carry it yet (the token layer then cannot
+	 * check a store's recorded master_fpr and skips the check). */
+	char master_fpr[17];
 } pv_vault_info;
 
 typedef struct pv_req {

@@ -53,6 +53,9 @@ int tk_vault_hw(void);
 int tk_vault_ready(void);
 /* Largest inputs + outputs of one request (0: no vault). */
 size_t tk_vault_max_data(void);
+/* Fingerprint of the vault's master key (pv_vault_info.master_fpr): ""
+ * when sealed, in daemon mode, or when the vault cannot be opened. */
+const char *tk_vault_master_fpr(void);
 /* Called by tk_finalize. */
 void tk_vault_close(void);
 

@@ -104,6 +104,14 @@ int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so);
 
 /* Objects.  oid is the store row id (never reused). */
 int tk_store_obj_insert(tk_db *d, const tk_obj *o, int64_t *oid);
+/* Same, for an object holding a vault blob made under the master key with
+ * fingerprint fpr (NULL / "": unknown, no check): in the same transaction
+ * the store's pv_meta.master_fpr is recorded if absent, and a different
+ * recorded value refuses the insert with PV_ERR_WRAPPED. */
+/* C_InitToken: the store's recorded master key fingerprint becomes fpr
+ * (NULL / "": none recorded; the first key blob records it). */
+int tk_store_fpr_reset(tk_db *d, const char *fpr);
+int tk_store_obj_insert_fpr(tk_db *d, const tk_obj *o, const char *fpr, int64_t *oid);
 int tk_store_obj_load(tk_db *d, int64_t oid, tk_obj **out);
 int tk_store_obj_delete(tk_db *d, int64_t oid);
 /* Replace all attributes of oid by those of o (one transaction). */

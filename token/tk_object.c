@@ -124,8 +124,11 @@ static CK_RV tk_store_new(CK_SESSION_HANDLE h, const tk_ctx *c, tk_obj *o,
 		rc = tk_slot_db(c->slot, &d);
 		if (rc < 0)
 			return tk_rv_from_pv(rc);
-		rc = tk_store_obj_insert(d, o, &oid);
+		rc = tk_store_obj_insert_fpr(d, o, tk_obj_attr(o, TK_CKA_BLOB) != NULL ?
+		                             tk_vault_master_fpr() : NULL, &oid);
 		tk_slot_db_put(c->slot, d);
+		if (rc == PV_ERR_WRAPPED)
+			return CKR_KEY_FUNCTION_NOT_PERMITTED;   /* other master key */
 		if (rc < 0)
 			return tk_rv_from_pv(rc);
 		*out = tk_handle_token(c->slot, oid);

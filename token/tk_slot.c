@@ -348,6 +348,13 @@ static int tk_token_create(CK_SLOT_ID no, const uint8_t label[32],
 	if (mkdir(tmp, 0700) != 0)
 		return PV_ERR_IO;
 	rc = tk_store_create(dbp, no, serial, label, so);
+	if (rc == PV_OK && tk_vault_master_fpr()[0] != '\0') {
+		tk_db *d;
+		if ((rc = tk_store_open(dbp, &d)) == PV_OK) {
+			rc = tk_store_fpr_reset(d, tk_vault_master_fpr());
+			tk_store_close(d);
+		}
+	}
 	if (rc == PV_OK) {
 		tk_fsync_dir(tmp);
 		if (rename(tmp, fin) != 0)
@@ -396,6 +403,8 @@ static CK_RV tk_reinit(tk_slot *s, const CK_UTF8CHAR *pin, CK_ULONG len,
 		return rc < 0 ? tk_rv_from_pv(rc) : CKR_PIN_INCORRECT;
 	}
 	rc = tk_store_reinit(d, label, &rec);
+	if (rc == PV_OK)      /* no objects left: the store's blobs follow this vault */
+		rc = tk_store_fpr_reset(d, tk_vault_master_fpr());
 out:
 	kc_wipe(&rec, sizeof rec);
 	tk_slot_db_put(s, d);

@@ -504,13 +504,89 @@ static int tk_insert_attrs(tk_db *d, int64_t oid, const tk_obj *o)
 	return rc;
 }
 
+/* Inside the insert's transaction: the store's recorded master key
+ * fingerprint (pv_meta.master_fpr) must be fpr; none recorded: record fpr.
+ * PV_ERR_WRAPPED on a mismatch. */
+static int tk_fpr_check(tk_db *d, const char *fpr)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = PV_ERR_IO, step;
+
+	if (sqlite3_exec(d->db, "CREATE TABLE IF NOT EXISTS pv_meta(key TEXT PRIMARY KEY, "
+	                 "value TEXT NOT NULL)", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(d->db, "SELECT value FROM pv_meta WHERE key = 'master_fpr'",
+	                       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		const char *cur = (const char *)sqlite3_column_text(st, 0);
+		rc = (cur != NULL && cur[0] != '\0' && strcmp(cur, fpr) != 0) ?
+		     PV_ERR_WRAPPED : PV_OK;
+		if (rc == PV_OK && (cur == NULL || cur[0] == '\0'))
+			step = SQLITE_DONE;          /* empty value: record */
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step == SQLITE_DONE) {
+		rc = PV_ERR_IO;
+		if (sqlite3_prepare_v2(d->db, "INSERT OR REPLACE INTO pv_meta(key, value)"
+		                       " VALUES ('master_fpr', ?1)", -1, &st, NULL) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_text(st, 1, fpr, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_DONE)
+			rc = PV_OK;
+	} else if (step != SQLITE_ROW) {
+		rc = PV_ERR_IO;
+	}
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int tk_store_fpr_reset(tk_db *d, const char *fpr)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = tk_begin(d);
+
+	if (rc < 0)
+		return rc;
+	rc = PV_ERR_IO;
+	if (sqlite3_exec(d->db, "CREATE TABLE IF NOT EXISTS pv_meta(key TEXT PRIMARY KEY, "
+	                 "value TEXT NOT NULL); DELETE FROM pv_meta WHERE key = 'master_fpr'",
+	                 NULL, NULL, NULL) != SQLITE_OK)
+		goto out;
+	if (fpr != NULL && fpr[0] != '\0') {
+		if (sqlite3_prepare_v2(d->db, "INSERT INTO pv_meta(key, value)"
+		                       " VALUES ('master_fpr', ?1)", -1, &st, NULL) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_text(st, 1, fpr, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out;
+	}
+	rc = tk_commit(d);
+out:
+	sqlite3_finalize(st);
+	if (rc < 0)
+		tk_rollback(d);
+	return rc;
+}
+
 int tk_store_obj_insert(tk_db *d, const tk_obj *o, int64_t *oid)
+{
+	return tk_store_obj_insert_fpr(d, o, NULL, oid);
+}
+
+int tk_store_obj_insert_fpr(tk_db *d, const tk_obj *o, const char *fpr, int64_t *oid)
 {
 	sqlite3_stmt *st;
 	int rc = tk_begin(d);
 
 	if (rc < 0)
 		return rc;
+	if (fpr != NULL && fpr[0] != '\0' && (rc = tk_fpr_check(d, fpr)) < 0) {
+		tk_rollback(d);
+		return rc;
+	}
 	st = tk_st(d, ST_OBJ_INS);
 	if (st == NULL) {
 		rc = tk_sqerr(sqlite3_errcode(d->db));

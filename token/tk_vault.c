@@ -89,6 +89,13 @@ size_t tk_vault_max_data(void)
 	return tk_vault(&v) == CKR_OK ? tk_v_info.max_data : 0;
 }
 
+const char *tk_vault_master_fpr(void)
+{
+	struct pv_vault *v;
+
+	return tk_vault(&v) == CKR_OK ? tk_v_info.master_fpr : "";
+}
+
 void tk_vault_close(void)
 {
 	pthread_mutex_lock(&tk_v_mu);

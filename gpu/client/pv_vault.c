@@ -54,6 +54,8 @@ static int vault_finish_open(pv_vault *v)
 	v->info.workers = pv_cpu_workers(v->cpu);
 	v->info.nslots = v->nslots;
 	v->info.max_data = v->slot_arena;
+	snprintf(v->info.master_fpr, sizeof v->info.master_fpr, "%s",
+	         pv_cpu_master_fpr(v->cpu));
 	return PV_OK;
 }
 

@@ -38,6 +38,7 @@ struct pv_cpu {
 	_Atomic uint32_t claim;    /* worker-side ticket counter (never host-written) */
 	int seal_reason;
 	pid_t pid;
+	char master_fpr[PV_MASTER_FPR_LEN];  /* "" when sealed */
 };
 
 static void *cpu_worker(void *arg)
@@ -138,6 +139,8 @@ int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
 		goto fail;
 	if (c->vault->sealed && c->seal_reason == 0)
 		c->seal_reason = PV_ERR_NOT_FOUND;
+	if (!c->vault->sealed && p->master != NULL && p->master_len == PV_MASTER_KEY_LEN)
+		pv_master_fingerprint(p->master, c->master_fpr);
 	for (i = 0; i < c->nworkers; i++) {
 		if ((rc = pv_os_random(e, sizeof e)) != PV_OK)
 			goto fail;
@@ -241,3 +244,5 @@ void *pv_cpu_ring(pv_cpu *c, uint32_t *nslots, uint32_t *slot_arena)
 int pv_cpu_sealed(const pv_cpu *c) { return (int)c->vault->sealed; }
 uint32_t pv_cpu_workers(const pv_cpu *c) { return c->nworkers; }
 int pv_cpu_seal_reason(const pv_cpu *c) { return c->vault->sealed ? c->seal_reason : 0; }
+
+const char *pv_cpu_master_fpr(const pv_cpu *c) { return c->master_fpr; }

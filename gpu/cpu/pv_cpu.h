@@ -46,5 +46,8 @@ int pv_cpu_sealed(const pv_cpu *c);
 uint32_t pv_cpu_workers(const pv_cpu *c);
 /* Why the vault is sealed (PV_ERR_NOT_FOUND / _CORRUPT / ..., 0 if not). */
 int pv_cpu_seal_reason(const pv_cpu *c);
+/* Fingerprint of the master key booted with (gpu/host/pv_master.h,
+ * computed before the key is wiped); "" when sealed. */
+const char *pv_cpu_master_fpr(const pv_cpu *c);
 
 #endif
