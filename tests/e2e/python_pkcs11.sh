@@ -48,8 +48,6 @@ if [ "${PV_E2E_PY_SUITE:-0}" = 1 ]; then
     tests/test_ecc.py::ECCTests::test_sign_ed448             # Ed448
     tests/test_x509.py::X509Tests::test_verify_certificate_rsa  # 512-bit RSA key
     tests/test_rsa.py::RSATests::test_key_wrap               # C_WrapKey with RSA-OAEP
-    tests/test_rsa.py::RSATests::test_sign_with_reauthentication         # CKU_CONTEXT_SPECIFIC
-    tests/test_rsa.py::RSATests::test_sign_stream_with_reauthentication  # CKU_CONTEXT_SPECIFIC
   )
   desel=()
   for d in "${DESELECT[@]}"; do desel+=(--deselect "$d"); done
