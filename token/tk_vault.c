@@ -7,9 +7,16 @@
  * A vault without a master key opens sealed: objects and sessions keep
  * working, every crypto request answers PV_ERR_SEALED, which
  * tk_rv_from_pv() turns into CKR_DEVICE_ERROR.
+ *
+ * Daemon mode: an open that fails with PV_ERR_REMOVED (pvaultd not running
+ * yet) is retried by the next call that needs the vault, at most once a
+ * second; other open failures (configuration) stand until C_Finalize.  The
+ * cached pv_vault_info is refreshed on every call, so it follows the
+ * transport's reconnects (pvaultd restarted, e.g. now unsealed).
  */
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gpu/core/pv_err.h"
@@ -24,6 +31,17 @@ static pv_vault *tk_v;
 static pid_t tk_v_pid;
 static pv_vault_info tk_v_info;
 static int tk_v_failed;           /* open failed in this process: don't retry */
+static int tk_v_removed;          /* ... with PV_ERR_REMOVED: retry at tk_v_next */
+static struct timespec tk_v_next;
+
+static int tk_v_due(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > tk_v_next.tv_sec ||
+	       (now.tv_sec == tk_v_next.tv_sec && now.tv_nsec >= tk_v_next.tv_nsec);
+}
 
 static pthread_once_t tk_v_once = PTHREAD_ONCE_INIT;
 
@@ -48,7 +66,15 @@ CK_RV tk_vault(struct pv_vault **out)
 		/* first use, or a forked child: forget the parent's vault */
 		tk_v = NULL;
 		tk_v_failed = 0;
+		tk_v_removed = 0;
 		tk_v_pid = getpid();
+	}
+	if (tk_v == NULL && tk_v_failed && tk_v_removed && tk_v_due())
+		tk_v_failed = 0;              /* pvaultd may be up now: try again */
+	if (tk_v != NULL) {
+		pv_vault_info i;
+		if (pv_vault_get_info(tk_v, &i) == PV_OK)
+			tk_v_info = i;
 	}
 	if (tk_v == NULL && !tk_v_failed) {
 		rc = pv_conf_load(&c);
@@ -61,6 +87,11 @@ CK_RV tk_vault(struct pv_vault **out)
 				pv_vault_close(tk_v);
 			tk_v = NULL;
 			tk_v_failed = 1;
+			tk_v_removed = rc == PV_ERR_REMOVED;
+			clock_gettime(CLOCK_MONOTONIC, &tk_v_next);
+			tk_v_next.tv_sec += 1;
+		} else {
+			tk_v_removed = 0;
 		}
 	}
 	*out = tk_v;
@@ -103,6 +134,7 @@ void tk_vault_close(void)
 		pv_vault_close(tk_v);
 	tk_v = NULL;
 	tk_v_failed = 0;
+	tk_v_removed = 0;
 	tk_v_pid = 0;
 	memset(&tk_v_info, 0, sizeof tk_v_info);
 	pthread_mutex_unlock(&tk_v_mu);
