@@ -34,7 +34,9 @@ CK_RV C_Initialize(CK_VOID_PTR init_args)
 	       (a->LockMutex != NULL) + (a->UnlockMutex != NULL);
 	if (have != 0 && have != 4)
 		return CKR_ARGUMENTS_BAD;
-	/* CKF_LIBRARY_CANT_CREATE_OS_THREADS: the module creates none. */
+	/* CKF_LIBRARY_CANT_CREATE_OS_THREADS is accepted: in daemon mode the
+	 * module creates no threads; in embedded mode the vault's CPU workers
+	 * are still started at the first crypto call (docs/clients/nss-firefox.md). */
 	if (have == 4 && !(a->flags & CKF_OS_LOCKING_OK)) {
 		ops.create = a->CreateMutex;
 		ops.destroy = a->DestroyMutex;
