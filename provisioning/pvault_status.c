@@ -22,6 +22,35 @@ static const char *seal_text(int reason)
 	}
 }
 
+/* mode = daemon: pvaultd's own counters (pv_vault_status). */
+static void daemon_counters(const pv_conf *conf)
+{
+	pv_daemon_status st;
+	uint32_t i;
+	int rc;
+
+	memset(&st, 0, sizeof st);
+	rc = pv_vault_status(conf, &st);
+	if (rc != PV_OK) {
+		printf("pvaultd:      no status (error %d%s)\n", rc,
+		       rc == PV_ERR_REMOVED ? ": not running" :
+		       rc == PV_ERR_PERM ? ": refused by its policy" : "");
+		return;
+	}
+	printf("pvaultd:      pid %u, up %llu s, %u clients now (%llu since start)\n",
+	       st.pid, (unsigned long long)st.uptime_s, st.clients,
+	       (unsigned long long)st.clients_total);
+	printf("requests:     %llu completed, %llu errors, queue depth %u\n",
+	       (unsigned long long)st.completed, (unsigned long long)st.errors,
+	       st.queue_depth);
+	printf("refused:      %llu connections, %llu protocol errors\n",
+	       (unsigned long long)st.refused, (unsigned long long)st.proto_errors);
+	for (i = 0; i < st.nmech && i < PVP_STATUS_MECHS; i++)
+		printf("  op %-3u mech 0x%08x  %llu ok, %llu errors\n", st.mech[i].op,
+		       st.mech[i].mech, (unsigned long long)st.mech[i].ok,
+		       (unsigned long long)st.mech[i].err);
+}
+
 static int status_run(int argc, char **argv)
 {
 	pv_conf conf;
@@ -56,7 +85,10 @@ static int status_run(int argc, char **argv)
 		printf("ring:         %u slots, %u bytes per request\n", info.nslots, info.max_data);
 		printf("sealed:       %s%s%s\n", info.sealed ? "yes (" : "no",
 		       info.sealed ? seal_text(info.seal_reason) : "", info.sealed ? ")" : "");
-		printf("requests:     n/a (an embedded vault serves this process only; pvaultd counters: not yet)\n");
+		if (strcmp(conf.mode, "daemon") == 0)
+			daemon_counters(&conf);
+		else
+			printf("requests:     n/a (an embedded vault serves this process only)\n");
 		printf("last error:   %s\n", info.sealed ? seal_text(info.seal_reason) : "none");
 		pv_vault_close(v);
 		if (info.sealed)
@@ -107,7 +139,9 @@ const pv_cmd pv_status_cmds[] = {
 	  "  the fingerprint of the configured master key, and for every token its\n"
 	  "  slot, serial, label, object count and the fingerprint of the master key\n"
 	  "  its keys are wrapped under - after an interrupted `pvault master rotate`\n"
-	  "  this names the key the token needs.\n"
+	  "  this names the key the token needs.  With mode = daemon it also\n"
+	  "  prints pvaultd's counters: clients, queue depth, completed and failed\n"
+	  "  requests, and per (op, mechanism) counts.\n"
 	  "\nENVIRONMENT\n"
 	  "  PIXELVAULT_CONF               configuration file\n"
 	  "  PIXELVAULT_MASTER_PASSPHRASE  passphrase of a protected master key file\n"

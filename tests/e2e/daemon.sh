@@ -43,7 +43,11 @@ ok "HMAC/AES with the embedded-made key through pvaultd equals embedded" bash -c
   mode embedded &&
   p11_user --encrypt --mechanism AES-CBC-PAD --iv 000102030405060708090a0b0c0d0e0f --id 01 -i "$E2E_TMP/msg" -o "$E2E_TMP/c.embedded";
   rc=$?; mode daemon; [ $rc = 0 ] && cmp "$E2E_TMP/c.daemon" "$E2E_TMP/c.embedded"'
-ok "pvault status reaches pvaultd" bash -c "'$PV' status >'$T/status.txt' 2>&1; cat '$T/status.txt'; true"
+ok "pvault status prints pvaultd's counters (completed requests, per-mechanism counts)" bash -c "
+  '$PV' status >'$T/status.txt' 2>&1; cat '$T/status.txt'
+  grep -Eq '^pvaultd: +pid [0-9]+' '$T/status.txt' &&
+  grep -Eq '^requests: +[1-9][0-9]* completed, [0-9]+ errors, queue depth [0-9]+' '$T/status.txt' &&
+  grep -Eq '^  op [0-9]+ +mech 0x[0-9a-f]{8} +[1-9][0-9]* ok' '$T/status.txt'"
 ok "pvaultd SIGTERM: drains and exits 0" stop_pvaultd
 ok "pvaultd executed the requests (its exit line counts them)" \
    grep -Eq "stopped \([1-9][0-9]* requests completed" "$T/pvaultd.log"
