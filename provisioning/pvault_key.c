@@ -7,6 +7,7 @@
 #include "provisioning/pvault_tk.h"
 #include "provisioning/pvault_cert.h"
 #include "provisioning/pvault_pkey.h"
+#include "token/tk_pk.h"
 #include "gpu/core/kc_util.h"
 
 #include <errno.h>
@@ -318,7 +319,7 @@ static int pkey_import(const char *token, const char *pin_env, const char *in,
 	CK_BBOOL yes = CK_TRUE, no = CK_FALSE, dec, der;
 	CK_ATTRIBUTE t[24];
 	CK_ULONG nt, dup;
-	CK_OBJECT_HANDLE hp = 0, hq = 0, hc = 0, hs[2];
+	CK_OBJECT_HANDLE hp = 0, hc = 0, hs[2];
 	CK_SLOT_ID slot;
 	CK_SESSION_HANDLE s;
 	tk_admin_token tok;
@@ -365,29 +366,26 @@ static int pkey_import(const char *token, const char *pin_env, const char *in,
 	A(CKA_LABEL, label, strlen(label)); A(CKA_ID, id, idlen);
 	for (i = 0; i < k.np; i++)
 		A(k.ptype[i], k.pval[i], k.plen[i]);
-	rv = tk_create_object(s, t, nt, &hp);
+	/* private keys go to the vault through tk_pk_import (as C_CreateObject
+	 * does in pkcs11/pk_object.c), which also makes the public object */
+	rv = tk_pk_import(s, t, nt, &hp);
 	kc_wipe(t, sizeof t);
 	if (rv != CKR_OK) {
-		pvault_err("key import: the token refused the %s private key: %s (0x%lx)%s", k.name,
-		           pvault_ckr(rv), (unsigned long)rv, rv == CKR_ATTRIBUTE_VALUE_INVALID ?
-		           "; this token build does not accept imported private keys yet" : "");
+		pvault_err("key import: the token refused the %s private key: %s (0x%lx)", k.name,
+		           pvault_ckr(rv), (unsigned long)rv);
 		goto out;
 	}
-	nt = 0;
-	A(CKA_CLASS, &qcls, sizeof qcls); A(CKA_KEY_TYPE, &kt, sizeof kt);
-	A(CKA_TOKEN, &yes, 1); A(CKA_PRIVATE, &no, 1); A(CKA_VERIFY, &yes, 1);
-	A(CKA_ENCRYPT, &dec, 1); A(CKA_LABEL, label, strlen(label)); A(CKA_ID, id, idlen);
-	for (i = 0; i < k.nq; i++)
-		A(k.qtype[i], k.qval[i], k.qlen[i]);
 #undef A
-	rv = tk_create_object(s, t, nt, &hq);
-	if (rv == CKR_OK && have_cert)
+	(void)qcls;
+	if (have_cert)
 		rv = create_cert(s, certfile ? &pc : &k.cert, label, id, idlen, &hc);
 	if (rv != CKR_OK) {
 		pvault_err("key import: public key or certificate refused: %s (0x%lx); nothing imported",
 		           pvault_ckr(rv), (unsigned long)rv);
-		if (hq)
-			tk_destroy_object(s, hq);
+		/* the key pair tk_pk_import made: the only objects with this id */
+		if (find(s, NULL, id, idlen, hs, 2, &dup) == 0)
+			for (i = 0; (CK_ULONG)i < dup && i < 2; i++)
+				tk_destroy_object(s, hs[i]);
 		tk_destroy_object(s, hp);
 		goto out;
 	}

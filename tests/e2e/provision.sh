@@ -143,31 +143,34 @@ unchanged "token directory without write permission: token delete" "not writable
 ro_teardown
 ok "the token still works after the failures" bash -c \
    'p11_user --sign -m SHA256-HMAC --label mac1 -i "$T/msg.bin" -o "$T/mac2.p11" && cmp "$T/mac.p11" "$T/mac2.p11"'
-# Private key files (PEM, encrypted PKCS#8, PKCS#12).  While the token does
-# not accept imported private keys (being wired), pvault must say so and
-# leave the store unchanged; once it does, the key pair must sign with
-# pkcs11-tool and verify with OpenSSL.
+# Private key files (PEM PKCS#8, encrypted PKCS#8, PKCS#12): each imported
+# key pair signs with pkcs11-tool and verifies with OpenSSL's public key; a
+# PKCS#12's certificate lands beside its key with the same CKA_ID.
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$T/ec.pem" 2>/dev/null
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$T/ec2.pem" 2>/dev/null
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$T/rsa.pem" 2>/dev/null
 openssl pkcs8 -topk8 -in "$T/rsa.pem" -passout pass:pw -out "$T/rsa-enc.pem"
-openssl req -x509 -key "$T/ec.pem" -subj /CN=ec -days 3 -out "$T/ec.crt"
-openssl pkcs12 -export -inkey "$T/ec.pem" -in "$T/ec.crt" -passout pass:pw -out "$T/ec.p12"
-openssl pkey -in "$T/ec.pem" -pubout -out "$T/ec.pub"; openssl pkey -in "$T/rsa.pem" -pubout -out "$T/rsa.pub"
+openssl req -x509 -key "$T/ec2.pem" -subj /CN=ec -days 3 -out "$T/ec2.crt"
+openssl pkcs12 -export -inkey "$T/ec2.pem" -in "$T/ec2.crt" -passout pass:pw -out "$T/ec2.p12"
+for k in ec ec2 rsa; do openssl pkey -in "$T/$k.pem" -pubout -out "$T/$k.pub"; done
 pkey_case() { # FILE ID MECH PUB
-  local before out
-  before=$(store_hash)
-  if out=$(KPASS=pw "$PV" key import --token prov --pin-env USER_PIN --type pkey --in "$1" \
-           --passphrase-env KPASS --label "pk$2" --id "$2" 2>&1); then
-    p11_user --sign -m "$3" --id "$2" --signature-format openssl -i "$T/msg.bin" -o "$T/sig$2" &&
-    openssl dgst -sha256 -verify "$4" -signature "$T/sig$2" "$T/msg.bin"
-  else
-    echo "$out"
-    printf "%s\n" "$out" | grep -q "does not accept imported private keys yet" && [ "$before" = "$(store_hash)" ]
-  fi
+  KPASS=pw "$PV" key import --token prov --pin-env USER_PIN --type pkey --in "$1" \
+     --passphrase-env KPASS --label "pk$2" --id "$2" &&
+  p11_user --sign -m "$3" --id "$2" --signature-format openssl -i "$T/msg.bin" -o "$T/sig$2" &&
+  openssl dgst -sha256 -verify "$4" -signature "$T/sig$2" "$T/msg.bin"
 }
 export -f pkey_case
-ok "private key import: PKCS#12 EC P-256 + certificate" pkey_case "$T/ec.p12" 0a ECDSA-SHA256 "$T/ec.pub"
-ok "private key import: encrypted PKCS#8 RSA-2048" pkey_case "$T/rsa-enc.pem" 0b SHA256-RSA-PKCS "$T/rsa.pub"
+ok "private key import: PKCS#8 PEM EC P-256, pkcs11-tool signs, openssl verifies" \
+   pkey_case "$T/ec.pem" 0a ECDSA-SHA256 "$T/ec.pub"
+ok "private key import: PKCS#8 PEM RSA-2048, pkcs11-tool signs, openssl verifies" \
+   pkey_case "$T/rsa.pem" 0b SHA256-RSA-PKCS "$T/rsa.pub"
+ok "private key import: encrypted PKCS#8 RSA-2048 signs, openssl verifies" \
+   pkey_case "$T/rsa-enc.pem" 0d SHA256-RSA-PKCS "$T/rsa.pub"
+ok "private key import: PKCS#12 EC P-256 + certificate signs, openssl verifies" \
+   pkey_case "$T/ec2.p12" 0e ECDSA-SHA256 "$T/ec2.pub"
+ok "PKCS#12: its certificate is on the token with the key's CKA_ID, byte for byte" bash -c \
+   'p11_user --read-object --type cert --id 0e -o "$T/ec2.p11.der" &&
+    openssl x509 -in "$T/ec2.crt" -outform DER -out "$T/ec2.der" && cmp "$T/ec2.der" "$T/ec2.p11.der"'
 unchanged "private key import: an unsupported curve (P-521)" "not supported" bash -c \
    'openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-521 -out "$T/p521.pem" 2>/dev/null &&
     "$PV" key import --token prov --pin-env USER_PIN --type pkey --in "$T/p521.pem" --label p521 --id 0c'
