@@ -84,6 +84,10 @@ as_user() {
 }
 export -f as_user
 
+# Lowercase hex of a file's bytes (od: coreutils, always present).
+hexof() { od -An -v -tx1 "$1" | tr -d ' \n'; }
+export -f hexof
+
 # Register the module with p11-kit through the user config.
 register_p11kit() {
   printf 'module: %s\ncritical: yes\n' "$MODULE" >"$HOME/.config/pkcs11/modules/pixelvault.module"

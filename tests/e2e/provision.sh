@@ -4,8 +4,6 @@
 # which must print one message, exit non-zero and leave the store unchanged.
 . "$(dirname "$0")/lib.sh" "$@"
 
-hexof() { od -An -v -tx1 "$1" | tr -d ' \n'; }   # (xxd is not in every base system)
-export -f hexof
 
 T=$E2E_TMP
 export SO_PIN USER_PIN T

@@ -5,8 +5,6 @@
 # and the results equal OpenSSL's with the original key bytes.
 . "$(dirname "$0")/lib.sh" "$@"
 
-hexof() { od -An -v -tx1 "$1" | tr -d ' \n'; }   # (xxd is not in every base system)
-export -f hexof
 
 T=$E2E_TMP
 export PV=${PVAULT:-$BUILD_DIR/provisioning/pvault} T SO_PIN USER_PIN MODULE
