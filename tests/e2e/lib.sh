@@ -102,3 +102,27 @@ init_token() {
   p11 --slot "$empty" --init-token --label "$label" --so-pin "$SO_PIN" &&
   p11 --token-label "$label" --login --login-type so --so-pin "$SO_PIN" --init-pin --pin "$USER_PIN"
 }
+
+# --- pvaultd: run the module in daemon mode (tests/e2e/ssh_login.sh) ---
+# pvaultd_start: this test's config switches to `mode = daemon` with a socket
+# in the temp dir, pvaultd starts on it (log: $E2E_TMP/pvaultd.log) and is
+# stopped with SIGTERM on exit.  Needs the master key in place first.
+PVAULTD_SOCK=$E2E_TMP/run/pvaultd.sock
+PVAULTD_PID=
+pvaultd_stop() {
+  [ -n "$PVAULTD_PID" ] || return 0
+  kill -TERM "$PVAULTD_PID" 2>/dev/null && wait "$PVAULTD_PID"
+  local rc=$?
+  PVAULTD_PID=
+  return $rc
+}
+pvaultd_start() {
+  grep -q '^socket ' "$PIXELVAULT_CONF" || echo "socket = $PVAULTD_SOCK" >>"$PIXELVAULT_CONF"
+  sed -i 's|^mode .*|mode = daemon|' "$PIXELVAULT_CONF"
+  on_exit pvaultd_stop
+  "$BUILD_DIR/gpu/daemon/pvaultd" -c "$PIXELVAULT_CONF" </dev/null >/dev/null 2>>"$E2E_TMP/pvaultd.log" &
+  PVAULTD_PID=$!
+  local _
+  for _ in $(seq 100); do [ -S "$PVAULTD_SOCK" ] && return 0; sleep 0.05; done
+  return 1
+}
