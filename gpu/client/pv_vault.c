@@ -1,8 +1,18 @@
 /*
  * pv_vault.c - gpu/vault.h in embedded mode: the vault runs in this process
- * (CPU backend); requests go through the same ring a GPU or pvaultd would
- * serve.  This file is the ring's producer side (ve_ring.h protocol steps
- * 1-4 and 9-11).
+ * on the CUDA backend (a persistent kernel serving the ring from the GPU)
+ * or the CPU backend (worker threads); requests go through the same ring
+ * either way (pvaultd serves it too, in daemon mode).  This file is the
+ * ring's producer side (ve_ring.h protocol steps 1-4 and 9-11).
+ *
+ * Backend choice (conf->backend, $PIXELVAULT_BACKEND overrides it):
+ * "cuda" needs a usable device (else PV_ERR_DEVICE, reason logged); "auto"
+ * takes CUDA when this build has it and pv_cuda_probe() accepts the device,
+ * else the CPU (the reason logged at info level); "cpu" is the CPU.
+ *
+ * Waiting: CPU workers FUTEX_WAKE the done_seq words they publish; the GPU
+ * cannot, so for CUDA a waiter polls (pause, then sched_yield) before it
+ * sleeps, and pv_cuda's watchdog wakes sleepers within about 1 ms.
  *
  * Completion ("reaping": copy the outputs into the owner's pv_req, wipe the
  * slot's arena, free the slot) may be done by any host thread: by the
@@ -14,18 +24,30 @@
  */
 #include "gpu/vault.h"
 #include "gpu/cpu/pv_cpu.h"
+#ifdef PV_HAVE_CUDA
+#include "gpu/cuda/pv_cuda.h"
+#endif
 #include "gpu/client/pv_dclient.h"
 #include "gpu/engine/ve_ring.h"
 #include "gpu/host/pv_futex.h"
+#include "gpu/host/pv_log.h"
+#include "gpu/host/pv_master.h"
+#include "gpu/host/pv_secmem.h"
 #include "gpu/core/kc_util.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct pv_vault {
 	pv_cpu *cpu;
+#ifdef PV_HAVE_CUDA
+	pv_cuda *cuda;
+#endif
+	int gpu;                     /* the ring's worker cannot FUTEX_WAKE */
 	pv_dclient *dc;              /* mode = daemon: pvaultd transport */
 	uint8_t *ring;
 	uint32_t nslots, slot_arena;
@@ -36,26 +58,149 @@ struct pv_vault {
 	pv_vault_info info;
 };
 
-static int vault_finish_open(pv_vault *v)
+static int vault_finish_open(pv_vault *v, void *ring)
 {
-	v->ring = (uint8_t *)pv_cpu_ring(v->cpu, &v->nslots, &v->slot_arena);
+	v->ring = (uint8_t *)ring;
 	v->owner = (pv_req **)calloc(v->nslots, sizeof *v->owner);
 	v->reaping = (_Atomic uint32_t *)calloc(v->nslots, sizeof *v->reaping);
 	if (v->owner == NULL || v->reaping == NULL)
 		return PV_ERR_NOMEM;
 	v->pid = getpid();
-	memset(&v->info, 0, sizeof v->info);
+	v->info.nslots = v->nslots;
+	v->info.max_data = v->slot_arena;
+	return PV_OK;
+}
+
+static int open_cpu(const pv_conf *conf, const pv_cpu_params *p, pv_vault *v)
+{
+	int rc = conf != NULL ? pv_cpu_open_conf(conf, &v->cpu) : pv_cpu_open(p, &v->cpu);
+	if (rc != PV_OK)
+		return rc;
 	snprintf(v->info.backend, sizeof v->info.backend, "cpu");
 	snprintf(v->info.device, sizeof v->info.device, "host CPU, %u worker threads",
 	         pv_cpu_workers(v->cpu));
 	v->info.sealed = pv_cpu_sealed(v->cpu);
 	v->info.seal_reason = pv_cpu_seal_reason(v->cpu);
-	v->info.hw = 0;
 	v->info.workers = pv_cpu_workers(v->cpu);
-	v->info.nslots = v->nslots;
-	v->info.max_data = v->slot_arena;
 	snprintf(v->info.master_fpr, sizeof v->info.master_fpr, "%s",
 	         pv_cpu_master_fpr(v->cpu));
+	return vault_finish_open(v, pv_cpu_ring(v->cpu, &v->nslots, &v->slot_arena));
+}
+
+#ifdef PV_HAVE_CUDA
+/* master: 32 bytes or NULL (sealed, for the reason no_master). */
+static int open_cuda(int device, const uint8_t *master, int no_master, pv_vault *v)
+{
+	pv_cuda_params p;
+	pv_cuda_info ci;
+	char err[256];
+	int rc;
+
+	memset(&p, 0, sizeof p);
+	p.device = device;
+	p.master = master;
+	p.master_len = master != NULL ? PV_MASTER_KEY_LEN : 0;
+	rc = pv_cuda_open(&p, &v->cuda, err, sizeof err);
+	if (rc != PV_OK) {
+		pv_log(PV_LOG_WARN, "CUDA backend: %s", err);
+		return rc;
+	}
+	v->gpu = 1;
+	if (pv_cuda_info_get(v->cuda, &ci) != PV_OK)
+		memset(&ci, 0, sizeof ci);
+	snprintf(v->info.backend, sizeof v->info.backend, "cuda");
+	snprintf(v->info.device, sizeof v->info.device, "%.40s, %u workers",
+	         ci.device_name, ci.grid * ci.block);
+	v->info.hw = 1;
+	v->info.workers = ci.grid * ci.block;
+	v->info.sealed = pv_cuda_sealed(v->cuda);
+	v->info.seal_reason = master != NULL ? pv_cuda_seal_reason(v->cuda) : no_master;
+	if (master != NULL && !v->info.sealed)
+		pv_master_fingerprint(master, v->info.master_fpr);
+	return vault_finish_open(v, pv_cuda_ring(v->cuda, &v->nslots, &v->slot_arena));
+}
+#endif
+
+/* 1: use CUDA, 0: use the CPU, PV_ERR_*: refuse (backend "cuda" without a
+ * usable device, or an unknown name). */
+static int want_cuda(const char *backend, int device)
+{
+	int need;
+
+	if (backend == NULL || backend[0] == '\0' || strcmp(backend, "auto") == 0)
+		need = 0;
+	else if (strcmp(backend, "cuda") == 0)
+		need = 1;
+	else if (strcmp(backend, "cpu") == 0)
+		return 0;
+	else
+		return PV_ERR_CONFIG;
+#ifdef PV_HAVE_CUDA
+	{
+		char why[256];
+		if (pv_cuda_probe(device, why, sizeof why) == PV_OK)
+			return 1;
+		pv_log(need ? PV_LOG_WARN : PV_LOG_INFO, "CUDA backend unavailable: %s", why);
+	}
+#else
+	(void)device;
+	if (need)
+		pv_log(PV_LOG_WARN, "backend = cuda, but this build has no CUDA backend");
+#endif
+	return need ? PV_ERR_DEVICE : 0;
+}
+
+static int open_embedded(const pv_conf *conf, const uint8_t *master, size_t master_len,
+                         uint32_t workers, uint32_t nslots, uint32_t max_data,
+                         pv_vault **out)
+{
+	const char *backend = conf != NULL ? conf->backend : getenv("PIXELVAULT_BACKEND");
+	int device = conf != NULL ? (int)conf->gpu_device : 0;
+	int cuda = want_cuda(backend, device);
+	pv_vault *v;
+	int rc;
+
+	if (cuda < 0)
+		return cuda;
+	v = (pv_vault *)calloc(1, sizeof *v);
+	if (v == NULL)
+		return PV_ERR_NOMEM;
+	if (cuda) {
+#ifdef PV_HAVE_CUDA
+		uint8_t *mk = NULL;
+		int mrc = PV_OK;
+		if (conf != NULL) {
+			mk = (uint8_t *)pv_secmem_alloc(PV_MASTER_KEY_LEN);
+			if (mk == NULL) {
+				free(v);
+				return PV_ERR_NOMEM;
+			}
+			mrc = pv_master_load(conf->master_key, mk);
+			rc = open_cuda(device, mrc == PV_OK ? mk : NULL, mrc, v);
+			pv_secmem_free(mk);      /* wiped: the GPU holds the key now */
+		} else {
+			rc = master_len == PV_MASTER_KEY_LEN
+			     ? open_cuda(device, master, 0, v)
+			     : open_cuda(device, NULL, PV_ERR_NOT_FOUND, v);
+		}
+#else
+		rc = PV_ERR_DEVICE;
+#endif
+	} else {
+		pv_cpu_params p;
+		memset(&p, 0, sizeof p);
+		p.master = master;
+		p.master_len = master_len;
+		p.workers = workers;
+		p.nslots = nslots;
+		p.slot_arena = max_data;
+		rc = open_cpu(conf, &p, v);
+	}
+	if (rc != PV_OK) {
+		pv_vault_close(v);
+		return rc;
+	}
+	*out = v;
 	return PV_OK;
 }
 
@@ -80,53 +225,14 @@ int pv_vault_open(const pv_conf *conf, pv_vault **out)
 	}
 	if (conf->mode[0] != '\0' && strcmp(conf->mode, "embedded") != 0)
 		return PV_ERR_CONFIG;
-	if (conf->backend[0] != '\0' && strcmp(conf->backend, "auto") != 0 &&
-	    strcmp(conf->backend, "cpu") != 0)
-		return PV_ERR_CONFIG;            /* cuda: not yet */
-	v = (pv_vault *)calloc(1, sizeof *v);
-	if (v == NULL)
-		return PV_ERR_NOMEM;
-	rc = pv_cpu_open_conf(conf, &v->cpu);
-	if (rc != PV_OK) {
-		free(v);
-		return rc;
-	}
-	if ((rc = vault_finish_open(v)) != PV_OK) {
-		pv_vault_close(v);
-		return rc;
-	}
-	*out = v;
-	return PV_OK;
+	return open_embedded(conf, NULL, 0, 0, 0, 0, out);
 }
 
 int pv_vault_open_key(const uint8_t *master, size_t master_len, uint32_t workers,
                       uint32_t nslots, uint32_t max_data, pv_vault **out)
 {
-	pv_cpu_params p;
-	pv_vault *v;
-	int rc;
-
 	*out = NULL;
-	v = (pv_vault *)calloc(1, sizeof *v);
-	if (v == NULL)
-		return PV_ERR_NOMEM;
-	memset(&p, 0, sizeof p);
-	p.master = master;
-	p.master_len = master_len;
-	p.workers = workers;
-	p.nslots = nslots;
-	p.slot_arena = max_data;
-	rc = pv_cpu_open(&p, &v->cpu);
-	if (rc != PV_OK) {
-		free(v);
-		return rc;
-	}
-	if ((rc = vault_finish_open(v)) != PV_OK) {
-		pv_vault_close(v);
-		return rc;
-	}
-	*out = v;
-	return PV_OK;
+	return open_embedded(NULL, master, master_len, workers, nslots, max_data, out);
 }
 
 void pv_vault_close(pv_vault *v)
@@ -139,6 +245,10 @@ void pv_vault_close(pv_vault *v)
 		return;
 	}
 	pv_cpu_close(v->cpu);
+#ifdef PV_HAVE_CUDA
+	if (v->cuda != NULL && v->pid == getpid())
+		pv_cuda_close(v->cuda);   /* a forked child must not touch CUDA */
+#endif
 	free(v->owner);
 	free((void *)v->reaping);
 	free(v);
@@ -278,7 +388,8 @@ static int vault_submit(pv_vault *v, pv_req *r, int block)
 	v->owner[t & (v->nslots - 1u)] = r;
 	/* 4: publish */
 	pv_store_rel(&s->host.ready_seq, t + 1u);
-	pv_futex_wake(&s->host.ready_seq);
+	if (!v->gpu)
+		pv_futex_wake(&s->host.ready_seq);
 	return PV_OK;
 }
 
@@ -344,6 +455,43 @@ int pv_vault_done(pv_vault *v, const pv_req *r)
 	return pv_load_acq(&s->dev.done_seq) == r->ticket_ + 1u;
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Until *word != seen or *busy == 0: spin a little; a CPU worker's
+ * FUTEX_WAKE ends the sleep.  For the GPU, poll (yielding the core) for up
+ * to 2 ms first: a lone request must not pay the watchdog's ~1 ms. */
+static void wait_change(pv_vault *v, uint32_t *word, uint32_t seen, const uint32_t *busy)
+{
+	int spin;
+
+	for (spin = 0; spin < 64 && pv_load_acq(word) == seen; spin++)
+		cpu_relax();
+	if (v->gpu && pv_load_acq(word) == seen) {
+		uint64_t end = now_ns() + 2000000u;
+		do {
+			for (spin = 0; spin < 32 && pv_load_acq(word) == seen; spin++)
+				cpu_relax();
+			if (pv_load_acq(word) != seen)
+				return;
+			sched_yield();
+		} while (now_ns() < end);
+	}
+	if (pv_load_acq(word) == seen && pv_load_acq(busy) != 0u)
+		pv_futex_wait(word, seen, 100);
+}
+
 int pv_vault_wait(pv_vault *v, pv_req *r)
 {
 	ve_slot *s;
@@ -365,17 +513,7 @@ int pv_vault_wait(pv_vault *v, pv_req *r)
 			continue;
 		}
 		/* 9: sleep until the worker publishes (d changes) */
-		{
-			int spin;
-			for (spin = 0; spin < 64 && pv_load_acq(&s->dev.done_seq) == d; spin++)
-#if defined(__x86_64__) || defined(__i386__)
-				__builtin_ia32_pause();
-#else
-				;
-#endif
-			if (pv_load_acq(&s->dev.done_seq) == d && pv_load_acq(&r->inflight_) != 0u)
-				pv_futex_wait(&s->dev.done_seq, d, 100);
-		}
+		wait_change(v, &s->dev.done_seq, d, &r->inflight_);
 	}
 	r->slot_ = NULL;
 	return r->status;

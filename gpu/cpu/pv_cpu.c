@@ -182,16 +182,8 @@ int pv_cpu_open_conf(const pv_conf *conf, pv_cpu **out)
 	mk = (uint8_t *)pv_secmem_alloc(PV_MASTER_KEY_LEN);
 	if (mk == NULL)
 		return PV_ERR_NOMEM;
-	if (conf->master_key[0] == '\0' || access(conf->master_key, F_OK) != 0)
-		mrc = PV_ERR_NOT_FOUND;
-	else
-		mrc = pv_master_read(conf->master_key,
-		                     getenv("PIXELVAULT_MASTER_PASSPHRASE"), mk);
-	if (mrc != PV_OK)
-		pv_log(mrc == PV_ERR_NOT_FOUND ? PV_LOG_INFO : PV_LOG_WARN,
-		       "vault sealed: master key %s: error %d",
-		       conf->master_key[0] ? conf->master_key : "(not configured)", mrc);
-	else {
+	mrc = pv_master_load(conf->master_key, mk);
+	if (mrc == PV_OK) {
 		p.master = mk;
 		p.master_len = PV_MASTER_KEY_LEN;
 	}

@@ -106,6 +106,21 @@ static int apply(pv_conf *c, const char *dir, const char *key, const char *val)
 	return PV_ERR_CONFIG;
 }
 
+/* $PIXELVAULT_BACKEND overrides the file's backend (operators and tests
+ * pick cpu or cuda without editing the config). */
+static int env_overrides(pv_conf *c)
+{
+	const char *b = getenv("PIXELVAULT_BACKEND");
+
+	if (b == NULL || *b == '\0')
+		return PV_OK;
+	if (apply(c, "", "backend", b) != PV_OK) {
+		fprintf(stderr, "pixelvault: PIXELVAULT_BACKEND=%s: expected auto, cpu or cuda\n", b);
+		return PV_ERR_CONFIG;
+	}
+	return PV_OK;
+}
+
 int pv_conf_load_file(pv_conf *c, const char *path)
 {
 	char line[PV_CONF_PATH_MAX + 64], dir[PV_CONF_PATH_MAX];
@@ -149,7 +164,7 @@ int pv_conf_load_file(pv_conf *c, const char *path)
 		}
 	}
 	fclose(f);
-	return rc;
+	return rc != PV_OK ? rc : env_overrides(c);
 }
 
 int pv_conf_load(pv_conf *c)
@@ -164,5 +179,5 @@ int pv_conf_load(pv_conf *c)
 	if (access(file, R_OK) == 0)
 		return pv_conf_load_file(c, file);
 	pv_conf_defaults(c);
-	return PV_OK;
+	return env_overrides(c);
 }

@@ -13,6 +13,8 @@
  *   socket     = PATH       pvaultd socket (daemon mode)
  *   workers    = N          CPU backend worker threads (0 = one per core)
  *   gpu_device = N          CUDA device ordinal
+ *
+ * $PIXELVAULT_BACKEND (auto|cpu|cuda), when set, overrides `backend`.
  */
 #ifndef PV_CONF_H
 #define PV_CONF_H

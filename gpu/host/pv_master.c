@@ -1,5 +1,6 @@
 /* pv_master.c - the master key file (format in pv_master.h). */
 #include "gpu/host/pv_master.h"
+#include "gpu/host/pv_log.h"
 #include "gpu/core/pv_err.h"
 #include "gpu/core/kc_util.h"
 #include "gpu/core/hash/kc_hash.h"
@@ -8,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -235,4 +237,21 @@ const char *pv_master_strerror(int err)
 	case PV_ERR_RANDOM: return "the OS random generator failed";
 	default: return "master key error";
 	}
+}
+
+int pv_master_load(const char *path, uint8_t key[PV_MASTER_KEY_LEN])
+{
+	int rc;
+
+	if (path == NULL || path[0] == '\0' || access(path, F_OK) != 0)
+		rc = PV_ERR_NOT_FOUND;
+	else
+		rc = pv_master_read(path, getenv("PIXELVAULT_MASTER_PASSPHRASE"), key);
+	if (rc != PV_OK) {
+		kc_wipe(key, PV_MASTER_KEY_LEN);
+		pv_log(rc == PV_ERR_NOT_FOUND ? PV_LOG_INFO : PV_LOG_WARN,
+		       "vault sealed: master key %s: error %d",
+		       path != NULL && path[0] ? path : "(not configured)", rc);
+	}
+	return rc;
 }

@@ -45,6 +45,12 @@ int pv_master_write(const char *path, const uint8_t key[PV_MASTER_KEY_LEN],
 int pv_master_read(const char *path, const char *passphrase,
                    uint8_t key[PV_MASTER_KEY_LEN]);
 
+/* The backends' boot step: read the configured master key file (path ""
+ * or absent: PV_ERR_NOT_FOUND, logged at info level; passphrase from
+ * $PIXELVAULT_MASTER_PASSPHRASE; other errors logged as warnings).  The
+ * vault boots sealed when this fails.  key is wiped on error. */
+int pv_master_load(const char *path, uint8_t key[PV_MASTER_KEY_LEN]);
+
 /* 1 if the file at path is passphrase-protected, 0 if not, <0 on error. */
 int pv_master_needs_passphrase(const char *path);
 

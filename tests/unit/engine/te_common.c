@@ -9,6 +9,12 @@
 pv_vault *te_v;
 uint8_t te_master[32];
 
+const char *te_backend(void)
+{
+	const char *b = getenv("PIXELVAULT_BACKEND");
+	return b != NULL && strcmp(b, "cuda") == 0 ? "cuda" : "cpu";
+}
+
 int te_open(uint32_t workers)
 {
 	ts_rand(te_master, sizeof te_master);

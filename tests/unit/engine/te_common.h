@@ -18,6 +18,9 @@ extern pv_vault *te_v;          /* opened by te_open */
 extern uint8_t te_master[32];
 
 int te_open(uint32_t workers);  /* random master key */
+/* The backend te_open's vault runs on: "cuda" when $PIXELVAULT_BACKEND
+ * says so (the GPU machine's runs), else "cpu". */
+const char *te_backend(void);
 void te_close(void);
 
 /* A blob held by the test. */

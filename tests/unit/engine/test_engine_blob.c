@@ -125,8 +125,8 @@ static void test_sealed(void)
 	CU_ASSERT_EQUAL_FATAL(pv_vault_open_key(NULL, 0, 1, 4, 65536, &v), PV_OK);
 	CU_ASSERT_EQUAL(pv_vault_get_info(v, &info), PV_OK);
 	CU_ASSERT_EQUAL(info.sealed, 1);
-	CU_ASSERT_STRING_EQUAL(info.backend, "cpu");
-	CU_ASSERT_EQUAL(info.hw, 0);
+	CU_ASSERT_STRING_EQUAL(info.backend, te_backend());
+	CU_ASSERT_EQUAL(info.hw, strcmp(te_backend(), "cuda") == 0);
 	CU_ASSERT_EQUAL(te_import(v, PV_KEY_AES, PV_USE_ALL, key, 16, &k), PV_ERR_SEALED);
 	for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
 		pv_req_init(&r, ops[i], ops[i] == PV_OP_DIGEST ? PV_MECH_SHA256 : PV_MECH_AES_ECB);
@@ -180,6 +180,53 @@ static void test_sealed(void)
 	snprintf(conf.backend, sizeof conf.backend, "tpu");
 	CU_ASSERT_EQUAL(pv_vault_open(&conf, &v), PV_ERR_CONFIG);
 	(void)blob;
+}
+
+/* backend = cuda needs a usable device; auto falls back to the CPU without
+ * one; $PIXELVAULT_BACKEND overrides the file. */
+static void test_backend_choice(void)
+{
+	char dir[] = "/tmp/pv-backend-XXXXXX", path[64];
+	int gpu = access("/dev/nvidiactl", F_OK) == 0;
+	char *saved = getenv("PIXELVAULT_BACKEND") ? strdup(getenv("PIXELVAULT_BACKEND")) : NULL;
+	pv_vault_info info;
+	pv_conf conf;
+	pv_vault *v = NULL;
+	FILE *f;
+
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof path, "%s/pixelvault.conf", dir);
+	f = fopen(path, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fprintf(f, "backend = cuda\nmaster_key = %s/none\nworkers = 1\n", dir);
+	fclose(f);
+
+	unsetenv("PIXELVAULT_BACKEND");
+	CU_ASSERT_EQUAL_FATAL(pv_conf_load_file(&conf, path), PV_OK);
+	CU_ASSERT_STRING_EQUAL(conf.backend, "cuda");
+	if (!gpu) {
+		CU_ASSERT_EQUAL(pv_vault_open(&conf, &v), PV_ERR_DEVICE);
+		CU_ASSERT_PTR_NULL(v);
+	}
+	setenv("PIXELVAULT_BACKEND", "auto", 1);
+	CU_ASSERT_EQUAL_FATAL(pv_conf_load_file(&conf, path), PV_OK);
+	CU_ASSERT_STRING_EQUAL(conf.backend, "auto");
+	CU_ASSERT_EQUAL_FATAL(pv_vault_open(&conf, &v), PV_OK);
+	CU_ASSERT_EQUAL(pv_vault_get_info(v, &info), PV_OK);
+	CU_ASSERT_STRING_EQUAL(info.backend, gpu ? "cuda" : "cpu");
+	CU_ASSERT_EQUAL(info.hw, gpu);
+	CU_ASSERT_EQUAL(info.sealed, 1);               /* no key file */
+	CU_ASSERT_EQUAL(info.seal_reason, PV_ERR_NOT_FOUND);
+	pv_vault_close(v);
+	setenv("PIXELVAULT_BACKEND", "tpu", 1);
+	CU_ASSERT_EQUAL(pv_conf_load_file(&conf, path), PV_ERR_CONFIG);
+	if (saved != NULL) {
+		setenv("PIXELVAULT_BACKEND", saved, 1);
+		free(saved);
+	} else
+		unsetenv("PIXELVAULT_BACKEND");
+	unlink(path);
+	rmdir(dir);
 }
 
 static te_key aes_key(uint32_t usage, size_t kl)
@@ -520,6 +567,7 @@ int main(void)
 	CU_add_test(s, "blob tampering, identity, type", test_tamper);
 	CU_add_test(s, "same / different master key", test_other_master);
 	CU_add_test(s, "sealed vault", test_sealed);
+	CU_add_test(s, "backend choice: cuda / auto / $PIXELVAULT_BACKEND", test_backend_choice);
 	CU_add_test(s, "bad parameters", test_params);
 	CU_add_test(s, "short outputs -> BUF_SMALL with size", test_buf_small);
 	CU_add_test(s, "usage policy", test_usage);
