@@ -108,6 +108,8 @@ int p11b_token_open(const char *module, char *model, size_t modelcap)
 	CK_UTF8CHAR label[32];
 	CK_TOKEN_INFO ti;
 	CK_SLOT_INFO si;
+	CK_BYTE rnd[16];
+	CK_RV rv = CKR_OK;
 
 	atexit(rm_dir);
 	if (write_conf() != 0) {
@@ -130,9 +132,15 @@ int p11b_token_open(const char *module, char *model, size_t modelcap)
 	if (F->C_InitToken(slots[0], (CK_UTF8CHAR_PTR)"87654321", 8, label) != CKR_OK ||
 	    find_slot(label) != 0 ||
 	    F->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL, NULL,
-	                     &setup) != CKR_OK ||
-	    F->C_GetTokenInfo(slot, &ti) != CKR_OK || F->C_GetSlotInfo(slot, &si) != CKR_OK) {
+	                     &setup) != CKR_OK) {
 		fprintf(stderr, "p11bench: cannot make the temporary token\n");
+		return -1;
+	}
+	/* The vault opens on first use: use it before asking which backend. */
+	if ((rv = F->C_GenerateRandom(setup, rnd, sizeof rnd)) != CKR_OK ||
+	    F->C_GetTokenInfo(slot, &ti) != CKR_OK || F->C_GetSlotInfo(slot, &si) != CKR_OK) {
+		fprintf(stderr, "p11bench: the vault does not answer (CK_RV 0x%lx; backend?)\n",
+		        (unsigned long)rv);
 		return -1;
 	}
 	snprintf(model, modelcap, "%.*s, %.*s, %.*s", padded_len(ti.model, 16), ti.model,

@@ -389,11 +389,16 @@ static int prepare(p11b_state *st)
 	    p11b_ossl_keys(st) != 0 || p11b_token_keys(st) != 0) {
 		fprintf(stderr, "p11bench: %s: cannot make the keys\n", st->m->name);
 	} else if (p11b_token_session(&s) == 0) {
-		rc = p11b_token_op(s, st, &o) == CKR_OK && p11b_ossl_check(st, &o, 1) == 0 ? 0 : -1;
+		CK_RV rv = p11b_token_op(s, st, &o);
+
+		rc = rv == CKR_OK && p11b_ossl_check(st, &o, 1) == 0 ? 0 : -1;
 		p11b_token_end_session(s);
-		if (rc != 0)
-			fprintf(stderr, "p11bench: %s: the token's output does not verify with "
-			        "OpenSSL\n", st->m->name);
+		if (rv != CKR_OK)
+			fprintf(stderr, "p11bench: %s: the token refused (CK_RV 0x%lx)\n",
+			        st->m->name, (unsigned long)rv);
+		else if (rc != 0)
+			fprintf(stderr, "p11bench: %s: WRONG ANSWER (the token's output does not "
+			        "verify with OpenSSL)\n", st->m->name);
 	}
 	free(o.buf);
 	return rc;
