@@ -56,7 +56,8 @@ typedef struct row {
 	double ops_s, mb_s, p50, p99, p999;
 } row;
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop;     /* SIGINT / SIGTERM */
+static volatile int halt;              /* a row could not start all threads */
 static double run_secs;
 static pthread_mutex_t go_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t go_cv = PTHREAD_COND_INITIALIZER;
@@ -105,7 +106,7 @@ static void *worker_main(void *arg)
 	end = t0 + (uint64_t)(run_secs * 1e9);
 	if (!w->token && (c == NULL || cx == NULL))
 		w->err = 1;
-	while (!w->err && !stop && t2 < end) {
+	while (!w->err && !stop && !halt && t2 < end) {
 		t1 = now_ns();
 		if (w->token)
 			w->rv = p11b_token_op(w->s, w->st, &w->o);
@@ -174,6 +175,7 @@ static int measure(const p11b_state *st, int token, int nt, row *r)
 	if (w == NULL)
 		return -1;
 	go = 0;
+	halt = 0;
 	for (i = 0; i < nt; i++) {
 		w[i].st = st;
 		w[i].token = token;
@@ -188,7 +190,7 @@ static int measure(const p11b_state *st, int token, int nt, row *r)
 	for (started = 0; started < nt; started++)
 		if (pthread_create(&w[started].th, NULL, worker_main, &w[started]) != 0) {
 			fprintf(stderr, "p11bench: %s: cannot start thread %d\n", m->name, started);
-			stop = 1;
+			halt = 1;
 			break;
 		}
 	pthread_mutex_lock(&go_mu);
