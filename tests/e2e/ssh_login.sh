@@ -9,7 +9,8 @@
 #    `ssh-add -s`, `ssh-add -l` lists both keys, plain `ssh` logs in through
 #    the agent, `ssh-add -e` removes them (and no login after that).
 # PV_E2E_MODE=daemon (ssh_login_daemon.sh) runs all of it with the module in
-# daemon mode against a pvaultd of its own, from token init on.
+# daemon mode against a pvaultd of its own, from token init on, and restarts
+# pvaultd under the agent (recovery: ssh-add -e, ssh-add -s).
 . "$(dirname "$0")/lib.sh" "$@"
 
 T=$E2E_TMP
@@ -93,7 +94,11 @@ start_agent() {   # start_agent SOCKET [AGENT-OPTION...]
   local sock=$1 _; shift
   ssh-agent -D -a "$sock" "$@" </dev/null >/dev/null 2>>"$T/agent.log" &
   on_exit "kill $! 2>/dev/null; wait $! 2>/dev/null"
-  for _ in $(seq 50); do [ -S "$sock" ] && return 0; sleep 0.1; done
+  # the socket file exists before listen(): wait until ssh-add can talk
+  # (exit 2 = no agent; 0 or 1 = identities or none)
+  for _ in $(seq 50); do
+    SSH_AUTH_SOCK=$sock ssh-add -l >/dev/null 2>&1; [ $? -ne 2 ] && return 0; sleep 0.1
+  done
   return 1
 }
 case $MODULE in
@@ -114,13 +119,20 @@ ok "ssh-add -L lists both token keys" bash -c '
   while read -r type blob _; do grep -qF " $blob " "$E2E_TMP/agent.pub" || exit 1; done <"$E2E_TMP/all.pub"'
 ok "agent login with the RSA key (no -I)" login ssh-rsa
 ok "agent login with the P-256 key (no -I)" login ecdsa-sha2-nistp256
+if [ "$MODE" = daemon ]; then
+  # the agent's helper keeps the module loaded: after a pvaultd restart,
+  # removing and re-adding the provider is the documented recovery
+  ok "pvaultd restarts (SIGTERM, start)" eval 'pvaultd_stop && pvaultd_start'
+  ok "ssh-add -e, ssh-add -s after the restart" bash -c 'ssh-add -e "$MODULE" && ssh-add -s "$MODULE"'
+  ok "agent login with the P-256 key after the restart" login ecdsa-sha2-nistp256
+fi
 ok "ssh-add -e MODULE removes the token keys" bash -c \
   'ssh-add -e "$MODULE" && { ssh-add -l; [ $? -eq 1 ]; }'
 fails "no agent login after ssh-add -e" login ecdsa-sha2-nistp256
 
 if [ "$MODE" = daemon ]; then
   ok "pvaultd SIGTERM: exits 0" pvaultd_stop
-  ok "pvaultd executed the requests (its exit line counts them)" \
-     grep -Eq "stopped \([1-9][0-9]* requests completed" "$T/pvaultd.log"
+  ok "the restarted pvaultd executed requests (its exit line counts them)" bash -c \
+     'grep "stopped (" "$E2E_TMP/pvaultd.log" | tail -n 1 | grep -Eq "stopped \([1-9][0-9]* requests completed"'
 fi
 done_testing
