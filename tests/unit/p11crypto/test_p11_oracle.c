@@ -15,43 +15,12 @@
 
 #include "pc.h"
 #include "tsupport.h"
+#include "ts_ossl.h"
 
 #define N_CIPHER 200          /* random messages per mode and key size */
 #define N_HASH   300
 #define N_MAC    150
 #define MAXLEN   4096
-
-/* OpenSSL one-shot cipher (padding only for CBC_PAD). */
-static int ossl_crypt(const EVP_CIPHER *c, int enc, int pad, const uint8_t *k,
-                      const uint8_t *iv, size_t ivl, const uint8_t *aad,
-                      size_t al, size_t tl, const uint8_t *in, size_t n,
-                      uint8_t *out, size_t *ol)
-{
-	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
-	int l1 = 0, l2 = 0, ok, gcm = EVP_CIPHER_get_mode(c) == EVP_CIPH_GCM_MODE;
-
-	ok = EVP_CipherInit_ex(x, c, NULL, NULL, NULL, enc);
-	if (ok && gcm)
-		ok = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_SET_IVLEN, (int)ivl, NULL);
-	ok = ok && EVP_CipherInit_ex(x, NULL, NULL, k, iv, enc);
-	ok = ok && EVP_CIPHER_CTX_set_padding(x, pad);
-	if (ok && gcm && al > 0)
-		ok = EVP_CipherUpdate(x, NULL, &l1, aad, (int)al);
-	if (ok && gcm && !enc) {
-		n -= tl;
-		ok = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_SET_TAG, (int)tl,
-		                         (void *)(in + n));
-	}
-	ok = ok && EVP_CipherUpdate(x, out, &l1, in, (int)n);
-	ok = ok && EVP_CipherFinal_ex(x, out + l1, &l2);
-	*ol = (size_t)(l1 + l2);
-	if (ok && gcm && enc) {
-		ok = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_GET_TAG, (int)tl, out + *ol);
-		*ol += tl;
-	}
-	EVP_CIPHER_CTX_free(x);
-	return ok;
-}
 
 typedef struct cmode {
 	const char *name;         /* OpenSSL cipher name */
@@ -136,7 +105,7 @@ static void t_ciphers(void)
 				bad++;
 				continue;
 			}
-			if (!ossl_crypt(c, 1, md->pad, key, iv, ivl, aad, al, tl, msg, n, ref, &rl)) {
+			if (!ts_ossl_crypt(c, 1, md->pad, key, iv, ivl, aad, al, tl, msg, n, ref, &rl)) {
 				bad++;
 				goto next;
 			}
@@ -210,7 +179,7 @@ static void t_sm4_gcm(void)
 			bad++;
 		iv[12] = iv[13] = iv[14] = 0;
 		iv[15] = 2;
-		if (!ossl_crypt(ctr, 1, 0, key, iv, 16, NULL, 0, 0, msg, n, ref, &rl) ||
+		if (!ts_ossl_crypt(ctr, 1, 0, key, iv, 16, NULL, 0, 0, msg, n, ref, &rl) ||
 		    memcmp(ref, out, n) != 0)
 			bad++;
 		pkt_f->C_DestroyObject(pc_s, h);
@@ -476,7 +445,7 @@ static void t_check_value_and_keygen(void)
 	ts_rand(key, 32);
 	CU_ASSERT_FATAL(pc_key(CKK_AES, key, 32, 0, &h) == CKR_OK);
 	CU_ASSERT(pkt_f->C_GetAttributeValue(pc_s, h, &a, 1) == CKR_OK);
-	CU_ASSERT(ossl_crypt(EVP_get_cipherbyname("AES-256-ECB"), 1, 0, key, NULL, 0,
+	CU_ASSERT(ts_ossl_crypt(EVP_get_cipherbyname("AES-256-ECB"), 1, 0, key, NULL, 0,
 	                     NULL, 0, 0, zero, 16, ref, &rl));
 	CU_ASSERT(a.ulValueLen == 3 && memcmp(kcv, ref, 3) == 0);
 	pkt_f->C_DestroyObject(pc_s, h);
@@ -486,7 +455,7 @@ static void t_check_value_and_keygen(void)
 	ts_rand(msg, 32);
 	ol = sizeof ct;
 	CU_ASSERT(pc_crypt(&ecb, h, 1, msg, 32, ct, &ol) == CKR_OK);
-	CU_ASSERT(ossl_crypt(EVP_get_cipherbyname("AES-256-ECB"), 1, 0, key, NULL, 0,
+	CU_ASSERT(ts_ossl_crypt(EVP_get_cipherbyname("AES-256-ECB"), 1, 0, key, NULL, 0,
 	                     NULL, 0, 0, msg, 32, ref, &rl));
 	CU_ASSERT(ol == 32 && memcmp(ct, ref, 32) == 0);
 	pkt_f->C_DestroyObject(pc_s, h);
@@ -546,7 +515,7 @@ static void t_large(void)
 	ts_rand(key, 32);
 	ts_rand(iv, 16);
 	CU_ASSERT_FATAL(pc_key(CKK_AES, key, 32, 0, &h) == CKR_OK);
-	CU_ASSERT(ossl_crypt(EVP_get_cipherbyname("AES-256-CBC"), 1, 1, key, iv, 16,
+	CU_ASSERT(ts_ossl_crypt(EVP_get_cipherbyname("AES-256-CBC"), 1, 1, key, iv, 16,
 	                     NULL, 0, 0, msg, n, ref, &rl));
 	CU_ASSERT(pc_crypt(&m, h, 1, msg, n, out, &ol) == CKR_OK);
 	CU_ASSERT(ol == rl && memcmp(out, ref, rl) == 0);
