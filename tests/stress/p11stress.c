@@ -203,7 +203,10 @@ static void coverage(CK_SLOT_ID slot)
 		printf("# listed but not covered: 0x%lx: %s\n", (unsigned long)list[i],
 		       g->why ? g->why : "unknown to p11stress");
 	}
-	printf("# mechanisms listed: %lu, covered: %lu, not covered: %lu\n",
+	printf("# covered:");
+	for (i = 0; i < (CK_ULONG)nops; i++)
+		printf(" %s", ops[i]->name);
+	printf("\n# mechanisms listed: %lu, covered: %lu, not covered: %lu\n",
 	       (unsigned long)n, (unsigned long)(n - uncovered), (unsigned long)uncovered);
 }
 
@@ -266,8 +269,9 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	make_dir();
 	s = open_token(module, &K.slot, model);
-	printf("p11stress: token '%s', module %s, %d threads, %g s, seed 0x%llx\n",
-	       model, module, nthr, secs, seed);
+	printf("p11stress: token '%s', PIXELVAULT_BACKEND=%s, module %s, %d threads, %g s, seed 0x%llx\n",
+	       model, getenv("PIXELVAULT_BACKEND") ? getenv("PIXELVAULT_BACKEND") : "(unset)",
+	       module, nthr, secs, seed);
 	coverage(K.slot);
 	if (ps_keys_setup(s) != 0)
 		exit(2);

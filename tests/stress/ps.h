@@ -104,6 +104,11 @@ long ps_value(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE k, uint8_t *out, size_t cap)
 long ps_attr(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE o, CK_ATTRIBUTE_TYPE a,
              uint8_t *out, size_t cap);
 
+/* ps_sm4gcm.c: SM4-GCM encryption (out: ciphertext || tl-byte tag; tmp:
+ * n + 16 bytes of scratch).  1 on success. */
+int ps_sm4_gcm(const uint8_t key[16], const uint8_t *iv, size_t ivl, const uint8_t *aad,
+               size_t al, const uint8_t *in, size_t n, size_t tl, uint8_t *out, uint8_t *tmp);
+
 /* ps_keys.c: create every key in session s (logged in); 0 on success. */
 int ps_keys_setup(CK_SESSION_HANDLE s);
 void ps_keys_free(void);
