@@ -150,6 +150,7 @@ static int token_init(int argc, char **argv)
 		{ "pin-env", required_argument, NULL, 'p' },
 		{ "owner", required_argument, NULL, 'o' },
 		{ "group", required_argument, NULL, 'g' },
+		{ "no-login", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 } };
 	const char *label = NULL, *so_env = NULL, *pin_env = NULL, *owner = NULL, *group = NULL;
 	char dir[PV_CONF_PATH_MAX], fpr[17], serial[17];
@@ -164,7 +165,7 @@ static int token_init(int argc, char **argv)
 	CK_UTF8CHAR lab[32];
 	tk_admin_token t;
 	CK_RV rv;
-	int c, found = 0, ret = PVAULT_EXIT_FAIL, made = 0;
+	int c, found = 0, ret = PVAULT_EXIT_FAIL, made = 0, no_login = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "l:", opts, NULL)) != -1) {
@@ -174,6 +175,7 @@ static int token_init(int argc, char **argv)
 		case 'p': pin_env = optarg; break;
 		case 'o': owner = optarg; break;
 		case 'g': group = optarg; break;
+		case 'n': no_login = 1; break;
 		default: return PVAULT_EXIT_USAGE;
 		}
 	}
@@ -260,13 +262,14 @@ static int token_init(int argc, char **argv)
 	}
 	{
 		char db[PV_CONF_PATH_MAX + 40];
-		const char *k[3] = { "master_fpr", "owner", "group" };
-		const char *v[3];
+		const char *k[4] = { "master_fpr", "owner", "group", "login" };
+		const char *v[4];
 		size_t nk = 1;
 		int rc;
 		v[0] = fpr;
 		if (owner) { k[nk] = "owner"; v[nk++] = owner; }
 		if (group) { k[nk] = "group"; v[nk++] = group; }
+		if (no_login) { k[nk] = "login"; v[nk++] = "none"; }
 		snprintf(db, sizeof db, "%s/%s/token.db", dir, serial);
 		rc = tk_admin_meta_set(db, k, v, nk);
 		if (rc != PV_OK) {
@@ -295,8 +298,8 @@ static int token_init(int argc, char **argv)
 				chmod(d2, 02770);
 		}
 	}
-	printf("token '%s' initialised: serial %s, slot %lu, master key %s\n", label, serial,
-	       (unsigned long)slot, fpr);
+	printf("token '%s' initialised: serial %s, slot %lu, master key %s%s\n", label, serial,
+	       (unsigned long)slot, fpr, no_login ? "; no login required" : "");
 	ret = 0;
 	made = 0;
 fin:
@@ -357,6 +360,8 @@ static int token_info(int argc, char **argv)
 	       when, (long long)t.changes);
 	printf("user PIN:     %s (failed tries %d)\nSO PIN:       failed tries %d\n",
 	       t.user_pin_set ? "set" : "not set", t.user_fails, t.so_fails);
+	printf("login:        %s\n", t.no_login ?
+	       "not required (--no-login: private keys usable without the user PIN)" : "required");
 	printf("owner/group:  %s/%s\n", t.owner[0] ? t.owner : "-", t.group[0] ? t.group : "-");
 	printf("master key:   %s\n", t.master_fpr[0] ? t.master_fpr : "(not recorded)");
 	printf("objects:      %ld (secret keys %ld, private keys %ld, public keys %ld, "
@@ -428,7 +433,7 @@ static int token_delete(int argc, char **argv)
 const pv_cmd pv_token_cmds[] = {
 	{ "token", "init", "create a token with a label, SO PIN and user PIN",
 	  "pvault token init --label LABEL [--so-pin-env VAR] [--pin-env VAR]\n"
-	  "                         [--owner USER] [--group GROUP]\n\n"
+	  "                         [--owner USER] [--group GROUP] [--no-login]\n\n"
 	  "DESCRIPTION\n"
 	  "  Creates a new token in the configured token directory (token_dir of\n"
 	  "  pixelvault.conf), sets its SO PIN and user PIN, and records the\n"
@@ -444,6 +449,12 @@ const pv_cmd pv_token_cmds[] = {
 	  "  --owner USER      give the token directory to USER (root only); recorded\n"
 	  "  --group GROUP     give it to GROUP, mode 2770, so the group's services\n"
 	  "                    can use the token; recorded\n"
+	  "  --no-login        the token needs no login: it does not announce\n"
+	  "                    CKF_LOGIN_REQUIRED and its private objects are usable\n"
+	  "                    by anyone who can open the token directory, without\n"
+	  "                    the user PIN (services without a PIN prompt; see\n"
+	  "                    docs/threat-model.md).  Off by default; C_InitToken on\n"
+	  "                    the token turns it off again\n"
 	  EXIT_TEXT
 	  "\nEXAMPLE\n  SO=87654321 PIN=12345678 pvault token init --label web \\\n"
 	  "      --so-pin-env SO --pin-env PIN --group www-data\n",
@@ -459,7 +470,8 @@ const pv_cmd pv_token_cmds[] = {
 	  "pvault token info TOKEN\n\n"
 	  "DESCRIPTION\n"
 	  "  TOKEN is a serial number or a label.  Shows label, serial, slot,\n"
-	  "  directory, creation time, PIN state (set, failed tries), owner and group,\n"
+	  "  directory, creation time, PIN state (set, failed tries), whether a login\n"
+	  "  is required, owner and group,\n"
 	  "  master key fingerprint and the object counts per class.  Needs no PIN\n"
 	  "  and does not open the vault.\n"
 	  EXIT_TEXT "\nEXAMPLE\n  pvault token info web\n",

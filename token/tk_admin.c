@@ -137,6 +137,11 @@ int tk_admin_get(const char *dbpath, tk_admin_token *t)
 		adm_meta(db, "master_fpr", t->master_fpr, sizeof t->master_fpr);
 		adm_meta(db, "owner", t->owner, sizeof t->owner);
 		adm_meta(db, "group", t->group, sizeof t->group);
+		{
+			char login[8];
+			adm_meta(db, "login", login, sizeof login);
+			t->no_login = strcmp(login, "none") == 0;
+		}
 	}
 	sqlite3_close(db);
 	return rc;

@@ -10,7 +10,9 @@
  * Metadata lives in its own table, created on first write:
  *   CREATE TABLE pv_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
  * Keys: "master_fpr" (16 hex digits, gpu/host/pv_master.h), "owner",
- * "group".  Readers treat a missing table as "nothing recorded".
+ * "group", "login" ("none": the token needs no login, read by the module
+ * too; absent: a login is required).  Readers treat a missing table as
+ * "nothing recorded".
  *
  * All functions return PV_OK or a negative PV_ERR_* (gpu/core/pv_err.h).
  */
@@ -34,6 +36,7 @@ typedef struct tk_admin_token {
 	long nwrapped;              /* objects holding a vault blob       */
 	char master_fpr[17];        /* "" when not recorded               */
 	char owner[64], group[64];  /* "" when not recorded               */
+	int no_login;               /* pv_meta login = 'none'             */
 } tk_admin_token;
 
 /* The token directory named by pixelvault.conf. */

@@ -74,6 +74,7 @@ typedef struct tk_tokinfo {
 	uint8_t label[32];
 	int user_pin_set;
 	int so_fails, user_fails;
+	int no_login;                 /* pv_meta login = 'none' (tk_slot_login) */
 } tk_tokinfo;
 
 typedef struct tk_pinrec {
@@ -130,6 +131,8 @@ typedef struct tk_slot {
 	char dbpath[4300];
 	/* login state of this process on this token */
 	CK_USER_TYPE login;           /* (CK_USER_TYPE)-1: nobody            */
+	int no_login;                 /* token needs no login: read at session
+	                               * open and C_GetTokenInfo            */
 	CK_ULONG nsess, nrw;
 	tk_obj *sobjs;                /* session objects                    */
 	/* connection pool */
@@ -139,6 +142,11 @@ typedef struct tk_slot {
 } tk_slot;
 
 #define TK_NOBODY ((CK_USER_TYPE)-1)
+
+/* Under g.mu: the login state calls act on.  A token set to need no login
+ * (pv_meta login = 'none', docs/token-store.md) acts as user-logged-in
+ * while nobody is logged in; an SO login still takes precedence. */
+CK_USER_TYPE tk_slot_login(const tk_slot *s);
 
 /* Take / give back a store connection of an initialised slot. */
 int tk_slot_db(tk_slot *s, tk_db **out);

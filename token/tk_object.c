@@ -33,7 +33,7 @@ static CK_RV tk_ctx_get(CK_SESSION_HANDLE h, tk_ctx *c)
 		return CKR_SESSION_HANDLE_INVALID;
 	c->slot = se->slot;
 	c->rw = (se->flags & CKF_RW_SESSION) != 0;
-	c->login = se->slot->login;
+	c->login = tk_slot_login(se->slot);
 	return CKR_OK;
 }
 

@@ -6,6 +6,13 @@
  * session logs out.  PIN failure counters live in the store, so they are
  * shared by every process; a token locks after TK_PIN_MAX_FAILS failures.
  * PBKDF2 runs with no lock held.
+ *
+ * A token the operator set to need no login (pv_meta login = 'none',
+ * `pvault token init --no-login`) clears CKF_LOGIN_REQUIRED and acts as if
+ * the user were logged in whenever nobody is (tk_slot_login): C_Login as
+ * the user answers CKR_USER_ALREADY_LOGGED_IN, C_Logout is harmless, the SO
+ * can still log in.  The PIN is only a gate (keys are sealed under the
+ * master key, not the PIN), so this removes the gate and nothing else.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +22,13 @@
 #include "token/tk_crypto.h"
 #include "token/tk_int.h"
 #include "token/tk_pk.h"
+
+CK_USER_TYPE tk_slot_login(const tk_slot *s)
+{
+	if (s->login == TK_NOBODY && s->no_login)
+		return CKU_USER;
+	return s->login;
+}
 
 tk_session *tk_session_get(CK_SESSION_HANDLE h)
 {
@@ -75,6 +89,7 @@ CK_RV tk_open_session(CK_SLOT_ID id, CK_FLAGS flags, CK_SESSION_HANDLE *out)
 	tk_slot *s;
 	tk_session *se;
 	tk_db *d;
+	tk_tokinfo ti;
 	CK_RV rv = CKR_OK;
 	int rc, initialized;
 
@@ -90,11 +105,15 @@ CK_RV tk_open_session(CK_SLOT_ID id, CK_FLAGS flags, CK_SESSION_HANDLE *out)
 		return CKR_SLOT_ID_INVALID;
 	if (!initialized)
 		return CKR_TOKEN_NOT_RECOGNIZED;
-	/* make sure the store opens before handing out a session */
+	/* make sure the store opens before handing out a session; its login
+	 * setting applies from this session on */
 	rc = tk_slot_db(s, &d);
 	if (rc < 0)
 		return tk_rv_from_pv(rc);
+	rc = tk_store_info(d, &ti);
 	tk_slot_db_put(s, d);
+	if (rc < 0)
+		return tk_rv_from_pv(rc);
 
 	se = calloc(1, sizeof *se);
 	if (se == NULL)
@@ -117,6 +136,7 @@ CK_RV tk_open_session(CK_SLOT_ID id, CK_FLAGS flags, CK_SESSION_HANDLE *out)
 		}
 	}
 	if (rv == CKR_OK) {
+		s->no_login = ti.no_login;
 		se->h = tk_g.next_sess++;
 		se->slot = s;
 		se->flags = flags & (CKF_RW_SESSION | CKF_SERIAL_SESSION);
@@ -186,7 +206,7 @@ CK_RV tk_session_info(CK_SESSION_HANDLE h, CK_SESSION_INFO *info)
 	info->flags = se->flags;
 	if (se->slot->login == CKU_SO)
 		info->state = CKS_RW_SO_FUNCTIONS;
-	else if (se->slot->login == CKU_USER)
+	else if (tk_slot_login(se->slot) == CKU_USER)
 		info->state = rw ? CKS_RW_USER_FUNCTIONS : CKS_RO_USER_FUNCTIONS;
 	else
 		info->state = rw ? CKS_RW_PUBLIC_SESSION : CKS_RO_PUBLIC_SESSION;
@@ -278,8 +298,8 @@ CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	s = se->slot;
 	if (who == CKU_CONTEXT_SPECIFIC)     /* CKA_ALWAYS_AUTHENTICATE keys: tk_pk.c */
 		rv = !tk_pk_ctx_pending(h) ? CKR_OPERATION_NOT_INITIALIZED :
-		     s->login != CKU_USER ? CKR_USER_NOT_LOGGED_IN : CKR_OK;
-	else if (s->login == who)
+		     tk_slot_login(s) != CKU_USER ? CKR_USER_NOT_LOGGED_IN : CKR_OK;
+	else if (tk_slot_login(s) == who)   /* a no-login token: already the user */
 		rv = CKR_USER_ALREADY_LOGGED_IN;
 	else if (s->login != TK_NOBODY)
 		rv = CKR_USER_ANOTHER_ALREADY_LOGGED_IN;
@@ -321,7 +341,7 @@ CK_RV tk_logout(CK_SESSION_HANDLE h)
 	se = tk_session_get(h);
 	if (se == NULL)
 		rv = CKR_SESSION_HANDLE_INVALID;
-	else if (se->slot->login == TK_NOBODY)
+	else if (tk_slot_login(se->slot) == TK_NOBODY)
 		rv = CKR_USER_NOT_LOGGED_IN;
 	else
 		se->slot->login = TK_NOBODY;

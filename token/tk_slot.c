@@ -286,7 +286,12 @@ CK_RV tk_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info)
 		return tk_rv_from_pv(rc);
 	memcpy(info->label, ti.label, sizeof info->label);
 	tk_pad(info->serialNumber, sizeof info->serialNumber, ti.serial);
-	info->flags = CKF_TOKEN_INITIALIZED | CKF_LOGIN_REQUIRED;
+	info->flags = CKF_TOKEN_INITIALIZED;
+	if (!ti.no_login)
+		info->flags |= CKF_LOGIN_REQUIRED;
+	tk_mutex_lock(tk_g.mu);
+	s->no_login = ti.no_login;
+	tk_mutex_unlock(tk_g.mu);
 	if (tk_vault_ready())
 		info->flags |= CKF_RNG;
 	if (ti.user_pin_set)

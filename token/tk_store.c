@@ -302,6 +302,21 @@ int tk_store_peek_slot(const char *path, CK_SLOT_ID *slot_no, char serial[17])
 	return rc;
 }
 
+/* pv_meta login = 'none': the operator made the token need no login
+ * (pvault token init --no-login).  No table or any other value: 0. */
+static int tk_store_no_login(tk_db *d)
+{
+	sqlite3_stmt *st = NULL;
+	int r = 0;
+
+	if (sqlite3_prepare_v2(d->db, "SELECT value = 'none' FROM pv_meta"
+	                       " WHERE key = 'login'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		r = sqlite3_column_int(st, 0) == 1;
+	sqlite3_finalize(st);
+	return r;
+}
+
 int tk_store_info(tk_db *d, tk_tokinfo *ti)
 {
 	sqlite3_stmt *st;
@@ -342,6 +357,7 @@ int tk_store_info(tk_db *d, tk_tokinfo *ti)
 			}
 			sqlite3_reset(st);
 		}
+		ti->no_login = tk_store_no_login(d);
 	}
 	sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
 	return rc;
@@ -442,8 +458,12 @@ int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so)
 
 	if (rc < 0)
 		return rc;
+	/* back to the default: a login is required again */
 	if (sqlite3_exec(d->db, "DELETE FROM attributes; DELETE FROM objects;"
-	                 " DELETE FROM pins WHERE who = 1;", NULL, NULL, NULL)
+	                 " DELETE FROM pins WHERE who = 1;"
+	                 " CREATE TABLE IF NOT EXISTS pv_meta(key TEXT PRIMARY KEY,"
+	                 " value TEXT NOT NULL); DELETE FROM pv_meta WHERE key = 'login';",
+	                 NULL, NULL, NULL)
 	    != SQLITE_OK)
 		rc = tk_sqerr(sqlite3_errcode(d->db));
 	if (rc == PV_OK) {
