@@ -267,6 +267,10 @@ int main(int argc, char **argv)
 	if (nthr < 1 || nthr > 4096 || secs <= 0)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (ps_ossl_init() != 0) {
+		fprintf(stderr, "p11stress: OpenSSL lacks an algorithm the oracle needs\n");
+		exit(2);
+	}
 	make_dir();
 	s = open_token(module, &K.slot, model);
 	printf("p11stress: token '%s', PIXELVAULT_BACKEND=%s, module %s, %d threads, %g s, seed 0x%llx\n",
@@ -317,6 +321,7 @@ int main(int argc, char **argv)
 	       tops, el, tops / el, twrong, trv, twrong || trv ? "FAIL" : "PASS");
 	F->C_CloseAllSessions(K.slot);
 	ps_keys_free();
+	ps_ossl_free();
 	F->C_Finalize(NULL);
 	free(th);
 	free(tid);

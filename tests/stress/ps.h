@@ -77,6 +77,14 @@ extern const ps_op ps_sym_ops[], ps_pk_ops[];
 typedef struct ps_gap { CK_MECHANISM_TYPE mech; const char *why; } ps_gap;
 extern const ps_gap ps_gaps[];
 
+/* OpenSSL algorithms fetched once at start (ps_ossl_init, 0 = ok), looked
+ * up by name afterwards (NULL if not in the list). */
+int ps_ossl_init(void);
+void ps_ossl_free(void);
+const EVP_MD *ps_md(const char *name);
+const EVP_CIPHER *ps_cipher(const char *name);
+EVP_MAC *ps_mac(int cmac);
+
 /* PRNG (xorshift64*) and helpers. */
 uint64_t ps_rand(ps_thr *t);
 uint32_t ps_below(ps_thr *t, uint32_t n);            /* [0, n) */

@@ -75,7 +75,7 @@ static int sm2_z(EVP_PKEY *k, const uint8_t *id, size_t idl, uint8_t z[32])
 		memcpy(buf + n + 64, pt + 1, 64);
 		ok = po_ec_pub(k, pt, sizeof pt) == 65;
 		memcpy(buf + n + 128, pt + 1, 64);
-		ok = ok && EVP_Digest(buf, n + 192, z, NULL, EVP_sm3(), NULL);
+		ok = ok && EVP_Digest(buf, n + 192, z, NULL, ps_md("SM3"), NULL);
 	}
 	BN_free(a);
 	BN_free(b);
@@ -149,7 +149,7 @@ static size_t token_input(const sigctx *c, EVP_PKEY *k, const uint8_t *msg, size
 		if (n > 4096 || !sm2_z(k, defid, 16, z))
 			return 0;
 		memcpy(z + 32, msg, n);
-		return EVP_Digest(z, 32 + n, out, &hl, EVP_sm3(), NULL) ? hl : 0;
+		return EVP_Digest(z, 32 + n, out, &hl, ps_md("SM3"), NULL) ? hl : 0;
 	}
 	if (c->kind == PS_RSA && (c->flags & SG_PKCS1)) {
 		pre = mds[c->mdi].dil;
@@ -171,12 +171,12 @@ static int op_sig(ps_thr *t, const ps_op *o)
 	CK_RV rv;
 
 	c.mdi = md_index(o->md ? o->md : mds[ps_below(t, NMD)].md);
-	c.md = c.kind == PS_ED25519 ? NULL : c.kind == PS_SM2 ? EVP_sm3()
-	     : EVP_get_digestbyname(o->md ? o->md : mds[c.mdi].md);
+	c.md = c.kind == PS_ED25519 ? NULL : c.kind == PS_SM2 ? ps_md("SM3")
+	     : ps_md(o->md ? o->md : mds[c.mdi].md);
 	if (c.flags & SG_PSS) {
 		int mg = (int)ps_below(t, NMD);
 		c.saltlen = (int)ps_below(t, (uint32_t)EVP_MD_get_size(c.md) + 1);
-		c.mgf = EVP_get_digestbyname(mds[mg].md);
+		c.mgf = ps_md(mds[mg].md);
 		pp = (CK_RSA_PKCS_PSS_PARAMS){ mds[c.mdi].ck, mds[mg].mgf, (CK_ULONG)c.saltlen };
 		m.pParameter = &pp;
 		m.ulParameterLen = sizeof pp;
@@ -222,8 +222,8 @@ static int op_rsa_enc(ps_thr *t, const ps_op *o)
 	ps_pair *p = &K.pk[PS_RSA];
 	int pad = o->arg == 0 ? RSA_PKCS1_PADDING : o->arg == 1 ? RSA_PKCS1_OAEP_PADDING : RSA_NO_PADDING;
 	int mi = (int)ps_below(t, NMD), gi = (int)ps_below(t, NMD);
-	const EVP_MD *md = o->arg == 1 ? EVP_get_digestbyname(mds[mi].md) : NULL;
-	const EVP_MD *mgf = o->arg == 1 ? EVP_get_digestbyname(mds[gi].md) : NULL;
+	const EVP_MD *md = o->arg == 1 ? ps_md(mds[mi].md) : NULL;
+	const EVP_MD *mgf = o->arg == 1 ? ps_md(mds[gi].md) : NULL;
 	uint8_t label[32];
 	size_t ll = o->arg == 1 && ps_below(t, 2) ? 1 + ps_below(t, sizeof label) : 0;
 	CK_RSA_PKCS_OAEP_PARAMS op = { mds[mi].ck, mds[gi].mgf, CKZ_DATA_SPECIFIED, ll ? label : NULL, ll };
@@ -346,7 +346,7 @@ static int op_pairgen(ps_thr *t, const ps_op *o)
 {
 	static const CK_MECHANISM_TYPE use[PS_NPAIRS] = {
 		CKM_SHA256_RSA_PKCS, CKM_ECDSA_SHA256, CKM_ECDSA_SHA256, CKM_EDDSA, CKM_PV_SM2_SM3 };
-	sigctx c = { .kind = pick_kind(t, o->arg), .flags = SG_PKCS1, .md = EVP_sha256() };
+	sigctx c = { .kind = pick_kind(t, o->arg), .flags = SG_PKCS1, .md = ps_md("SHA256") };
 	CK_MECHANISM m = { use[c.kind], NULL, 0 };
 	CK_OBJECT_HANDLE pub, priv;
 	EVP_PKEY *k = NULL;
@@ -357,7 +357,7 @@ static int op_pairgen(ps_thr *t, const ps_op *o)
 
 	if (c.kind == PS_RSA && ps_below(t, 32) != 0)
 		return PS_SKIP;                              /* seconds each: rarely */
-	c.md = c.kind == PS_ED25519 ? NULL : c.kind == PS_SM2 ? EVP_sm3() : c.md;
+	c.md = c.kind == PS_ED25519 ? NULL : c.kind == PS_SM2 ? ps_md("SM3") : c.md;
 	if ((rv = ps_genpair(t->s, c.kind, &pub, &priv, &k)) != CKR_OK)
 		return rv == CKR_GENERAL_ERROR ? ps_fail(t, o, PS_WRONG, "public key attributes unusable")
 		                               : PS_RV(t, o, "C_GenerateKeyPair", rv);

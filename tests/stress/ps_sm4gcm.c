@@ -58,7 +58,7 @@ static int sm4_ecb(const uint8_t key[16], const uint8_t *in, size_t n, uint8_t *
 {
 	size_t ol;
 
-	return ts_ossl_crypt(EVP_get_cipherbyname("SM4-ECB"), 1, 0, key, NULL, 0, NULL, 0, 0,
+	return ts_ossl_crypt(ps_cipher("SM4-ECB"), 1, 0, key, NULL, 0, NULL, 0, 0,
 	                     in, n, out, &ol) && ol == n;
 }
 

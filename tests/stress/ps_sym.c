@@ -24,7 +24,7 @@ static int op_digest(ps_thr *t, const ps_op *o)
 	CK_RV rv;
 
 	ps_fill(t, t->in, n);
-	if (!EVP_Digest(t->in, n, t->ref, &rl, EVP_get_digestbyname(o->md), NULL))
+	if (!EVP_Digest(t->in, n, t->ref, &rl, ps_md(o->md), NULL))
 		return ps_fail(t, o, PS_WRONG, "OpenSSL %s failed", o->md);
 	rv = ps_sign(t, &m, CK_INVALID_HANDLE, PS_MULTI(t), t->in, n, t->out, &ol);
 	if (rv != CKR_OK)
@@ -39,8 +39,7 @@ static int op_digest(ps_thr *t, const ps_op *o)
 static int mac_ref(const ps_op *o, const uint8_t *key, size_t kl, const uint8_t *in,
                    size_t n, uint8_t *out, size_t *ol)
 {
-	EVP_MAC *mac = EVP_MAC_fetch(NULL, o->md ? "HMAC" : "CMAC", NULL);
-	EVP_MAC_CTX *x = mac ? EVP_MAC_CTX_new(mac) : NULL;
+	EVP_MAC_CTX *x = EVP_MAC_CTX_new(ps_mac(o->md == NULL));
 	OSSL_PARAM p[2];
 	int ok;
 
@@ -51,7 +50,6 @@ static int mac_ref(const ps_op *o, const uint8_t *key, size_t kl, const uint8_t 
 	ok = x && EVP_MAC_init(x, key, kl, p) && EVP_MAC_update(x, in, n) &&
 	     EVP_MAC_final(x, out, ol, 64);
 	EVP_MAC_CTX_free(x);
-	EVP_MAC_free(mac);
 	return ok;
 }
 
@@ -110,7 +108,7 @@ static int op_cipher(ps_thr *t, const ps_op *o)
 	CK_RV rv;
 
 	snprintf(name, sizeof name, o->md, ai ? 256 : 128);
-	c = EVP_get_cipherbyname(sm4 && kind == CK_GCM ? "SM4-ECB" : name);  /* SM4-GCM: ours */
+	c = ps_cipher(sm4 && kind == CK_GCM ? "SM4-ECB" : name);  /* SM4-GCM: ours */
 	if (c == NULL)
 		return ps_fail(t, o, PS_WRONG, "OpenSSL has no %s", name);
 	if (o->arg & CK_BLOCK)
@@ -175,7 +173,7 @@ static int ossl_wrap(int enc, int pad, const uint8_t *kek, size_t kl, const uint
 
 	snprintf(name, sizeof name, "id-aes%zu-wrap%s", 8 * kl, pad ? "-pad" : "");
 	EVP_CIPHER_CTX_set_flags(x, EVP_CIPHER_CTX_FLAG_WRAP_ALLOW);
-	ok = EVP_CipherInit_ex(x, EVP_get_cipherbyname(name), NULL, kek, NULL, enc) &&
+	ok = EVP_CipherInit_ex(x, ps_cipher(name), NULL, kek, NULL, enc) &&
 	     EVP_CipherUpdate(x, out, &l1, in, (int)n) &&
 	     EVP_CipherFinal_ex(x, out + l1, &l2);
 	*ol = (size_t)(l1 + l2);
@@ -256,7 +254,7 @@ static int op_hkdf(ps_thr *t, const ps_op *o)
 	ok = x && EVP_PKEY_derive_init(x) > 0 &&
 	     EVP_PKEY_CTX_set_hkdf_mode(x, extract ? EVP_PKEY_HKDEF_MODE_EXTRACT_AND_EXPAND
 	                                           : EVP_PKEY_HKDEF_MODE_EXPAND_ONLY) > 0 &&
-	     EVP_PKEY_CTX_set_hkdf_md(x, EVP_get_digestbyname(hkdf_prf[pi].md)) > 0 &&
+	     EVP_PKEY_CTX_set_hkdf_md(x, ps_md(hkdf_prf[pi].md)) > 0 &&
 	     (sl == 0 || EVP_PKEY_CTX_set1_hkdf_salt(x, salt, (int)sl) > 0) &&
 	     EVP_PKEY_CTX_set1_hkdf_key(x, K.hmacv, sizeof K.hmacv) > 0 &&
 	     (il == 0 || EVP_PKEY_CTX_add1_hkdf_info(x, info, (int)il) > 0) &&
@@ -311,8 +309,8 @@ static int op_keygen(ps_thr *t, const ps_op *o)
 	if (vl != (long)vlen)
 		return ps_fail(t, o, PS_WRONG, "CKA_VALUE length %ld, asked %lu", vl, (unsigned long)vlen);
 	snprintf(name, sizeof name, o->arg == 1 ? "SM4-ECB" : "AES-%lu-ECB", (unsigned long)(8 * vlen));
-	ok = o->arg == 2 ? HMAC(EVP_sha256(), kv, (int)vlen, t->in, 32, t->ref, &hl) != NULL
-	                 : ts_ossl_crypt(EVP_get_cipherbyname(name), 1, 0, kv, NULL, 0, NULL, 0, 0,
+	ok = o->arg == 2 ? HMAC(ps_md("SHA256"), kv, (int)vlen, t->in, 32, t->ref, &hl) != NULL
+	                 : ts_ossl_crypt(ps_cipher(name), 1, 0, kv, NULL, 0, NULL, 0, 0,
 	                                 t->in, 32, t->ref, &rl);
 	rl = o->arg == 2 ? hl : rl;
 	if (!ok || ol != rl || memcmp(t->out, t->ref, rl) != 0)

@@ -170,3 +170,74 @@ long ps_value(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE k, uint8_t *out, size_t cap)
 {
 	return ps_attr(s, k, CKA_VALUE, out, cap);
 }
+
+/* ---- OpenSSL algorithms fetched once (OpenSSL 3.0's implicit fetch takes a
+ * global lock per operation; explicitly fetched objects skip it) ---------- */
+
+static const char *const md_names[] = {
+	"SHA1", "SHA224", "SHA256", "SHA384", "SHA512", "SHA3-224", "SHA3-256",
+	"SHA3-384", "SHA3-512", "SM3",
+};
+static const char *const cipher_names[] = {
+	"AES-128-ECB", "AES-192-ECB", "AES-256-ECB", "AES-128-CBC", "AES-256-CBC",
+	"AES-128-CTR", "AES-256-CTR", "AES-128-CFB", "AES-256-CFB", "AES-128-GCM",
+	"AES-256-GCM", "SM4-ECB", "SM4-CBC", "SM4-CTR", "id-aes128-wrap",
+	"id-aes256-wrap", "id-aes128-wrap-pad", "id-aes256-wrap-pad",
+};
+#define NMDS (sizeof md_names / sizeof md_names[0])
+#define NCIPHERS (sizeof cipher_names / sizeof cipher_names[0])
+static EVP_MD *md_objs[NMDS];
+static EVP_CIPHER *cipher_objs[NCIPHERS];
+static EVP_MAC *mac_objs[2];
+
+int ps_ossl_init(void)
+{
+	size_t i;
+
+	for (i = 0; i < NMDS; i++)
+		if ((md_objs[i] = EVP_MD_fetch(NULL, md_names[i], NULL)) == NULL)
+			return -1;
+	for (i = 0; i < NCIPHERS; i++)
+		if ((cipher_objs[i] = EVP_CIPHER_fetch(NULL, cipher_names[i], NULL)) == NULL)
+			return -1;
+	mac_objs[0] = EVP_MAC_fetch(NULL, "HMAC", NULL);
+	mac_objs[1] = EVP_MAC_fetch(NULL, "CMAC", NULL);
+	return mac_objs[0] && mac_objs[1] ? 0 : -1;
+}
+
+void ps_ossl_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < NMDS; i++)
+		EVP_MD_free(md_objs[i]);
+	for (i = 0; i < NCIPHERS; i++)
+		EVP_CIPHER_free(cipher_objs[i]);
+	EVP_MAC_free(mac_objs[0]);
+	EVP_MAC_free(mac_objs[1]);
+}
+
+const EVP_MD *ps_md(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NMDS; i++)
+		if (strcmp(md_names[i], name) == 0)
+			return md_objs[i];
+	return NULL;
+}
+
+const EVP_CIPHER *ps_cipher(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCIPHERS; i++)
+		if (strcmp(cipher_names[i], name) == 0)
+			return cipher_objs[i];
+	return NULL;
+}
+
+EVP_MAC *ps_mac(int cmac)
+{
+	return mac_objs[cmac ? 1 : 0];
+}
