@@ -33,8 +33,9 @@ enum { PS_RSA, PS_P256, PS_P384, PS_ED25519, PS_SM2, PS_NPAIRS };
 
 typedef struct ps_keys {
 	CK_SLOT_ID slot;
-	CK_OBJECT_HANDLE aes[2];         /* AES-128, AES-256 */
-	uint8_t aesv[2][32];
+	CK_OBJECT_HANDLE aes[3];         /* AES-128, AES-192, AES-256 */
+	uint8_t aesv[3][32];
+	size_t aesl[3];
 	CK_OBJECT_HANDLE sm4;
 	uint8_t sm4v[16];
 	CK_OBJECT_HANDLE hmac;           /* generic secret, sign/verify/derive */

@@ -189,17 +189,22 @@ int ps_keys_setup(CK_SESSION_HANDLE s)
 	CK_RV rv;
 	int i;
 
-	RAND_bytes(K.aesv[0], 16);
-	RAND_bytes(K.aesv[1], 32);
+	for (i = 0; i < 3; i++) {
+		K.aesl[i] = 16 + 8 * (size_t)i;
+		RAND_bytes(K.aesv[i], (int)K.aesl[i]);
+		if ((rv = secret(s, CKK_AES, K.aesv[i], K.aesl[i], 0, &K.aes[i])) != CKR_OK) {
+			fprintf(stderr, "p11stress: C_CreateObject of an AES key: CK_RV 0x%lx\n",
+			        (unsigned long)rv);
+			return -1;
+		}
+	}
 	RAND_bytes(K.sm4v, sizeof K.sm4v);
 	RAND_bytes(K.hmacv, sizeof K.hmacv);
 	K.wrappedl[0] = 16;
 	K.wrappedl[1] = 40;
 	RAND_bytes(K.wrappedv[0], 16);
 	RAND_bytes(K.wrappedv[1], 40);
-	if ((rv = secret(s, CKK_AES, K.aesv[0], 16, 0, &K.aes[0])) != CKR_OK ||
-	    (rv = secret(s, CKK_AES, K.aesv[1], 32, 0, &K.aes[1])) != CKR_OK ||
-	    (rv = secret(s, CKK_PV_SM4, K.sm4v, 16, 0, &K.sm4)) != CKR_OK ||
+	if ((rv = secret(s, CKK_PV_SM4, K.sm4v, 16, 0, &K.sm4)) != CKR_OK ||
 	    (rv = secret(s, CKK_GENERIC_SECRET, K.hmacv, sizeof K.hmacv, 0, &K.hmac)) != CKR_OK ||
 	    (rv = secret(s, CKK_AES, K.wrappedv[0], 16, 1, &K.wrapped[0])) != CKR_OK ||
 	    (rv = secret(s, CKK_GENERIC_SECRET, K.wrappedv[1], 40, 1, &K.wrapped[1])) != CKR_OK) {

@@ -45,7 +45,8 @@ static int mac_ref(const ps_op *o, const uint8_t *key, size_t kl, const uint8_t 
 
 	p[0] = o->md ? OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)o->md, 0)
 	             : OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER,
-	                                                kl == 16 ? "AES-128-CBC" : "AES-256-CBC", 0);
+	                                                kl == 16 ? "AES-128-CBC" : kl == 24 ? "AES-192-CBC"
+	                                                : "AES-256-CBC", 0);
 	p[1] = OSSL_PARAM_construct_end();
 	ok = x && EVP_MAC_init(x, key, kl, p) && EVP_MAC_update(x, in, n) &&
 	     EVP_MAC_final(x, out, ol, 64);
@@ -55,10 +56,10 @@ static int mac_ref(const ps_op *o, const uint8_t *key, size_t kl, const uint8_t 
 
 static int op_mac(ps_thr *t, const ps_op *o)
 {
-	int ai = (int)ps_below(t, 2);
+	int ai = (int)ps_below(t, 3);
 	CK_OBJECT_HANDLE k = o->md ? K.hmac : K.aes[ai];
 	const uint8_t *kv = o->md ? K.hmacv : K.aesv[ai];
-	size_t kl = o->md ? sizeof K.hmacv : (ai ? 32 : 16), n = ps_len(t, PS_BUF - 512), rl;
+	size_t kl = o->md ? sizeof K.hmacv : K.aesl[ai], n = ps_len(t, PS_BUF - 512), rl;
 	CK_ULONG gl, ol = 64;
 	CK_MECHANISM m = { o->mech, NULL, 0 };
 	CK_RV rv;
@@ -94,10 +95,10 @@ enum { CK_ECB = 0, CK_IV = 1, CK_CTR = 2, CK_GCM = 3, CK_KIND = 3,
 
 static int op_cipher(ps_thr *t, const ps_op *o)
 {
-	int ai = (int)ps_below(t, 2), kind = o->arg & CK_KIND, sm4 = o->arg & CK_SM4;
+	int ai = (int)ps_below(t, 3), kind = o->arg & CK_KIND, sm4 = o->arg & CK_SM4;
 	CK_OBJECT_HANDLE k = sm4 ? K.sm4 : K.aes[ai];
 	const uint8_t *kv = sm4 ? K.sm4v : K.aesv[ai];
-	char name[32];
+	char name[32], ecbname[32];
 	const EVP_CIPHER *c;
 	uint8_t iv[64], aad[64];
 	size_t n = ps_len(t, PS_BUF - 512), ivl = 16, al = 0, tl = 0, rl;
@@ -107,8 +108,9 @@ static int op_cipher(ps_thr *t, const ps_op *o)
 	CK_ULONG ol;
 	CK_RV rv;
 
-	snprintf(name, sizeof name, o->md, ai ? 256 : 128);
-	c = ps_cipher(sm4 && kind == CK_GCM ? "SM4-ECB" : name);  /* SM4-GCM: ours */
+	snprintf(name, sizeof name, o->md, (int)(8 * K.aesl[ai]));
+	snprintf(ecbname, sizeof ecbname, sm4 ? "SM4-ECB" : "AES-%d-ECB", (int)(8 * K.aesl[ai]));
+	c = ps_cipher(sm4 && kind == CK_GCM ? ecbname : name);  /* SM4-GCM: ours */
 	if (c == NULL)
 		return ps_fail(t, o, PS_WRONG, "OpenSSL has no %s", name);
 	if (o->arg & CK_BLOCK)
@@ -147,7 +149,7 @@ static int op_cipher(ps_thr *t, const ps_op *o)
 	}
 	if (kind == CK_CTR && cp.ulCounterBits < 128) {
 		rl = n;
-		if (!ps_ctr(ps_cipher(sm4 ? "SM4-ECB" : ai ? "AES-256-ECB" : "AES-128-ECB"), kv,
+		if (!ps_ctr(ps_cipher(ecbname), kv,
 		            cp.cb, (unsigned)cp.ulCounterBits, t->in, n, t->ref, t->tmp))
 			return ps_fail(t, o, PS_WRONG, "CTR reference failed");
 	} else if (sm4 && kind == CK_GCM) {
@@ -201,8 +203,8 @@ static int ossl_wrap(int enc, int pad, const uint8_t *kek, size_t kl, const uint
 
 static int op_wrap(ps_thr *t, const ps_op *o)
 {
-	int ai = (int)ps_below(t, 2), wi = (int)ps_below(t, 2);
-	size_t kl = ai ? 32 : 16, rl, n;
+	int ai = (int)ps_below(t, 3), wi = (int)ps_below(t, 2);
+	size_t kl = K.aesl[ai], rl, n;
 	CK_MECHANISM m = { o->mech, NULL, 0 };
 	CK_OBJECT_CLASS cls = CKO_SECRET_KEY;
 	CK_KEY_TYPE gen = CKK_GENERIC_SECRET;
@@ -242,15 +244,19 @@ static const struct { CK_MECHANISM_TYPE m; const char *md; } hkdf_prf[] = {
 	{ CKM_SHA3_256, "SHA3-256" }, { CKM_SHA3_384, "SHA3-384" }, { CKM_SHA3_512, "SHA3-512" },
 };
 
+enum { HK_BOTH, HK_EXPAND, HK_EXTRACT };
+
 static int op_hkdf(ps_thr *t, const ps_op *o)
 {
 	int pi = (int)ps_below(t, sizeof hkdf_prf / sizeof hkdf_prf[0]);
-	int extract = ps_below(t, 4) != 0;
+	int mode = (int)ps_below(t, 4) % 3;     /* HK_BOTH (half the time), HK_EXPAND, HK_EXTRACT */
+	int extract = mode != HK_EXPAND, expand = mode != HK_EXTRACT;
 	uint8_t salt[80], info[80];
 	size_t sl = extract && ps_below(t, 3) ? ps_below(t, sizeof salt + 1) : 0;
 	size_t il = ps_below(t, sizeof info + 1), rl;
-	CK_ULONG vlen = 1 + ps_below(t, 96);
-	CK_HKDF_PARAMS p = { extract, CK_TRUE, hkdf_prf[pi].m,
+	CK_ULONG vlen = expand ? 1 + ps_below(t, 96)
+	                       : (CK_ULONG)EVP_MD_get_size(ps_md(hkdf_prf[pi].md));
+	CK_HKDF_PARAMS p = { extract, expand, hkdf_prf[pi].m,
 	                     sl ? CKF_HKDF_SALT_DATA : CKF_HKDF_SALT_NULL,
 	                     sl ? salt : NULL, sl, 0, il ? info : NULL, il };
 	CK_MECHANISM m = { o->mech, &p, sizeof p };
@@ -270,12 +276,13 @@ static int op_hkdf(ps_thr *t, const ps_op *o)
 	ps_fill(t, info, il);
 	rl = vlen;
 	ok = x && EVP_PKEY_derive_init(x) > 0 &&
-	     EVP_PKEY_CTX_set_hkdf_mode(x, extract ? EVP_PKEY_HKDEF_MODE_EXTRACT_AND_EXPAND
-	                                           : EVP_PKEY_HKDEF_MODE_EXPAND_ONLY) > 0 &&
+	     EVP_PKEY_CTX_set_hkdf_mode(x, mode == HK_BOTH ? EVP_PKEY_HKDEF_MODE_EXTRACT_AND_EXPAND
+	                                 : mode == HK_EXPAND ? EVP_PKEY_HKDEF_MODE_EXPAND_ONLY
+	                                 : EVP_PKEY_HKDEF_MODE_EXTRACT_ONLY) > 0 &&
 	     EVP_PKEY_CTX_set_hkdf_md(x, ps_md(hkdf_prf[pi].md)) > 0 &&
 	     (sl == 0 || EVP_PKEY_CTX_set1_hkdf_salt(x, salt, (int)sl) > 0) &&
 	     EVP_PKEY_CTX_set1_hkdf_key(x, K.hmacv, sizeof K.hmacv) > 0 &&
-	     (il == 0 || EVP_PKEY_CTX_add1_hkdf_info(x, info, (int)il) > 0) &&
+	     (il == 0 || !expand || EVP_PKEY_CTX_add1_hkdf_info(x, info, (int)il) > 0) &&
 	     EVP_PKEY_derive(x, t->ref, &rl) > 0;
 	EVP_PKEY_CTX_free(x);
 	if (!ok || rl != vlen)
@@ -286,7 +293,8 @@ static int op_hkdf(ps_thr *t, const ps_op *o)
 	F->C_DestroyObject(t->s, h);
 	if (vl != (long)vlen || memcmp(t->out, t->ref, vlen) != 0)
 		return ps_fail(t, o, PS_WRONG, "HKDF-%s %s: %lu-byte key differs", hkdf_prf[pi].md,
-		               extract ? "extract+expand" : "expand", (unsigned long)vlen);
+		               mode == HK_BOTH ? "extract+expand" : expand ? "expand" : "extract",
+		               (unsigned long)vlen);
 	return PS_OK;
 }
 

@@ -179,10 +179,11 @@ static const char *const md_names[] = {
 	"SHA3-384", "SHA3-512", "SM3",
 };
 static const char *const cipher_names[] = {
-	"AES-128-ECB", "AES-192-ECB", "AES-256-ECB", "AES-128-CBC", "AES-256-CBC",
-	"AES-128-CTR", "AES-256-CTR", "AES-128-CFB", "AES-256-CFB", "AES-128-GCM",
-	"AES-256-GCM", "SM4-ECB", "SM4-CBC", "SM4-CTR", "id-aes128-wrap",
-	"id-aes256-wrap", "id-aes128-wrap-pad", "id-aes256-wrap-pad",
+	"AES-128-ECB", "AES-192-ECB", "AES-256-ECB", "AES-128-CBC", "AES-192-CBC",
+	"AES-256-CBC", "AES-128-CTR", "AES-192-CTR", "AES-256-CTR", "AES-128-CFB",
+	"AES-192-CFB", "AES-256-CFB", "AES-128-GCM", "AES-192-GCM", "AES-256-GCM",
+	"SM4-ECB", "SM4-CBC", "SM4-CTR", "id-aes128-wrap", "id-aes192-wrap",
+	"id-aes256-wrap", "id-aes128-wrap-pad", "id-aes192-wrap-pad", "id-aes256-wrap-pad",
 };
 #define NMDS (sizeof md_names / sizeof md_names[0])
 #define NCIPHERS (sizeof cipher_names / sizeof cipher_names[0])
