@@ -4,7 +4,9 @@
  * (SHA-256) through one pvaultd for PVD_LOAD_SECS seconds (default 3 in
  * `./run test`; the issue's 30 s run: PVD_LOAD_SECS=30, see docs/daemon.md).
  * Every result is checked against OpenSSL; per-process throughput is
- * printed.
+ * printed.  PVD_LOAD_EMBEDDED=1: the same load with each process running
+ * its own embedded vault (same master key) instead of pvaultd's - the
+ * comparison docs/gpu-validation.md records for the CUDA backend.
  */
 #include "td_common.h"
 
@@ -22,7 +24,7 @@
 static td_daemon D;
 static te_key hk, ak;
 static uint8_t hkey[32], akey[32];
-static int secs = 3, nproc = 8, nthr = 8;
+static int secs = 3, nproc = 8, nthr = 8, embedded;
 
 static int suite_init(void)
 {
@@ -31,6 +33,7 @@ static int suite_init(void)
 	if ((e = getenv("PVD_LOAD_SECS")) != NULL) secs = atoi(e);
 	if ((e = getenv("PVD_LOAD_PROCS")) != NULL) nproc = atoi(e);
 	if ((e = getenv("PVD_LOAD_THREADS")) != NULL) nthr = atoi(e);
+	if ((e = getenv("PVD_LOAD_EMBEDDED")) != NULL) embedded = atoi(e);
 	if (secs < 1 || nproc < 1 || nproc > 64 || nthr < 1 || nthr > 64)
 		return 1;
 	if (td_setup(&D) != 0 || td_start(&D) != 0 || td_open(&D, &v) != PV_OK)
@@ -138,7 +141,13 @@ static void t_load(void)
 			char line[128];
 			int k;
 			close(pfd[0]);
-			if (td_open(&D, &v) != PV_OK)
+			if (embedded) {
+				pv_conf c;
+				td_conf(&D, &c);
+				snprintf(c.mode, sizeof c.mode, "embedded");
+				if (pv_vault_open(&c, &v) != PV_OK)
+					_exit(2);
+			} else if (td_open(&D, &v) != PV_OK)
 				_exit(2);
 			while (now() < start)
 				usleep(1000);
@@ -180,8 +189,9 @@ static void t_load(void)
 			fclose(f);
 		CU_ASSERT_EQUAL(n, nproc);
 	}
-	fprintf(stderr, "  total: %d processes x %d threads, %lu ops in %d s = %.0f ops/s, %lu bad\n",
-	        nproc, nthr, tot, secs, (double)tot / secs, totbad);
+	fprintf(stderr, "  total (%s): %d processes x %d threads, %lu ops in %d s = %.0f ops/s, %lu bad\n",
+	        embedded ? "embedded vaults" : "one pvaultd", nproc, nthr, tot, secs,
+	        (double)tot / secs, totbad);
 	CU_ASSERT_EQUAL(fails, 0);
 	CU_ASSERT_EQUAL(totbad, 0);
 	CU_ASSERT(kill(D.pid, 0) == 0);

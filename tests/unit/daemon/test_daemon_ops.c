@@ -42,7 +42,7 @@ static void t_info(void)
 	pv_vault_info info;
 	pv_req r;
 	CU_ASSERT_EQUAL_FATAL(pv_vault_get_info(dv, &info), PV_OK);
-	CU_ASSERT_STRING_EQUAL(info.backend, "cpu");
+	CU_ASSERT_STRING_EQUAL(info.backend, te_backend());
 	CU_ASSERT_EQUAL(info.sealed, 0);
 	CU_ASSERT(strncmp(info.device, "pvaultd: ", 9) == 0);
 	CU_ASSERT(info.nslots >= 2);
@@ -324,7 +324,7 @@ static void t_status(void)
 	int gcm = 0;
 	td_conf(&D, &c);
 	CU_ASSERT_EQUAL_FATAL(pv_vault_status(&c, &st), PV_OK);
-	CU_ASSERT_STRING_EQUAL(st.backend, "cpu");
+	CU_ASSERT_STRING_EQUAL(st.backend, te_backend());
 	CU_ASSERT_EQUAL(st.sealed, 0);
 	CU_ASSERT_EQUAL(st.pid, (uint32_t)D.pid);
 	CU_ASSERT(st.clients >= 1);

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# tests/gpu/device-phases.sh - the GPU machine's checks over a bundle made by
+# tests/gpu/pack-device; started by `tests/gpu/run-device --bundle DIR`.
+#
+# Environment (from run-device): ROOT (repo), OUT (results), BUNDLE,
+# PHASES (comma list of kat ring unit e2e stress load bench), SCALE.
+# Every phase runs with PIXELVAULT_BACKEND=cuda (the token's embedded vault
+# and pvaultd boot the CUDA backend), except the CPU reference rows of
+# `load`.  Logs: $OUT/logs.tgz; table: $OUT/summary.txt, printed last.
+set -uo pipefail
+cd "$ROOT"
+BD_NAME=$(basename "$(cat "$BUNDLE/build-path")")
+BD=$ROOT/$BD_NAME
+L=/tmp/pv-device-logs
+SYS=/tmp/pv-sysroot
+rm -rf "$L"; mkdir -p "$L" "$SYS"
+: > "$OUT/summary.txt"
+say() { echo "$*" | tee -a "$OUT/summary.txt"; }
+has() { case ",$PHASES," in *",$1,"*) return 0 ;; esac; return 1; }
+
+# --- setup: libraries the image lacks, and the build's absolute paths ----
+for d in "$BUNDLE"/debs/*.deb; do dpkg -x "$d" "$SYS"; done
+export LD_LIBRARY_PATH=$SYS/usr/lib/x86_64-linux-gnu:$SYS/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PATH=$SYS/usr/bin:$SYS/usr/sbin:$PATH
+[ -e "$BD" ] || ln -s "$BUNDLE/$BD_NAME" "$BD"
+want=$(dirname "$(cat "$BUNDLE/build-path")")       # e.g. /work/main
+if [ "$want" != "$ROOT" ] && [ ! -e "$want" ]; then
+  mkdir -p "$(dirname "$want")" && ln -s "$ROOT" "$want"
+fi
+export PIXELVAULT_BACKEND=cuda
+MODULE=$BD/pkcs11/pixelvault-pkcs11.so
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "commit: $(cat "$BUNDLE/commit") (bundle; uncommitted: $(wc -l < "$BUNDLE/dirty") files)"
+  echo "host: $(uname -srm), $(nproc) cores"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1
+  ldd "$MODULE" | grep -i "not found" || echo "module: all libraries found"
+  ldd "$(command -v pkcs11-tool)" 2>&1 | grep -i "not found" || echo "pkcs11-tool: all libraries found"
+} | tee "$OUT/env.txt"
+RT="python3 tests/gpu/run-tests.py $BD/tests.json"
+
+phase() {  # name, timeout, command...
+  local name=$1 lim=$2; shift 2
+  local s=$(date +%s)
+  timeout -k 5 "$lim" "$@" > "$L/$name.log" 2>&1
+  local rc=$?
+  say "$(printf '%-10s rc=%-3s %4ss  %s' "$name" "$rc" "$(( $(date +%s) - s ))" \
+        "$(grep -E '^(gpu_(kat|ring): [0-9]+ passed|tests: [0-9]+ passed|Run Summary|.*wrong answers)' "$L/$name.log" | tail -1)")"
+  return $rc
+}
+
+has kat   && phase kat 240 "$BD/tests/gpu/gpu_kat"
+has ring  && phase ring 240 "$BD/tests/gpu/gpu_ring"
+has unit  && phase unit 560 $RT "$L/unit" --suite engine --suite pkcs11 --suite p11crypto \
+                 --suite p11pk --suite token --suite daemon --suite pvault --skip daemon_load_8x8_3s
+has e2e   && phase e2e 400 $RT "$L/e2e" --name e2e-token-basic --name e2e-symmetric \
+                 --name e2e-pubkey --name e2e-daemon --name e2e-provision
+if has stress; then
+  if [ -x "$BD/tests/stress/p11stress" ]; then
+    phase stress 200 "$BD/tests/stress/p11stress" --module "$MODULE" --threads 64 \
+      --seconds "${PV_STRESS_SECS:-60}"
+  else say "stress     not in the bundle"; fi
+fi
+if has load; then
+  for cfg in "daemon cuda 8 8 0" "embedded cuda 1 64 0" "daemon cpu 8 8 0"; do
+    set -- $cfg
+    phase "load-$1-$2-$3x$4" 120 env PIXELVAULT_BACKEND=$2 PVD_LOAD_SECS=10 PVD_LOAD_PROCS=$3 \
+      PVD_LOAD_THREADS=$4 PVD_LOAD_EMBEDDED=$([ "$1" = embedded ] && echo 1 || echo 0) \
+      $RT "$L/load-$1-$2" --name daemon_load_8x8_3s
+    grep -h "total" "$L/load-$1-$2"/*.log | tee -a "$OUT/summary.txt"
+  done
+fi
+if has bench; then
+  phase gpu_bench 200 "$BD/tests/gpu/gpu_bench" "$SCALE"
+  sed -n '/^workload/,$p' "$L/gpu_bench.log" | tee -a "$OUT/summary.txt"
+  if [ -x "$BD/tests/bench/p11bench/p11bench" ]; then
+    phase p11bench 480 "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" \
+      --threads "${PV_BENCH_THREADS:-1,4,16,64,128}" --openssl-threads 1,16 \
+      --seconds "${PV_BENCH_SECS:-2}" --csv "$OUT/p11bench.csv"
+    cp "$L/p11bench.log" "$OUT/p11bench.txt"
+  else say "p11bench   not in the bundle"; fi
+fi
+tar -C "$L/.." -czf "$OUT/logs.tgz" "$(basename "$L")"
+echo
+echo "================ PixelVault GPU validation (bundle) ================"
+cat "$OUT/summary.txt"
