@@ -27,7 +27,7 @@ want=$(dirname "$(cat "$BUNDLE/build-path")")       # e.g. /work/main
 if [ "$want" != "$ROOT" ] && [ ! -e "$want" ]; then
   mkdir -p "$(dirname "$want")" && ln -s "$ROOT" "$want"
 fi
-export PIXELVAULT_BACKEND=cuda
+export PIXELVAULT_BACKEND=${PV_DEVICE_BACKEND:-cuda}   # cpu: a dry run without a GPU
 MODULE=$BD/pkcs11/pixelvault-pkcs11.so
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -37,7 +37,7 @@ MODULE=$BD/pkcs11/pixelvault-pkcs11.so
   ldd "$MODULE" | grep -i "not found" || echo "module: all libraries found"
   ldd "$(command -v pkcs11-tool)" 2>&1 | grep -i "not found" || echo "pkcs11-tool: all libraries found"
 } | tee "$OUT/env.txt"
-RT="python3 tests/gpu/run-tests.py $BD/tests.json"
+RT="python3 tests/gpu/run-tests.py $BUNDLE/$BD_NAME/tests.json"
 
 phase() {  # name, timeout, command...
   local name=$1 lim=$2; shift 2
