@@ -87,6 +87,9 @@ run_suite() {
        --junitxml="$S/suite.xml" "${desel[@]}" tests >"$S/suite.log" 2>&1)
   local rc=$?
   "$VENV/bin/python" "$HERE/py/check_suite.py" "$S/suite.xml" >"$S/check.txt" 2>&1 || rc=1
+  # --deselect ignores ids that match nothing: all of ours must have matched
+  grep -q " ${#DESELECT[@]} deselected in " "$S/suite.log" ||
+    { echo "NOT OK pytest did not deselect all ${#DESELECT[@]} (a test renamed?)" >>"$S/check.txt"; rc=1; }
   sed -n 's/^.* \([0-9]* deselected\) in .*$/\1/p' "$S/suite.log" >>"$S/check.txt"
   sed 's/^/# /' "$S/check.txt" >&3          # the findings, pass or fail
   [ $rc -eq 0 ] || { grep -E '^(FAILED|ERROR)' "$S/suite.log"; tail -3 "$S/suite.log"; return 1; }
