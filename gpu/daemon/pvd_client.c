@@ -225,6 +225,31 @@ static void client_free(pvd_client *c)
 	free(c);
 }
 
+static void client_list(pvd_client *c)
+{
+	pvd *d = c->d;
+	pthread_mutex_lock(&d->mu);
+	c->next = d->clients;
+	d->clients = c;
+	d->nclients++;
+	d->clients_total++;
+	pthread_mutex_unlock(&d->mu);
+}
+
+static void client_unlist(pvd_client *c)
+{
+	pvd *d = c->d;
+	pvd_client **pp;
+	pthread_mutex_lock(&d->mu);
+	for (pp = &d->clients; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	d->nclients--;
+	pthread_mutex_unlock(&d->mu);
+}
+
 static int send_hello_ok(pvd_client *c)
 {
 	pvp_hello_ok ok;
@@ -301,7 +326,7 @@ void pvd_serve(pvd *d, int fd)
 {
 	union { pvp_hello hello; uint8_t b[PVP_MSG_MAX]; } m;
 	struct timeval tv = { 5, 0 };
-	pvd_client *c, **pp;
+	pvd_client *c;
 	uint32_t type, i;
 	ssize_t n;
 
@@ -358,20 +383,23 @@ void pvd_serve(pvd *d, int fd)
 		if (pthread_create(&c->th[i], NULL, worker, c) != 0)
 			break;
 	c->nworkers = i;
-	if (i == 0 || send_hello_ok(c) != PV_OK) {
+	if (i == 0) {
 		pvd_send_error(fd, PV_ERR_NOMEM);
+		client_free(c);
+		return;
+	}
+	/* listed (and counted in STATUS) before HELLO_OK leaves: a client that
+	 * holds its ring is always among the daemon's clients */
+	client_list(c);
+	if (send_hello_ok(c) != PV_OK) {
+		pvd_send_error(fd, PV_ERR_NOMEM);
+		client_unlist(c);
 		client_free(c);
 		return;
 	}
 	/* the descriptor is the client's now; ours is not needed */
 	close(c->memfd);
 	c->memfd = -1;
-	pthread_mutex_lock(&d->mu);
-	c->next = d->clients;
-	d->clients = c;
-	d->nclients++;
-	d->clients_total++;
-	pthread_mutex_unlock(&d->mu);
 
 	/* the client says nothing more: EOF = gone; anything else (a replayed
 	 * HELLO included) is a protocol error that drops the connection */
@@ -383,14 +411,7 @@ void pvd_serve(pvd *d, int fd)
 	if (n > 0)
 		proto_error(d, fd);
 
-	pthread_mutex_lock(&d->mu);
-	for (pp = &d->clients; *pp != NULL; pp = &(*pp)->next)
-		if (*pp == c) {
-			*pp = c->next;
-			break;
-		}
-	d->nclients--;
-	pthread_mutex_unlock(&d->mu);
+	client_unlist(c);
 	client_free(c);           /* drains: workers finish what they hold */
 }
 
