@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gpu/core/pv_err.h"
+#include "pkcs11/pk_vendor.h"
 #include "token/tk_int.h"
 
 #ifndef CKA_UNIQUE_ID
@@ -129,6 +130,9 @@ static const tk_adef tk_rsa_pub[] = {
 	END
 };
 
+/* CKK_EC, CKK_EC_EDWARDS and CKK_PV_SM2 (whose CKA_EC_PARAMS is the SM2
+ * curve's OID, as on the public objects C_GenerateKeyPair makes): the
+ * curve and the point are checked when the key is used (tk_pk.c). */
 static const tk_adef tk_ec_pub[] = {
 	{ CKA_EC_PARAMS, K_BYTES, A_REQ, D_NONE },
 	{ CKA_EC_POINT,  K_BYTES, A_REQ, D_NONE },
@@ -161,6 +165,7 @@ static const tk_keydef tk_pub_keys[] = {
 	{ CKK_RSA, tk_rsa_pub },
 	{ CKK_EC, tk_ec_pub },
 	{ CKK_EC_EDWARDS, tk_ec_pub },
+	{ CKK_PV_SM2, tk_ec_pub },
 };
 
 /* The applicable tables of one object: class tables plus key-type table. */

@@ -400,6 +400,78 @@ static void t_import(void)
 	EVP_PKEY_free(e);
 }
 
+static const uint8_t oid_sm2[] = { 0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x82, 0x2d };
+
+/* C_CreateObject of a CKK_PV_SM2 public key (CKA_EC_POINT: DER OCTET
+ * STRING, or the bare point when der is 0). */
+static CK_RV import_sm2_pub(const uint8_t *oid, size_t oidl, const uint8_t *pub, size_t pl,
+                            int der, CK_OBJECT_HANDLE *h)
+{
+	CK_OBJECT_CLASS c = CKO_PUBLIC_KEY;
+	CK_KEY_TYPE kt = CKK_PV_SM2;
+	uint8_t pt[2 + 65];
+	CK_ATTRIBUTE t[5];
+	CK_ULONG n = 0;
+
+	if (pl > 65)
+		return CKR_ARGUMENTS_BAD;
+	pt[0] = 0x04;
+	pt[1] = (uint8_t)pl;
+	memcpy(pt + 2, pub, pl);
+	t[n++] = (CK_ATTRIBUTE){ CKA_CLASS, &c, sizeof c };
+	t[n++] = (CK_ATTRIBUTE){ CKA_KEY_TYPE, &kt, sizeof kt };
+	t[n++] = (CK_ATTRIBUTE){ CKA_VERIFY, &T, sizeof T };
+	t[n++] = (CK_ATTRIBUTE){ CKA_EC_PARAMS, (void *)oid, oidl };
+	t[n++] = (CK_ATTRIBUTE){ CKA_EC_POINT, der ? pt : pt + 2, der ? pl + 2 : pl };
+	return pkt_f->C_CreateObject(pc_s, t, n, h);
+}
+
+/* An OpenSSL-made SM2 public key imported: OpenSSL's SM2-with-SM3
+ * signatures (default ID) verify with it, tampered ones do not. */
+static void t_sm2_pub_import(void)
+{
+	static const uint8_t id[] = "bob@example.com";
+	EVP_PKEY *e = po_ec_gen("SM2");
+	CK_MECHANISM m = { CKM_PV_SM2_SM3, NULL, 0 };
+	CK_MECHANISM mi = { CKM_PV_SM2_SM3, (void *)id, sizeof id - 1 };
+	CK_OBJECT_HANDLE h, hraw, hbad;
+	CK_KEY_TYPE kt = 0;
+	uint8_t pub[80], msg[61], rs[64], bad[64], got[80];
+	size_t pl;
+	int i;
+
+	CU_ASSERT_FATAL(e != NULL);
+	pl = po_ec_pub(e, pub, sizeof pub);
+	CU_ASSERT_EQUAL_FATAL(pl, 65);
+	CU_ASSERT_EQUAL_FATAL(import_sm2_pub(oid_sm2, sizeof oid_sm2, pub, pl, 1, &h), CKR_OK);
+	CU_ASSERT_EQUAL(attr(h, CKA_KEY_TYPE, (uint8_t *)&kt, sizeof kt), (long)sizeof kt);
+	CU_ASSERT_EQUAL(kt, CKK_PV_SM2);
+	CU_ASSERT_EQUAL(attr(h, CKA_EC_PARAMS, got, sizeof got), (long)sizeof oid_sm2);
+	CU_ASSERT(memcmp(got, oid_sm2, sizeof oid_sm2) == 0);
+	CU_ASSERT_EQUAL(import_sm2_pub(oid_sm2, sizeof oid_sm2, pub, pl, 0, &hraw), CKR_OK);
+	for (i = 0; i < 4; i++) {
+		ts_rand(msg, sizeof msg);
+		CU_ASSERT_FATAL(po_sm2_sign(e, NULL, 0, msg, sizeof msg, rs));
+		CU_ASSERT_EQUAL(verify(&m, h, msg, sizeof msg, rs, 64), CKR_OK);
+		CU_ASSERT_EQUAL(verify(&m, hraw, msg, sizeof msg, rs, 64), CKR_OK);
+		/* the signature, the message, or the ID changed: refused */
+		memcpy(bad, rs, 64);
+		bad[i * 16 + 5] ^= 0x01;
+		CU_ASSERT_EQUAL(verify(&m, h, msg, sizeof msg, bad, 64), CKR_SIGNATURE_INVALID);
+		msg[i] ^= 0x80;
+		CU_ASSERT_EQUAL(verify(&m, h, msg, sizeof msg, rs, 64), CKR_SIGNATURE_INVALID);
+		msg[i] ^= 0x80;
+		CU_ASSERT_EQUAL(verify(&mi, h, msg, sizeof msg, rs, 64), CKR_SIGNATURE_INVALID);
+	}
+	/* a point on the SM2 curve under another curve's OID: not an SM2 key */
+	CU_ASSERT_EQUAL(import_sm2_pub(oid_p256, sizeof oid_p256, pub, pl, 1, &hbad), CKR_OK);
+	CU_ASSERT_EQUAL(pkt_f->C_VerifyInit(pc_s, &m, hbad), CKR_CURVE_NOT_SUPPORTED);
+	pkt_f->C_DestroyObject(pc_s, h);
+	pkt_f->C_DestroyObject(pc_s, hraw);
+	pkt_f->C_DestroyObject(pc_s, hbad);
+	EVP_PKEY_free(e);
+}
+
 /* ---- Wycheproof through the module ------------------------------------------------- */
 
 static int wp_acc_yes, wp_acc_no;
@@ -650,6 +722,7 @@ int main(void)
 	CU_add_test(s, "bad input", t_bad);
 	CU_add_test(s, "ECDH1 derive vs OpenSSL", t_ecdh);
 	CU_add_test(s, "C_CreateObject of private keys", t_import);
+	CU_add_test(s, "C_CreateObject of an SM2 public key; OpenSSL signatures", t_sm2_pub_import);
 	CU_add_test(s, "Wycheproof through the module", t_wycheproof);
 	CU_add_test(s, "CKA_ALWAYS_AUTHENTICATE", t_always_auth);
 	{
