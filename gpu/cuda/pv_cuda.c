@@ -402,11 +402,11 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 
 	CK(cudaMalloc((void **)&v->darena, (size_t)ns * sa));
 	CK(cudaMalloc((void **)&v->ddesc, (size_t)ns * sizeof(ve_desc)));
-	CK(cudaMalloc((void **)&v->dstate, sizeof(pvc_devstate)));
+	CK(cudaMalloc((void **)&v->dstate, sizeof(pvc_devstate) + (size_t)ns * sizeof(uint32_t)));
 	CK(cudaMalloc((void **)&v->dstaging, PVC_ST_LEN));
 	CK(cudaMemsetAsync(v->darena, 0, (size_t)ns * sa, v->stream));
 	CK(cudaMemsetAsync(v->ddesc, 0, (size_t)ns * sizeof(ve_desc), v->stream));
-	CK(cudaMemsetAsync(v->dstate, 0, sizeof(pvc_devstate), v->stream));
+	CK(cudaMemsetAsync(v->dstate, 0, sizeof(pvc_devstate) + (size_t)ns * sizeof(uint32_t), v->stream));
 
 	/* boot secrets: stack -> pinned staging -> device staging; the stack
 	 * and pinned copies are wiped as soon as the copy is done */
@@ -426,6 +426,7 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	v->kp.darena = v->darena;
 	v->kp.ddesc = v->ddesc;
 	v->kp.dev = v->dstate;
+	v->kp.dready = (uint32_t *)(v->dstate + 1);
 	v->kp.staging = v->dstaging;
 	v->kp.nslots = ns;
 	v->kp.slot_arena = sa;

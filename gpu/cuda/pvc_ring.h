@@ -17,11 +17,19 @@
  * The claim counter the GPU blocks race on lives in device memory
  * (pvc_devstate) and is touched by the GPU only.
  *
+ * Polling: ONE block of the grid (the last) is the poller.  It load-
+ * acquires (system scope) the host ready_seq words of a window of tickets
+ * [scan, scan + W) over PCIe and, for each ready ticket t, store-releases
+ * (device scope) dready[t & (nslots-1)] = t + 1 in device memory; scan
+ * moves past the ready prefix.  Idle workers poll dready (L2), never PCIe:
+ * one PCIe reader however many blocks wait (run 2 measured 1,056 polling
+ * blocks at ~4 ms a round trip).
+ *
  * Worker side of the protocol, ticket t (slot s = t & (nslots-1)):
- *   the block leader reads claim c (device) and load-acquires (system
- *   scope) slot(c).ready_seq; once it is c + 1, every thread checks
- *   ready_seq of slot(c + tid); the ready prefix [c, c + n) is claimed with
- *   atomicCAS(claim, c, c + n).  Each descriptor and the input spans are
+ *   the block leader reads claim c and load-acquires (device scope)
+ *   dready[c]; once it is c + 1 it claims c with atomicCAS(claim, c, c+1);
+ *   then every thread checks dready of slot(c + tid) and the ready prefix
+ *   [c+1, c + n) is claimed with atomicCAS(claim, c + 1, c + n).  Each descriptor and the input spans are
  *   copied into device memory (block-cooperative 16-byte loads), each
  *   thread runs ve_execute() on its private device copy, the block copies
  *   the output spans back, __threadfence_system(), and each thread writes
@@ -68,6 +76,8 @@ typedef struct pvc_kparams {
 	uint8_t *darena;       /* device: nslots * slot_arena                 */
 	ve_desc *ddesc;        /* device: nslots descriptors                  */
 	pvc_devstate *dev;     /* device                                      */
+	uint32_t *dready;      /* device: nslots words, ticket + 1 once the
+	                          poller saw it ready (after *dev)             */
 	uint8_t *staging;      /* device: PVC_ST_LEN bytes                    */
 	uint32_t nslots;
 	uint32_t slot_arena;

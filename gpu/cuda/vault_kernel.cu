@@ -76,6 +76,17 @@ __device__ static inline void pvc_st_rlx_sys(uint32_t *p, uint32_t v)
 	r.store(v, cuda::memory_order_relaxed);
 }
 
+__device__ static inline uint32_t pvc_ld_acq_gpu(const uint32_t *p)
+{
+	return cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*(uint32_t *)p)
+		.load(cuda::memory_order_acquire);
+}
+
+__device__ static inline void pvc_st_rel_gpu(uint32_t *p, uint32_t v)
+{
+	cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
+}
+
 __device__ static inline uint32_t pvc_r16(uint32_t x) { return (x + 15u) & ~15u; }
 
 __device__ static inline ve_slot *pvc_slot(const pvc_kparams &p, uint32_t t)
@@ -186,6 +197,47 @@ __device__ static inline void pvc_out_span(const ve_desc *d, const ve_result *re
 	*len = (res->status == PV_OK && l <= s.len) ? l : 0u;
 }
 
+#define PVC_POLL_WINDOW 128u
+
+/* The poller block (pvc_ring.h): mirrors the host's ready_seq words into
+ * dready until the host sets hdr.stop.  Every thread of the block reads
+ * its share of the window; the ready prefix moves scan. */
+__device__ static void pvc_poll(const pvc_kparams &p, uint32_t *s_gap, uint32_t *s_stop)
+{
+	const ve_ring_hdr *hdr = (const ve_ring_hdr *)p.ring;
+	const uint32_t w = p.nslots < PVC_POLL_WINDOW ? p.nslots : PVC_POLL_WINDOW;
+	uint32_t scan = 0;
+	unsigned ns = 32;
+
+	for (;;) {
+		if (threadIdx.x == 0) {
+			*s_gap = w;
+			*s_stop = pvc_ld_acq_sys(&hdr->stop);
+		}
+		__syncthreads();
+		if (*s_stop)
+			return;
+		for (uint32_t k = threadIdx.x; k < w; k += blockDim.x) {
+			uint32_t t = scan + k;
+			if (pvc_ld_acq_sys(&pvc_slot(p, t)->host.ready_seq) == t + 1u)
+				pvc_st_rel_gpu(&p.dready[t & (p.nslots - 1u)], t + 1u);
+			else
+				atomicMin(s_gap, k);
+		}
+		__syncthreads();
+		const uint32_t gap = *s_gap;
+		__syncthreads();
+		scan += gap;
+		if (gap != 0u) {
+			ns = 32;
+		} else {
+			__nanosleep(ns);
+			if (ns < 512)
+				ns <<= 1;
+		}
+	}
+}
+
 extern "C" __global__ void __launch_bounds__(PVC_BLOCK)
 pvc_vault_kernel(const pvc_kparams p)
 {
@@ -224,17 +276,22 @@ pvc_vault_kernel(const pvc_kparams p)
 		}
 	}
 
+	if (blockIdx.x == gridDim.x - 1u && gridDim.x > 1u) {
+		pvc_poll(p, &s_c, &s_n);
+		goto out;
+	}
 	for (;;) {
 		/* wait for the next ticket to be ready: the leader polls one word
-		 * and claims that one ticket at once (no block-wide scan by the
-		 * losers: they go back to polling) */
+		 * of device memory (the poller's mirror) and claims that one
+		 * ticket at once (no block-wide scan by the losers: they go back
+		 * to polling) */
 		if (tid == 0) {
 			unsigned ns = 32;
 			cuda::atomic_ref<uint32_t, cuda::thread_scope_device> claim(p.dev->claim);
 			s_go = 0;
 			for (;;) {
 				uint32_t c = claim.load(cuda::memory_order_relaxed);
-				if (pvc_ld_acq_sys(&pvc_slot(p, c)->host.ready_seq) == c + 1u) {
+				if (pvc_ld_acq_gpu(&p.dready[c & (p.nslots - 1u)]) == c + 1u) {
 					if (atomicCAS(&p.dev->claim, c, c + 1u) == c) {
 						s_c = c;
 						s_go = 1;
@@ -245,7 +302,7 @@ pvc_vault_kernel(const pvc_kparams p)
 				if (pvc_ld_acq_sys(&hdr->stop))
 					break;
 				__nanosleep(ns);
-				if (ns < 2048)
+				if (ns < 1024)
 					ns <<= 1;
 			}
 		}
@@ -256,7 +313,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		 * it (each thread acquires its own ticket's ready_seq) */
 		const uint32_t c = s_c;
 		const uint32_t t = c + tid;
-		s_rdy[tid] = tid == 0 ? 1u : (uint32_t)(pvc_ld_acq_sys(&pvc_slot(p, t)->host.ready_seq) == t + 1u);
+		s_rdy[tid] = tid == 0 ? 1u : (uint32_t)(pvc_ld_acq_gpu(&p.dready[t & (p.nslots - 1u)]) == t + 1u);
 		__syncthreads();
 		if (tid == 0) {
 			uint32_t n = 1;
@@ -382,6 +439,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		__syncthreads();
 	}
 
+out:
 	/* exit: wipe the vault secrets and DRBGs in shared memory */
 	ve_worker_clear(sw);
 	__syncthreads();
