@@ -5,21 +5,14 @@
 # next pkcs11-tool run works again); pvaultd SIGTERM exits 0.
 . "$(dirname "$0")/lib.sh" "$@"
 
+# pvaultd_start / pvaultd_stop (lib.sh): the daemon on $PVAULTD_SOCK, log in
+# $E2E_TMP/pvaultd.log, stopped on exit; pvaultd_start also sets mode = daemon.
 PVAULTD=$BUILD_DIR/gpu/daemon/pvaultd
 PV=$BUILD_DIR/provisioning/pvault
 T=$E2E_TMP
-SOCK=$T/run/pvaultd.sock
-PVD_PID=
-stop_pvaultd() { [ -n "$PVD_PID" ] && kill -TERM "$PVD_PID" 2>/dev/null && wait "$PVD_PID"; local rc=$?; PVD_PID=; return $rc; }
-on_exit 'stop_pvaultd'
-start_pvaultd() {
-  "$PVAULTD" -c "$PIXELVAULT_CONF" 2>>"$T/pvaultd.log" &
-  PVD_PID=$!
-  for _ in $(seq 100); do [ -S "$SOCK" ] && return 0; sleep 0.05; done
-  return 1
-}
 mode() { sed -i "s|^mode .*|mode = $1|" "$PIXELVAULT_CONF"; }
-echo "socket = $SOCK" >>"$PIXELVAULT_CONF"
+# the socket from the start: daemon mode without pvaultd must fail on it
+echo "socket = $PVAULTD_SOCK" >>"$PIXELVAULT_CONF"
 export -f mode
 
 ok "pvault master new" "$PV" master new --out "$T/master.key"
@@ -33,7 +26,7 @@ mode daemon
 printf 'through the daemon\n' >"$T/msg"
 fails "daemon mode without pvaultd: crypto fails" p11_user --encrypt --mechanism AES-CBC-PAD \
    --iv 000102030405060708090a0b0c0d0e0f --id 01 -i "$T/msg" -o "$T/c.none"
-ok "pvaultd starts" start_pvaultd
+ok "pvaultd starts" pvaultd_start
 ok "pkcs11-tool --test --login (daemon)" p11_user --test
 ok "pkcs11-tool --test-fork (daemon)" p11 --test-fork
 ok "pkcs11-tool --test-threads IN (daemon)" p11 --test-threads IN -L
@@ -48,20 +41,20 @@ ok "pvault status prints pvaultd's counters (completed requests, per-mechanism c
   grep -Eq '^pvaultd: +pid [0-9]+' '$T/status.txt' &&
   grep -Eq '^requests: +[1-9][0-9]* completed, [0-9]+ errors, queue depth [0-9]+' '$T/status.txt' &&
   grep -Eq '^  op [0-9]+ +mech 0x[0-9a-f]{8} +[1-9][0-9]* ok' '$T/status.txt'"
-ok "pvaultd SIGTERM: drains and exits 0" stop_pvaultd
+ok "pvaultd SIGTERM: drains and exits 0" pvaultd_stop
 ok "pvaultd executed the requests (its exit line counts them)" \
    grep -Eq "stopped \([1-9][0-9]* requests completed" "$T/pvaultd.log"
 fails "no daemon: crypto fails" p11_user --test
-ok "pvaultd restarted (stale socket replaced)" start_pvaultd
+ok "pvaultd restarted (stale socket replaced)" pvaultd_start
 ok "the next login works again" p11_user --test
-ok "pvaultd SIGTERM again" stop_pvaultd
+ok "pvaultd SIGTERM again" pvaultd_stop
 if command -v systemd-socket-activate >/dev/null; then
-  rm -f "$SOCK"
-  systemd-socket-activate --seqpacket -l "$SOCK" "$PVAULTD" -c "$PIXELVAULT_CONF" 2>>"$T/pvaultd.log" &
-  PVD_PID=$!
+  rm -f "$PVAULTD_SOCK"
+  systemd-socket-activate --seqpacket -l "$PVAULTD_SOCK" "$PVAULTD" -c "$PIXELVAULT_CONF" 2>>"$T/pvaultd.log" &
+  PVAULTD_PID=$!              # pvaultd_stop (lib.sh) stops it
   sleep 0.3
   ok "socket activation (LISTEN_FDS): first client starts pvaultd, login works" p11_user --test
-  ok "socket-activated pvaultd SIGTERM" stop_pvaultd
+  ok "socket-activated pvaultd SIGTERM" pvaultd_stop
 else
   TAP_N=$((TAP_N + 1)); echo "ok $TAP_N # SKIP socket activation: systemd-socket-activate not installed"
 fi

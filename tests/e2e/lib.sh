@@ -103,7 +103,7 @@ init_token() {
   p11 --token-label "$label" --login --login-type so --so-pin "$SO_PIN" --init-pin --pin "$USER_PIN"
 }
 
-# --- pvaultd: run the module in daemon mode (tests/e2e/ssh_login.sh) ---
+# --- pvaultd: run the module in daemon mode (ssh_login.sh, daemon.sh) ---
 # pvaultd_start: this test's config switches to `mode = daemon` with a socket
 # in the temp dir, pvaultd starts on it (log: $E2E_TMP/pvaultd.log) and is
 # stopped with SIGTERM on exit.  Needs the master key in place first.
