@@ -1,5 +1,5 @@
-/* pvault_token.c - pvault token init | list | info | delete, and the
- * token-layer helpers of pvault_tk.h. */
+/* pvault_token.c - pvault token init | list | info | set-login | delete,
+ * and the token-layer helpers of pvault_tk.h. */
 #include "provisioning/pvault.h"
 #include "provisioning/pvault_tk.h"
 #include "gpu/host/pv_conf.h"
@@ -370,6 +370,80 @@ static int token_info(int argc, char **argv)
 	return 0;
 }
 
+/* ---- token set-login ---- */
+/* The SO PIN of token t (terminal or environment VAR so_env), checked
+ * through the token layer (a wrong PIN counts towards the SO lockout). */
+static int so_check(const tk_admin_token *t, const char *so_env, const char *cmd)
+{
+	char *so = pvault_secret(so_env, "SO PIN: ", 0);
+	CK_SLOT_ID slot;
+	CK_SESSION_HANDLE s;
+	int ok;
+
+	if (!so) {
+		pvault_err("%s: no SO PIN given (terminal or --so-pin-env VAR)", cmd);
+		return -1;
+	}
+	if (pvault_tk_slot(t->serial, &slot)) {
+		pvault_free_secret(so);
+		return -1;
+	}
+	ok = pvault_tk_login(slot, CKU_SO, so, &s) == 0;
+	pvault_free_secret(so);
+	tk_finalize();
+	return ok ? 0 : -1;
+}
+
+static int token_set_login(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "serial", required_argument, NULL, 'S' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "so-pin-env", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 } };
+	const char *serial = NULL, *label = NULL, *so_env = NULL, *key = "login", *val;
+	char dir[PV_CONF_PATH_MAX];
+	tk_admin_token t;
+	int c, rc, none;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'S') serial = optarg;
+		else if (c == 'l') label = optarg;
+		else if (c == 's') so_env = optarg;
+		else return PVAULT_EXIT_USAGE;
+	}
+	if (!serial == !label || optind != argc - 1 ||
+	    (strcmp(argv[optind], "required") && strcmp(argv[optind], "none"))) {
+		pvault_err("token set-login: --serial SERIAL or --label LABEL, then required or none");
+		return PVAULT_EXIT_USAGE;
+	}
+	none = strcmp(argv[optind], "none") == 0;
+	if (pvault_token_dir(dir, sizeof dir) || pvault_find_token(serial ? serial : label, &t))
+		return 1;
+	if (serial ? strcmp(t.serial, serial) != 0 : strcmp(t.label, label) != 0) {
+		pvault_err("token set-login: no token with %s '%s' in %s", serial ? "serial" : "label",
+		           serial ? serial : label, dir);
+		return 1;
+	}
+	if (!dir_writable(t.dir)) {
+		pvault_err("token set-login: token directory %s is not writable by this user", t.dir);
+		return 1;
+	}
+	if (so_check(&t, so_env, "token set-login"))
+		return 1;
+	val = none ? "none" : NULL;           /* required: the row goes */
+	rc = tk_admin_meta_set(t.dbpath, &key, &val, 1);
+	if (rc != PV_OK) {
+		pvault_err("token set-login: %s: %s", t.dbpath,
+		           rc == PV_ERR_PERM ? "not writable by this user" : "store busy or unreadable");
+		return 1;
+	}
+	printf("token '%s' (serial %s): %s\n", t.label, t.serial,
+	       none ? "no login required (private keys usable without the user PIN)" : "login required");
+	return 0;
+}
+
 /* ---- token delete ---- */
 static int token_delete(int argc, char **argv)
 {
@@ -378,11 +452,9 @@ static int token_delete(int argc, char **argv)
 		{ "yes", no_argument, NULL, 'y' },
 		{ NULL, 0, NULL, 0 } };
 	const char *so_env = NULL;
-	char dir[PV_CONF_PATH_MAX], *so = NULL;
+	char dir[PV_CONF_PATH_MAX];
 	tk_admin_token t;
-	CK_SLOT_ID slot;
-	CK_SESSION_HANDLE s;
-	int c, yes = 0, rc, ok;
+	int c, yes = 0, rc;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "y", opts, NULL)) != -1) {
@@ -404,19 +476,7 @@ static int token_delete(int argc, char **argv)
 		pvault_err("token delete: token directory %s is not writable by this user", dir);
 		return 1;
 	}
-	so = pvault_secret(so_env, "SO PIN: ", 0);
-	if (!so) {
-		pvault_err("token delete: no SO PIN given (terminal or --so-pin-env VAR)");
-		return 1;
-	}
-	if (pvault_tk_slot(t.serial, &slot)) {
-		pvault_free_secret(so);
-		return 1;
-	}
-	ok = pvault_tk_login(slot, CKU_SO, so, &s) == 0;
-	pvault_free_secret(so);
-	tk_finalize();
-	if (!ok)
+	if (so_check(&t, so_env, "token delete"))
 		return 1;
 	rc = tk_admin_delete(dir, t.serial);
 	if (rc != PV_OK) {
@@ -453,8 +513,8 @@ const pv_cmd pv_token_cmds[] = {
 	  "                    CKF_LOGIN_REQUIRED and its private objects are usable\n"
 	  "                    by anyone who can open the token directory, without\n"
 	  "                    the user PIN (services without a PIN prompt; see\n"
-	  "                    docs/threat-model.md).  Off by default; C_InitToken on\n"
-	  "                    the token turns it off again\n"
+	  "                    docs/threat-model.md).  Off by default; `pvault token\n"
+	  "                    set-login` or C_InitToken on the token turns it off\n"
 	  EXIT_TEXT
 	  "\nEXAMPLE\n  SO=87654321 PIN=12345678 pvault token init --label web \\\n"
 	  "      --so-pin-env SO --pin-env PIN --group www-data\n",
@@ -476,6 +536,24 @@ const pv_cmd pv_token_cmds[] = {
 	  "  and does not open the vault.\n"
 	  EXIT_TEXT "\nEXAMPLE\n  pvault token info web\n",
 	  token_info },
+	{ "token", "set-login", "switch a token between login required and no login",
+	  "pvault token set-login (--serial SERIAL | --label LABEL) [--so-pin-env VAR]\n"
+	  "                         required|none\n\n"
+	  "DESCRIPTION\n"
+	  "  Checks the SO PIN, then records in the token store, in one transaction,\n"
+	  "  whether the token needs a login: `required` (the default of token init)\n"
+	  "  or `none` (as token init --no-login: no CKF_LOGIN_REQUIRED, private keys\n"
+	  "  usable without the user PIN by anyone who can open the token directory;\n"
+	  "  read docs/threat-model.md first).  PINs and keys are not touched.  A\n"
+	  "  process using the token sees the change at its next C_OpenSession or\n"
+	  "  C_GetTokenInfo.  A wrong SO PIN changes nothing but counts towards the\n"
+	  "  SO PIN lockout, as every failed SO login does.\n\n"
+	  "OPTIONS\n"
+	  "  --serial SERIAL   the token, by serial number\n"
+	  "  --label LABEL     the token, by label (must name exactly one)\n"
+	  "  --so-pin-env VAR  read the SO PIN from VAR (default: terminal)\n"
+	  EXIT_TEXT "\nEXAMPLE\n  pvault token set-login --label web none\n",
+	  token_set_login },
 	{ "token", "delete", "delete a token and every key in it",
 	  "pvault token delete --yes [--so-pin-env VAR] TOKEN\n\n"
 	  "DESCRIPTION\n"

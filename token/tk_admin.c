@@ -220,7 +220,7 @@ int tk_admin_meta_set(const char *dbpath, const char *const *keys,
                       const char *const *values, size_t n)
 {
 	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = NULL, *del = NULL;
 	size_t i;
 	int rc = adm_open(dbpath, 1, &db);
 
@@ -237,13 +237,16 @@ int tk_admin_meta_set(const char *dbpath, const char *const *keys,
 	if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS pv_meta(key TEXT PRIMARY KEY, "
 	                 "value TEXT NOT NULL);", NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO pv_meta(key, value) VALUES (?1, ?2)",
-	                       -1, &st, NULL) != SQLITE_OK)
+	                       -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "DELETE FROM pv_meta WHERE key = ?1", -1, &del, NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < n; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, keys[i], -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, values[i], -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE)
+		sqlite3_stmt *q = values[i] != NULL ? st : del;
+		sqlite3_reset(q);
+		sqlite3_bind_text(q, 1, keys[i], -1, SQLITE_STATIC);
+		if (values[i] != NULL)
+			sqlite3_bind_text(q, 2, values[i], -1, SQLITE_STATIC);
+		if (sqlite3_step(q) != SQLITE_DONE)
 			goto out;
 	}
 	if (sqlite3_exec(db, "COMMIT;", NULL, NULL, NULL) == SQLITE_OK)
@@ -255,6 +258,7 @@ out:
 		sqlite3_exec(db, "ROLLBACK;", NULL, NULL, NULL);
 	}
 	sqlite3_finalize(st);
+	sqlite3_finalize(del);
 	sqlite3_close(db);
 	return rc;
 }

@@ -53,7 +53,8 @@ int tk_admin_list(const char *token_dir, tk_admin_token **out, size_t *n);
  * PV_ERR_ARGS when a label names more than one token. */
 int tk_admin_find(const char *token_dir, const char *name, tk_admin_token *t);
 
-/* Set metadata keys in one transaction (n pairs). */
+/* Set metadata keys in one transaction (n pairs); a NULL value removes
+ * its key (back to "nothing recorded"). */
 int tk_admin_meta_set(const char *dbpath, const char *const *keys,
                       const char *const *values, size_t n);
 

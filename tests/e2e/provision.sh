@@ -141,6 +141,39 @@ unchanged "token directory without write permission: token delete" "not writable
 ro_teardown
 ok "the token still works after the failures" bash -c \
    'p11_user --sign -m SHA256-HMAC --label mac1 -i "$T/msg.bin" -o "$T/mac2.p11" && cmp "$T/mac.p11" "$T/mac2.p11"'
+# pvault token set-login: SO PIN checked, pv_meta login row switched; a
+# wrong SO PIN changes nothing but the SO failed-tries counter (lockout).
+login_is() { # required|none: pvault token info and the token flags agree
+  local want=$1 info flags
+  info=$("$PV" token info prov | sed -n 's/^login: *//p'); flags=$(p11 --token-label prov -T | grep -i 'token flags')
+  echo "info: $info; $flags"
+  case $want in
+    required) [ "$info" = required ] && echo "$flags" | grep -q 'login required' ;;
+    none) echo "$info" | grep -q '^not required' && ! echo "$flags" | grep -q 'login required' ;;
+  esac
+}
+export -f login_is
+SERIAL=$("$PV" token info prov | sed -n 's/^serial: *//p'); export SERIAL
+ok "token set-login: the token starts with login required" login_is required
+ok "token set-login with a wrong SO PIN: exit 1, 'wrong PIN', login still required, one SO failure counted" bash -c '
+  out=$(SO_PIN=11111111 "$PV" token set-login --label prov --so-pin-env SO_PIN none 2>&1); rc=$?
+  echo "$out"; [ $rc -eq 1 ] && [ "$out" = "pvault: login as SO: wrong PIN" ] && login_is required &&
+  "$PV" token info prov | grep -q "SO PIN: *failed tries 1"'
+ok "token set-login: bad command lines exit 2 and change nothing" bash -c '
+  for a in "--label prov maybe" "--label prov --serial $SERIAL none" "none" "--label prov"; do
+    "$PV" token set-login --so-pin-env SO_PIN $a 2>/dev/null; [ $? -eq 2 ] || { echo "$a: not 2"; exit 1; }
+  done; login_is required'
+ok "token set-login --serial names a serial, not a label" bash -c \
+   '! "$PV" token set-login --serial prov --so-pin-env SO_PIN none && login_is required'
+ok "token set-login --label prov none: no login required, SO failures reset" bash -c '
+  "$PV" token set-login --label prov --so-pin-env SO_PIN none | grep -q "no login required" && login_is none &&
+  "$PV" token info prov | grep -q "SO PIN: *failed tries 0"'
+ok "no login: pkcs11-tool signs with the private HMAC key without a PIN" bash -c \
+   'p11 --token-label prov --sign -m SHA256-HMAC --label mac1 -i "$T/msg.bin" -o "$T/mac.nl" && cmp "$T/mac.p11" "$T/mac.nl"'
+ok "token set-login --serial SERIAL required: login required again" bash -c \
+   '"$PV" token set-login --serial "$SERIAL" --so-pin-env SO_PIN required | grep -q "login required" && login_is required'
+ok "login required: the private key is not usable without a login" bash -c \
+   '! p11 --token-label prov --sign -m SHA256-HMAC --label mac1 -i "$T/msg.bin" -o "$T/mac.nl2"'
 # Private key files (PEM PKCS#8, encrypted PKCS#8, PKCS#12): each imported
 # key pair signs with pkcs11-tool and verifies with OpenSSL's public key; a
 # PKCS#12's certificate lands beside its key with the same CKA_ID.
@@ -183,7 +216,7 @@ ok "pvault --help lists every command with exit status and an example" bash -c \
    '"$PV" --help >"$T/h" && grep -q "EXIT STATUS" "$T/h" && grep -q EXAMPLE "$T/h" &&
     [ "$(grep -cE "^  (master|token|key|) +[a-z]+ +" "$T/h")" -ge 13 ]'
 for cmd in status "master new" "master check" "master rotate" "token init" "token list" "token info" \
-           "token delete" "key list" "key import" "key delete" backup restore; do
+           "token set-login" "token delete" "key list" "key import" "key delete" backup restore; do
   ok "pvault $cmd --help: usage, description, exit status, example" bash -c \
      '"$PV" '"$cmd"' --help >"$T/h" && head -1 "$T/h" | grep -q "^usage: pvault '"$cmd"'" &&
       grep -q "^DESCRIPTION" "$T/h" && grep -q "^EXIT STATUS" "$T/h" && grep -q "^EXAMPLE" "$T/h"'
