@@ -81,6 +81,8 @@ typedef struct pvc_kparams {
 	uint8_t *staging;      /* device: PVC_ST_LEN bytes                    */
 	uint32_t nslots;
 	uint32_t slot_arena;
+	uint32_t max_batch;    /* 1..block size                               */
+	uint32_t pad_;
 } pvc_kparams;
 
 #endif /* PVC_RING_H */

@@ -317,7 +317,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		__syncthreads();
 		if (tid == 0) {
 			uint32_t n = 1;
-			while (n < blockDim.x && n < p.nslots && s_rdy[n])
+			while (n < blockDim.x && n < p.max_batch && n < p.nslots && s_rdy[n])
 				n++;
 			if (n > 1u && atomicCAS(&p.dev->claim, c + 1u, c + n) != c + 1u)
 				n = 1;
