@@ -98,6 +98,10 @@ static int open_cuda(int device, const uint8_t *master, int no_master, pv_vault 
 
 	memset(&p, 0, sizeof p);
 	p.device = device;
+	/* the token sizes single-part operations by max_data: the same arena
+	 * as the CPU backend's, more slots (requests in flight) */
+	p.nslots = 128;
+	p.slot_arena = PV_CPU_DEFAULT_ARENA;
 	p.master = master;
 	p.master_len = master != NULL ? PV_MASTER_KEY_LEN : 0;
 	rc = pv_cuda_open(&p, &v->cuda, err, sizeof err);

@@ -69,12 +69,14 @@ if has diag; then    # the ring's concurrency check: batched claims vs one per b
 fi
 has kat   && phase kat "${PV_KAT_LIMIT:-240}" "$BD/tests/gpu/gpu_kat"
 has ring  && phase ring "${PV_RING_LIMIT:-240}" "$BD/tests/gpu/gpu_ring"
-UNIT_SUITES=${PV_UNIT_SUITES:-engine pkcs11 p11crypto p11pk token daemon pvault}
-has unit  && phase unit "${PV_UNIT_LIMIT:-560}" $RT "$L/unit" $(printf -- '--suite %s ' $UNIT_SUITES) \
+sel=()   # PV_UNIT_SUITES / PV_UNIT_NAMES: which unit tests (default: the vault's suites)
+for x in ${PV_UNIT_SUITES-engine pkcs11 p11crypto p11pk token daemon pvault}; do sel+=(--suite "$x"); done
+for x in ${PV_UNIT_NAMES:-}; do sel+=(--name "$x"); done
+has unit  && phase unit "${PV_UNIT_LIMIT:-560}" $RT "$L/unit" "${sel[@]}" \
                  --skip daemon_load_8x8_3s --timeout-scale "${PV_UNIT_TIMEOUT_SCALE:-1}"
-
-E2E=${PV_E2E:-token-basic symmetric pubkey daemon provision}
-has e2e   && phase e2e 400 $RT "$L/e2e" $(printf -- '--name e2e-%s ' $E2E)
+# the e2e tests' meson PATH lacks the unpacked tools: prepend them
+has e2e   && phase e2e "${PV_E2E_LIMIT:-400}" $RT "$L/e2e" $(printf -- '--name e2e-%s ' $E2E) \
+                 --env "PATH=$BD/provisioning:$SYS/usr/bin:$SYS/usr/sbin:$PATH"
 if has stress; then
   if [ -x "$BD/tests/stress/p11stress" ]; then
     phase stress 200 "$BD/tests/stress/p11stress" --module "$MODULE" --threads "${PV_STRESS_THREADS:-64}" \
@@ -97,6 +99,7 @@ if has bench; then
   if [ "${PV_P11BENCH:-1}" = 0 ]; then :
   elif [ -x "$BD/tests/bench/p11bench/p11bench" ]; then
     phase p11bench "${PV_P11BENCH_LIMIT:-480}" "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" \
+      ${PV_BENCH_MECH:+--mech $PV_BENCH_MECH} \
       --threads "${PV_BENCH_THREADS:-1,4,16,64,128}" --openssl-threads 1,16 \
       --seconds "${PV_BENCH_SECS:-2}" --csv "$OUT/p11bench.csv"
     cp "$L/p11bench.log" "$OUT/p11bench.txt"
