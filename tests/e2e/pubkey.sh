@@ -2,7 +2,7 @@
 # Issue 4 end to end: key pairs generated in the vault through pkcs11-tool
 # (RSA-2048, EC P-256, Ed25519), signatures checked by pkcs11-tool and by
 # OpenSSL against the token's public objects, RSA decryption of an OpenSSL
-# ciphertext, ssh-keygen -D, pkcs11-tool --test.
+# ciphertext, ssh-keygen -D, pkcs11-tool --test and --test-ec.
 . "$(dirname "$0")/lib.sh" "$@"
 
 T=$E2E_TMP
@@ -60,5 +60,8 @@ ok "pkcs11-tool --verify the EdDSA signature" \
 ok "ssh-keygen -D prints the RSA and ECDSA keys" bash -c \
    'ssh-keygen -D "$MODULE" >"$E2E_TMP/keys.pub" 2>/dev/null; grep -q "^ssh-rsa " "$E2E_TMP/keys.pub" && grep -q "^ecdsa-sha2-nistp256 " "$E2E_TMP/keys.pub"'
 ok "pkcs11-tool --test --login" p11_user --test
+# --test-ec makes token key pairs: pkcs11-tool 0.23 needs --session-rw for it
+ok "pkcs11-tool --test-ec" bash -c \
+   'p11_user --session-rw --test-ec --id 77 --key-type EC:prime256v1 2>&1 | tee "$E2E_TMP/test-ec.log" | grep -q "==> OK"'
 
 done_testing

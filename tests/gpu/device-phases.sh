@@ -75,6 +75,7 @@ for x in ${PV_UNIT_NAMES:-}; do sel+=(--name "$x"); done
 has unit  && phase unit "${PV_UNIT_LIMIT:-560}" $RT "$L/unit" "${sel[@]}" \
                  --skip daemon_load_8x8_3s --timeout-scale "${PV_UNIT_TIMEOUT_SCALE:-1}"
 # the e2e tests' meson PATH lacks the unpacked tools: prepend them
+E2E=${PV_E2E:-token-basic symmetric pubkey daemon provision}
 has e2e   && phase e2e "${PV_E2E_LIMIT:-400}" $RT "$L/e2e" $(printf -- '--name e2e-%s ' $E2E) \
                  --env "PATH=$BD/provisioning:$SYS/usr/bin:$SYS/usr/sbin:$PATH"
 if has stress; then
