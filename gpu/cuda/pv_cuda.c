@@ -442,11 +442,6 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 		bps = (int)p->blocks_per_sm;
 	v->blocks_per_sm = bps;
 	v->block = pvc_kernel_block();
-	{
-		const char *e = getenv("PV_CUDA_MAX_BATCH");
-		uint32_t mb = p->max_batch ? p->max_batch : e ? (uint32_t)strtoul(e, NULL, 10) : 1u;
-		v->kp.max_batch = mb < 1u ? 1u : mb > v->block ? v->block : mb;
-	}
 	v->grid = (unsigned)(v->sm_count * bps);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	CK(pvc_kernel_launch(&v->kp, v->grid, v->stream));

@@ -58,10 +58,6 @@ typedef struct pv_cuda_params {
 	                                 0: 64 KiB                              */
 	uint32_t blocks_per_sm;       /* 0: as many as fit (occupancy)          */
 	uint32_t boot_timeout_ms;     /* 0: 10000                               */
-	uint32_t max_batch;           /* most ready tickets one block takes at
-	                                 once (1..64); 0: $PV_CUDA_MAX_BATCH,
-	                                 else 1 (the grid has more blocks than
-	                                 the ring has slots)                    */
 } pv_cuda_params;
 
 #define PV_CUDA_DEFAULT_SLOTS 256u

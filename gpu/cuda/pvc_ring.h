@@ -28,13 +28,12 @@
  * Worker side of the protocol, ticket t (slot s = t & (nslots-1)):
  *   the block leader reads claim c and load-acquires (device scope)
  *   dready[c]; once it is c + 1 it claims c with atomicCAS(claim, c, c+1);
- *   then every thread checks dready of slot(c + tid) and the ready prefix
- *   [c+1, c + n) is claimed with atomicCAS(claim, c + 1, c + n).  Each descriptor and the input spans are
- *   copied into device memory (block-cooperative 16-byte loads), each
- *   thread runs ve_execute() on its private device copy, the block copies
- *   the output spans back, __threadfence_system(), and each thread writes
- *   slot.dev.res then store-releases slot.dev.done_seq = t + 1.  The device
- *   copies are then wiped.
+ *   one ticket per block (the grid has more blocks than the ring slots).
+ *   The descriptor and the input spans are copied into device memory
+ *   (block-cooperative 16-byte loads), thread 0 runs ve_execute() on the
+ *   private device copy, the block copies the output spans back and wipes
+ *   the device copies, __threadfence_system(), and thread 0 writes
+ *   slot.dev.res then store-releases slot.dev.done_seq = t + 1.
  */
 #ifndef PVC_RING_H
 #define PVC_RING_H
@@ -81,8 +80,6 @@ typedef struct pvc_kparams {
 	uint8_t *staging;      /* device: PVC_ST_LEN bytes                    */
 	uint32_t nslots;
 	uint32_t slot_arena;
-	uint32_t max_batch;    /* 1..block size                               */
-	uint32_t pad_;
 } pvc_kparams;
 
 #endif /* PVC_RING_H */

@@ -9,7 +9,8 @@
  * request path is compiled together (no relocatable device code).
  *
  * Shape: a grid of (multiprocessors x resident blocks) blocks that never
- * return while the vault is open; one request per thread.
+ * return while the vault is open; one request per block (thread 0 runs
+ * it, the block moves its data), one block of the grid is the poller.
  *   boot   thread 0 of each block runs ve_boot() from the device staging
  *          buffer (master key + boot entropy, identical for all blocks, so
  *          every block derives the same KEK and state key) into the block's
@@ -17,14 +18,15 @@
  *          (ve_worker_init, personalised by its global index) in shared
  *          memory.  The last block to boot wipes the staging buffer and
  *          publishes gst.booted (system-scope release).
- *   loop   the leader polls the ring (system-scope acquire, __nanosleep
- *          back-off while idle); the block claims the ready prefix of
- *          tickets with atomicCAS on the device claim counter; descriptors
- *          and input spans are copied host -> device (16-byte loads,
- *          flattened over the batch); ve_execute() runs on the private
- *          copies; output spans are copied back byte-exact; then
+ *   poll   the poller block mirrors the host's ready_seq words (system-
+ *          scope acquire over PCIe) into dready in device memory.
+ *   loop   the leader polls dready (device-scope acquire, __nanosleep
+ *          back-off while idle) and claims the next ticket with atomicCAS
+ *          on the device claim counter; the descriptor and input spans are
+ *          copied host -> device (16-byte loads by the block);
+ *          ve_execute() runs on the private copies; output spans are
+ *          copied back byte-exact; the device copies are wiped; then
  *          __threadfence_system(), slot.dev.res, and done_seq released.
- *          The device copies are wiped after each batch.
  *   exit   hdr.stop and nothing ready: the vault secrets and worker DRBGs
  *          in shared memory are wiped, the last block publishes gst.exited.
  *
@@ -243,7 +245,6 @@ pvc_vault_kernel(const pvc_kparams p)
 {
 	extern __shared__ uint4 s_dyn[];
 	__shared__ uint32_t s_c, s_n, s_go;
-	__shared__ uint32_t s_rdy[PVC_BLOCK];
 	__shared__ uint32_t s_start[PVC_NSEG + 1];
 	__shared__ uint32_t s_slot[PVC_NSEG];
 	__shared__ uint32_t s_off[PVC_NSEG];
@@ -309,23 +310,15 @@ pvc_vault_kernel(const pvc_kparams p)
 		__syncthreads();
 		if (!s_go)
 			break;
-		/* ticket c is ours; extend the batch over the ready tickets after
-		 * it (each thread acquires its own ticket's ready_seq) */
+		/* ticket c is this block's: thread 0 executes it, the block moves
+		 * its data.  (Several tickets per block faulted on the H200 with
+		 * cudaErrorIllegalAddress - docs/gpu-validation.md, 2026-11-29
+		 * runs - and the grid has more blocks than the ring has slots, so
+		 * one ticket per block loses no parallelism.) */
 		const uint32_t c = s_c;
-		const uint32_t t = c + tid;
-		s_rdy[tid] = tid == 0 ? 1u : (uint32_t)(pvc_ld_acq_gpu(&p.dready[t & (p.nslots - 1u)]) == t + 1u);
-		__syncthreads();
-		if (tid == 0) {
-			uint32_t n = 1;
-			while (n < blockDim.x && n < p.max_batch && n < p.nslots && s_rdy[n])
-				n++;
-			if (n > 1u && atomicCAS(&p.dev->claim, c + 1u, c + n) != c + 1u)
-				n = 1;
-			s_n = n;
-		}
-		__syncthreads();
-		const uint32_t n = s_n;
-		const bool mine = tid < n;
+		const uint32_t t = c;
+		const uint32_t n = 1;
+		const bool mine = tid == 0;
 		const uint32_t slot = t & (p.nslots - 1u);
 
 		/* descriptors -> device */
@@ -407,7 +400,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		pvc_move(p, PVC_MV_OUT, 3u * n, s_start, s_slot, s_off);
 		__syncthreads();
 
-		/* wipe this batch's device copies BEFORE completing: once done_seq
+		/* wipe the request's device copies BEFORE completing: once done_seq
 		 * is released the producer may reuse the slot and another block
 		 * may copy the next request into the same device slot */
 		if (mine) {

@@ -57,16 +57,6 @@ phase() {  # name, timeout, command...
   return $rc
 }
 
-if has diag; then    # the ring's concurrency check: batched claims vs one per block
-  phase diag-b64 40 env GPU_RING_ONLY=threads PV_CUDA_MAX_BATCH=64 "$BD/tests/gpu/gpu_ring"
-  b64=$?
-  phase diag-b1 40 env GPU_RING_ONLY=threads PV_CUDA_MAX_BATCH=1 "$BD/tests/gpu/gpu_ring"
-  if [ $b64 != 0 ] && command -v compute-sanitizer >/dev/null; then
-    phase diag-memcheck 90 env GPU_RING_ONLY=threads PV_CUDA_MAX_BATCH=64 \
-      compute-sanitizer --tool memcheck --print-limit 5 "$BD/tests/gpu/gpu_ring"
-    grep -E "Invalid|at 0x|by thread|Address|=========" "$L/diag-memcheck.log" | head -20 | cut -c1-220 >> "$OUT/summary.txt"
-  fi
-fi
 has kat   && phase kat "${PV_KAT_LIMIT:-240}" "$BD/tests/gpu/gpu_kat"
 has ring  && phase ring "${PV_RING_LIMIT:-240}" "$BD/tests/gpu/gpu_ring"
 sel=()   # PV_UNIT_SUITES / PV_UNIT_NAMES: which unit tests (default: the vault's suites)
