@@ -126,8 +126,9 @@ static int open_cuda(int device, const uint8_t *master, int no_master, pv_vault 
 #endif
 
 /* 1: use CUDA, 0: use the CPU, PV_ERR_*: refuse (backend "cuda" without a
- * usable device, or an unknown name). */
-static int want_cuda(const char *backend, int device)
+ * usable device, or an unknown name).  *required: the config said cuda
+ * (auto falls back to the CPU when the CUDA vault does not boot either). */
+static int want_cuda(const char *backend, int device, int *required)
 {
 	int need;
 
@@ -139,6 +140,7 @@ static int want_cuda(const char *backend, int device)
 		return 0;
 	else
 		return PV_ERR_CONFIG;
+	*required = need;
 #ifdef PV_HAVE_CUDA
 	{
 		char why[256];
@@ -156,11 +158,12 @@ static int want_cuda(const char *backend, int device)
 
 static int open_embedded(const pv_conf *conf, const uint8_t *master, size_t master_len,
                          uint32_t workers, uint32_t nslots, uint32_t max_data,
-                         pv_vault **out)
+                         pv_vault **out, int cpu_only)
 {
 	const char *backend = conf != NULL ? conf->backend : getenv("PIXELVAULT_BACKEND");
 	int device = conf != NULL ? (int)conf->gpu_device : 0;
-	int cuda = want_cuda(backend, device);
+	int required = 0;
+	int cuda = cpu_only ? 0 : want_cuda(backend, device, &required);
 	pv_vault *v;
 	int rc;
 
@@ -190,6 +193,12 @@ static int open_embedded(const pv_conf *conf, const uint8_t *master, size_t mast
 #else
 		rc = PV_ERR_DEVICE;
 #endif
+		if (rc != PV_OK && !required) {
+			/* auto: e.g. another process's vault holds the GPU */
+			pv_log(PV_LOG_WARN, "CUDA vault did not open (error %d): using the CPU backend", rc);
+			pv_vault_close(v);
+			return open_embedded(conf, master, master_len, workers, nslots, max_data, out, 1);
+		}
 	} else {
 		pv_cpu_params p;
 		memset(&p, 0, sizeof p);
@@ -229,14 +238,14 @@ int pv_vault_open(const pv_conf *conf, pv_vault **out)
 	}
 	if (conf->mode[0] != '\0' && strcmp(conf->mode, "embedded") != 0)
 		return PV_ERR_CONFIG;
-	return open_embedded(conf, NULL, 0, 0, 0, 0, out);
+	return open_embedded(conf, NULL, 0, 0, 0, 0, out, 0);
 }
 
 int pv_vault_open_key(const uint8_t *master, size_t master_len, uint32_t workers,
                       uint32_t nslots, uint32_t max_data, pv_vault **out)
 {
 	*out = NULL;
-	return open_embedded(NULL, master, master_len, workers, nslots, max_data, out);
+	return open_embedded(NULL, master, master_len, workers, nslots, max_data, out, 0);
 }
 
 void pv_vault_close(pv_vault *v)
