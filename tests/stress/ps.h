@@ -114,13 +114,10 @@ long ps_attr(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE o, CK_ATTRIBUTE_TYPE a,
              uint8_t *out, size_t cap);
 
 /* ps_modes.c: CTR whose counter is the low `bits` bits of cb (wrapping
- * there, as PKCS#11's ulCounterBits), on the ECB cipher ecb; and SM4-GCM
- * encryption (out: ciphertext || tl-byte tag).  tmp: n + 16 bytes of
- * scratch.  1 on success. */
+ * there, as PKCS#11's ulCounterBits), on the ECB cipher ecb.  tmp: n + 16
+ * bytes of scratch.  1 on success. */
 int ps_ctr(const EVP_CIPHER *ecb, const uint8_t *key, const uint8_t cb[16], unsigned bits,
            const uint8_t *in, size_t n, uint8_t *out, uint8_t *tmp);
-int ps_sm4_gcm(const uint8_t key[16], const uint8_t *iv, size_t ivl, const uint8_t *aad,
-               size_t al, const uint8_t *in, size_t n, size_t tl, uint8_t *out, uint8_t *tmp);
 
 /* ps_keys.c: create every key in session s (logged in); 0 on success. */
 int ps_keys_setup(CK_SESSION_HANDLE s);

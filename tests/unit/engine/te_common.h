@@ -42,11 +42,6 @@ const EVP_MD *te_evp_md(uint32_t mech);     /* digest or HMAC mech */
 /* OpenSSL one-shot of a non-GCM cipher mech; returns output length or -1. */
 int te_ossl_crypt(uint32_t mech, int enc, const uint8_t *k, size_t klen, const uint8_t *iv,
                   const uint8_t *in, size_t len, uint8_t *out);
-/* Reference GCM over OpenSSL's ECB of the block cipher (any IV length);
- * tag 16 bytes.  For SM4-GCM, which OpenSSL 3.0 lacks. */
-int te_ref_gcm(uint32_t mech, int enc, const uint8_t *k, size_t klen, const uint8_t *iv, size_t ivlen,
-               const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
-               uint8_t *out, uint8_t tag[16]);
 
 /* Finish a CUnit program: run, print, exit code. */
 int te_run(void);

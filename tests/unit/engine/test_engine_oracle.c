@@ -87,7 +87,10 @@ static void cipher_case(uint32_t mech, size_t klen, size_t len)
 		ivlen = ts_rand_u32(4) == 0 ? 1 + ts_rand_u32(64) : 12;
 		aadlen = ts_rand_u32(65);
 		tag_len = ts_rand_u32(2) ? 16 : 12 + ts_rand_u32(5);
-		te_ref_gcm(mech, 1, k, klen, iv, ivlen, aad, aadlen, pt, len, ref, tag);
+		CU_ASSERT_FATAL(ts_gcm_ecb(mech == PV_MECH_SM4_GCM ? EVP_sm4_ecb() :
+		                           klen == 16 ? EVP_aes_128_ecb() : klen == 24 ? EVP_aes_192_ecb() :
+		                           EVP_aes_256_ecb(), k, iv, ivlen, aad, aadlen, pt, len, 16, ref));
+		memcpy(tag, ref + len, 16);
 		if (mech == PV_MECH_AES_GCM) {   /* the reference itself vs OpenSSL */
 			EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
 			uint8_t o2[MAXD + 16], t2[16];
