@@ -563,6 +563,12 @@ int pv_cuda_seal_reason(pv_cuda *v)
 	return v->engine_sealed ? (v->no_master ? v->no_master : PV_ERR_NOT_FOUND) : 0;
 }
 
+void pv_cuda_last_trace(pv_cuda *v, uint64_t ns[4])
+{
+	for (int i = 0; i < 4; i++)
+		ns[i] = ((volatile uint64_t *)v->gst->trace)[i];
+}
+
 int pv_cuda_info_get(pv_cuda *v, pv_cuda_info *info)
 {
 	size_t st = 0;

@@ -116,6 +116,11 @@ int pv_cuda_try_submit(pv_cuda *c, const ve_desc *d, const uint8_t *arena, uint3
 int pv_cuda_wait(pv_cuda *c, uint32_t ticket, ve_result *res, uint8_t *arena_out,
                  uint32_t out_len);
 
+/* Benchmarks: %globaltimer (ns) stamps of the last request a block
+ * completed - claimed, inputs on the device, executed, completion
+ * released (deltas only; racy when several requests are in flight). */
+void pv_cuda_last_trace(pv_cuda *c, uint64_t ns[4]);
+
 /* Tests: PV_OK if the pinned and the device staging read back as zeros. */
 int pv_cuda_debug_staging_wiped(pv_cuda *c);
 

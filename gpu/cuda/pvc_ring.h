@@ -57,7 +57,11 @@ typedef struct pvc_gpu_status {
 	uint32_t sealed;       /* 1: the engine has no master key            */
 	uint32_t fatal;        /* non-zero: device-detected fatal condition  */
 	uint32_t exited;       /* 1 once the last block left (wiped)         */
-	uint32_t pad[11];
+	uint32_t pad[3];
+	/* %globaltimer (ns) of the last request a block completed: claimed,
+	 * inputs on the device, executed, completion about to be released
+	 * (pv_cuda_last_trace; for latency breakdowns, racy under load) */
+	uint64_t trace[4];
 } pvc_gpu_status;
 
 /* Device-memory state, GPU-only. */

@@ -89,6 +89,20 @@ __device__ static inline void pvc_st_rel_gpu(uint32_t *p, uint32_t v)
 	cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
 }
 
+__device__ static inline uint64_t pvc_now(void)
+{
+	uint64_t t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+/* Stage k's time of the current request into gst.trace (mapped host
+ * memory, one posted write; nothing kept in registers). */
+__device__ static inline void pvc_trace(const pvc_kparams &p, int k)
+{
+	((volatile uint64_t *)p.gst->trace)[k] = pvc_now();
+}
+
 __device__ static inline uint32_t pvc_r16(uint32_t x) { return (x + 15u) & ~15u; }
 
 __device__ static inline ve_slot *pvc_slot(const pvc_kparams &p, uint32_t t)
@@ -294,6 +308,7 @@ pvc_vault_kernel(const pvc_kparams p)
 				uint32_t c = claim.load(cuda::memory_order_relaxed);
 				if (pvc_ld_acq_gpu(&p.dready[c & (p.nslots - 1u)]) == c + 1u) {
 					if (atomicCAS(&p.dev->claim, c, c + 1u) == c) {
+						pvc_trace(p, 0);
 						s_c = c;
 						s_go = 1;
 						break;
@@ -349,6 +364,8 @@ pvc_vault_kernel(const pvc_kparams p)
 		__syncthreads();
 		pvc_move(p, PVC_MV_IN, n, s_start, s_slot, s_off);
 		__syncthreads();
+		if (mine)
+			pvc_trace(p, 1);
 
 		/* execute: one request per thread, on private device copies */
 		ve_result res;
@@ -358,6 +375,8 @@ pvc_vault_kernel(const pvc_kparams p)
 		res.out_len = res.out2_len = res.state_len = 0;
 		if (mine)
 			ve_execute(sv, sw, dd, darena, p.slot_arena, &res);
+		if (mine)
+			pvc_trace(p, 2);
 
 		/* output spans -> host: 16-byte middles by the block, unaligned
 		 * head/tail bytes by the owner (never a byte outside a span) */
@@ -422,6 +441,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		/* completion: result, then done_seq with system-scope release */
 		if (mine) {
 			ve_slot_dev *sd = &pvc_slot(p, t)->dev;
+			pvc_trace(p, 3);
 			pvc_st_rlx_sys((uint32_t *)&sd->res.status, (uint32_t)res.status);
 			pvc_st_rlx_sys(&sd->res.out_len, res.out_len);
 			pvc_st_rlx_sys(&sd->res.out2_len, res.out2_len);

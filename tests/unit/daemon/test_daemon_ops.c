@@ -23,7 +23,7 @@ static int suite_init(void)
 		return 1;
 	if (td_open(&D, &dv) != PV_OK)
 		return 1;
-	if (pv_vault_open_key(te_master, 32, 1, 4, 65536, &ev) != PV_OK)
+	if (te_open_other(te_master, 32, 1, 4, 65536, &ev) != PV_OK)
 		return 1;
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <openssl/core_names.h>
 #include <openssl/rand.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 pv_vault *te_v;
@@ -13,6 +14,23 @@ const char *te_backend(void)
 {
 	const char *b = getenv("PIXELVAULT_BACKEND");
 	return b != NULL && strcmp(b, "cuda") == 0 ? "cuda" : "cpu";
+}
+
+int te_open_other(const uint8_t *master, size_t mlen, uint32_t workers, uint32_t nslots,
+                  uint32_t max_data, pv_vault **v)
+{
+	char *saved = getenv("PIXELVAULT_BACKEND") ? strdup(getenv("PIXELVAULT_BACKEND")) : NULL;
+	int rc;
+
+	setenv("PIXELVAULT_BACKEND", "cpu", 1);
+	rc = pv_vault_open_key(master, mlen, workers, nslots, max_data, v);
+	if (saved != NULL) {
+		setenv("PIXELVAULT_BACKEND", saved, 1);
+		free(saved);
+	} else {
+		unsetenv("PIXELVAULT_BACKEND");
+	}
+	return rc;
 }
 
 int te_open(uint32_t workers)

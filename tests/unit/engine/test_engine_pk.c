@@ -481,7 +481,7 @@ static void t_rewrap(void)
 	CU_ASSERT_EQUAL(ve_rewrap(&a, &b, &w, rsa_v.blob, (uint32_t)rsa_v.len, rsa_v.id, nb, sizeof nb, &nl), PV_OK);
 	CU_ASSERT_EQUAL(nl, rsa_v.len);
 	memcpy(k.blob, nb, nl);
-	CU_ASSERT_EQUAL_FATAL(pv_vault_open_key(m2, 32, 1, 0, 0, &v2), PV_OK);
+	CU_ASSERT_EQUAL_FATAL(te_open_other(m2, 32, 1, 0, 0, &v2), PV_OK);
 	ts_rand(msg, sizeof msg);
 	te_v = v2;
 	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, 0, 0, 0, 0, NULL, 0, msg, sizeof msg, sig, &sl), PV_OK);

@@ -106,7 +106,7 @@ static void test_busy(void)
 
 	ts_rand(big, sizeof big);
 	EVP_Digest(big, sizeof big, ref, &l, EVP_sha3_512(), NULL);
-	CU_ASSERT_EQUAL_FATAL(pv_vault_open_key(te_master, 32, 1, 2, 65536, &v), PV_OK);
+	CU_ASSERT_EQUAL_FATAL(te_open_other(te_master, 32, 1, 2, 65536, &v), PV_OK);
 	pv_vault_get_info(v, &info);
 	CU_ASSERT_EQUAL(info.nslots, 2);
 	for (it = 0; it < 50; it++) {
