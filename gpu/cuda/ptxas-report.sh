@@ -56,6 +56,10 @@ stack=$(grep -o '[0-9]* bytes stack frame' "$OUT/kernel.txt" | head -1 | grep -o
 sst=$(grep -o '[0-9]* bytes spill stores' "$OUT/kernel.txt" | head -1 | grep -o '^[0-9]*')
 sld=$(grep -o '[0-9]* bytes spill loads' "$OUT/kernel.txt" | head -1 | grep -o '^[0-9]*')
 smem=$(grep -o '[0-9]* bytes smem' "$OUT/kernel.txt" | head -1 | grep -o '^[0-9]*')
+# every function of the TU (the non-inlined callees spill too; their frames
+# are folded into the entry's stack frame, their spills are not)
+read -r fsp sst_all sld_all < <(awk '/bytes stack frame/{s+=$5; l+=$9; if ($5>0||$9>0) n++}
+  END{print n+0, s+0, l+0}' "$OUT/ptxas.txt")
 read -r text text_all < <(readelf -SW "$OUT/vault_kernel.cubin" 2>/dev/null | python3 -c '
 import re, sys
 k = a = 0
@@ -82,6 +86,7 @@ fi
   echo "stack frame bytes: $stack"
   echo "spill stores bytes: $sst"
   echo "spill loads bytes: $sld"
+  echo "spill stores/loads bytes, all functions: $sst_all / $sld_all ($fsp functions spill)"
   echo "static smem bytes: $smem"
   echo "kernel .text bytes: $text"
   echo "all .text bytes (kernel + non-inlined callees): $text_all"
