@@ -1,0 +1,306 @@
+/* pv_producer.c - the ring's producer side (pv_producer.h). */
+#include "gpu/client/pv_producer.h"
+#include "gpu/engine/ve_ring.h"
+#include "gpu/host/pv_futex.h"
+#include "gpu/core/kc_util.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena, int gpu)
+{
+	if (p->owner == NULL || nslots != p->nslots) {
+		pvp_release(p);
+		p->owner = (pv_req **)calloc(nslots, sizeof *p->owner);
+		p->reaping = (_Atomic uint32_t *)calloc(nslots, sizeof *p->reaping);
+		if (p->owner == NULL || p->reaping == NULL) {
+			pvp_release(p);
+			return PV_ERR_NOMEM;
+		}
+	} else {
+		memset(p->owner, 0, nslots * sizeof *p->owner);
+	}
+	p->ring = (uint8_t *)ring;
+	p->nslots = nslots;
+	p->slot_arena = slot_arena;
+	p->gpu = gpu;
+	atomic_store(&p->prod, 0u);
+	atomic_store(&p->inflight, 0u);
+	return PV_OK;
+}
+
+void pvp_release(pv_producer *p)
+{
+	free(p->owner);
+	free((void *)p->reaping);
+	p->owner = NULL;
+	p->reaping = NULL;
+}
+
+/* Lay out one span at *pos (16-byte aligned); empty spans sit at 0. */
+static int lay(ve_span *s, size_t len, uint64_t *pos, uint32_t cap)
+{
+	if (len > cap)
+		return PV_ERR_DATA_LEN;
+	s->len = (uint32_t)len;
+	s->off = 0;
+	if (len == 0)
+		return PV_OK;
+	if (*pos + len > cap)
+		return PV_ERR_DATA_LEN;
+	s->off = (uint32_t)*pos;
+	*pos = (*pos + len + 15u) & ~(uint64_t)15u;
+	return PV_OK;
+}
+
+static int check_in(const void *ptr, size_t n)
+{
+	return (ptr == NULL && n != 0) ? PV_ERR_ARGS : PV_OK;
+}
+
+static int reap(pv_producer *p, ve_slot *s, uint32_t t);
+
+int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg)
+{
+	ve_desc d;
+	ve_slot *s;
+	uint8_t *a;
+	uint64_t pos = 0;
+	uint32_t t;
+	int rc = PV_OK;
+
+	if (pv_load_acq(&r->inflight_))
+		return r->status = PV_ERR_STATE;
+	if (check_in(r->key, r->key_len) || check_in(r->key2, r->key2_len) ||
+	    check_in(r->iv, r->iv_len) || check_in(r->aad, r->aad_len) ||
+	    check_in(r->salt, r->salt_len) || check_in(r->in, r->in_len) ||
+	    check_in(r->in2, r->in2_len) || check_in(r->state, r->state_len) ||
+	    check_in(r->out, r->out_cap) || check_in(r->out2, r->out2_cap) ||
+	    check_in(r->state_out, r->state_out_cap))
+		return r->status = PV_ERR_ARGS;
+
+	memset(&d, 0, sizeof d);
+	d.version = VE_DESC_VERSION;
+	d.op = r->op; d.phase = r->phase; d.mech = r->mech; d.flags = r->flags;
+	d.prf = r->prf; d.tag_len = r->tag_len; d.ctr_bits = r->ctr_bits;
+	d.key_type = r->key_type;
+	d.new_type = r->new_type; d.new_usage = r->new_usage; d.new_len = r->new_len;
+	memcpy(d.key_id, r->key_id, PV_OBJ_ID_LEN);
+	memcpy(d.key2_id, r->key2_id, PV_OBJ_ID_LEN);
+	memcpy(d.new_id, r->new_id, PV_OBJ_ID_LEN);
+	if ((rc = lay(&d.key, r->key_len, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.key2, r->key2_len, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.iv, r->iv_len, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.aad, r->aad_len, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.salt, r->salt_len, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.in, r->in_len, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.in2, r->in2_len, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.state, r->state_len, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.out, r->out_cap, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.out2, r->out2_cap, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.state_out, r->state_out_cap, &pos, p->slot_arena)))
+		return r->status = rc;
+	if (pos > p->slot_arena)
+		pos = p->slot_arena;
+
+	/* 1-2: claim a ticket whose slot is free; if the slot is held by a
+	 * finished request, complete that request on its owner's behalf */
+	for (;;) {
+		uint32_t fs, ds;
+		if (lost != NULL && lost(arg))
+			return r->status = PV_ERR_REMOVED;
+		t = atomic_load_explicit(&p->prod, memory_order_relaxed);
+		s = ve_ring_slot(p->ring, p->nslots, p->slot_arena, t);
+		fs = pv_load_acq(&s->host.free_seq);
+		if (fs == t) {
+			if (atomic_compare_exchange_weak_explicit(&p->prod, &t, t + 1u,
+			        memory_order_acq_rel, memory_order_relaxed))
+				break;
+			continue;
+		}
+		ds = pv_load_acq(&s->dev.done_seq);
+		if (ds == fs + 1u && reap(p, s, fs))
+			continue;
+		if (!block)
+			return r->status = PV_ERR_BUSY;
+		if (ds == fs + 1u)
+			pv_futex_wait(&s->host.free_seq, fs, 2);
+		else
+			pv_futex_wait(&s->dev.done_seq, ds, p->gpu ? 1 : 50);
+	}
+
+	/* 3: inputs + descriptor */
+	a = ve_slot_arena(s);
+#define PUT(span, src) do { if ((span).len) memcpy(a + (span).off, (src), (span).len); } while (0)
+	PUT(d.key, r->key);
+	PUT(d.key2, r->key2);
+	PUT(d.iv, r->iv);
+	PUT(d.aad, r->aad);
+	PUT(d.salt, r->salt);
+	PUT(d.in, r->in);
+	PUT(d.in2, r->in2);
+	PUT(d.state, r->state);
+#undef PUT
+	s->desc = d;
+	s->host.rsv[0] = (uint32_t)pos;      /* bytes to wipe after completion */
+	r->ticket_ = t;
+	r->slot_ = s;
+	r->status = PV_OK;
+	atomic_fetch_add(&p->inflight, 1u);
+	pv_store_rel(&r->inflight_, 1u);
+	p->owner[t & (p->nslots - 1u)] = r;
+	/* 4: publish */
+	pv_store_rel(&s->host.ready_seq, t + 1u);
+	if (!p->gpu)
+		pv_futex_wake(&s->host.ready_seq);
+	return PV_OK;
+}
+
+static size_t take_out(uint8_t *dst, size_t cap, const uint8_t *src, uint32_t n, uint32_t span)
+{
+	size_t m = n <= span ? n : span;
+	if (m > cap)
+		m = cap;
+	if (m)
+		memcpy(dst, src, m);
+	return m;
+}
+
+/* Steps 9-11 for the request with ticket t in slot s, if it has completed
+ * and nobody else is completing it.  Returns 1 if this thread did it. */
+static int reap(pv_producer *p, ve_slot *s, uint32_t t)
+{
+	uint32_t idx = t & (p->nslots - 1u), zero = 0;
+	ve_result res;
+	ve_desc d;
+	pv_req *r;
+	uint8_t *a;
+
+	if (!atomic_compare_exchange_strong_explicit(&p->reaping[idx], &zero, 1u,
+	        memory_order_acquire, memory_order_relaxed))
+		return 0;
+	if (pv_load_acq(&s->host.free_seq) != t || pv_load_acq(&s->dev.done_seq) != t + 1u ||
+	    p->owner[idx] == NULL) {
+		atomic_store_explicit(&p->reaping[idx], 0u, memory_order_release);
+		return 0;
+	}
+	r = p->owner[idx];
+	p->owner[idx] = NULL;
+	res = s->dev.res;
+	d = s->desc;
+	a = ve_slot_arena(s);
+	r->status = res.status;
+	r->out_len = res.out_len;
+	r->out2_len = res.out2_len;
+	r->state_out_len = res.state_len;
+	if (res.status == PV_OK) {
+		r->out_len = take_out(r->out, r->out_cap, a + d.out.off, res.out_len, d.out.len);
+		r->out2_len = take_out(r->out2, r->out2_cap, a + d.out2.off, res.out2_len, d.out2.len);
+		r->state_out_len = take_out(r->state_out, r->state_out_cap, a + d.state_out.off,
+		                            res.state_len, d.state_out.len);
+	}
+	kc_wipe(a, s->host.rsv[0] <= p->slot_arena ? s->host.rsv[0] : p->slot_arena);
+	atomic_fetch_sub(&p->inflight, 1u);
+	/* the owner may return as soon as it sees this */
+	pv_store_rel(&r->inflight_, 0u);
+	pv_futex_wake(&r->inflight_);
+	/* 11: free the slot for ticket t + nslots */
+	pv_store_rel(&s->host.free_seq, t + p->nslots);
+	pv_futex_wake(&s->host.free_seq);
+	atomic_store_explicit(&p->reaping[idx], 0u, memory_order_release);
+	return 1;
+}
+
+int pvp_done(const pv_req *r)
+{
+	const ve_slot *s = (const ve_slot *)r->slot_;
+	if (pv_load_acq(&r->inflight_) == 0u)
+		return 1;
+	return pv_load_acq(&s->dev.done_seq) == r->ticket_ + 1u;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Until *word != seen or *busy == 0: spin a little; a CPU worker's (or
+ * pvaultd's) FUTEX_WAKE ends the sleep.  For the GPU, poll (yielding the
+ * core) for up to 2 ms first: a lone request must not pay pv_cuda's
+ * watchdog wake-up (~1 ms). */
+static void wait_change(const pv_producer *p, uint32_t *word, uint32_t seen, const uint32_t *busy)
+{
+	int spin;
+
+	for (spin = 0; spin < 64 && pv_load_acq(word) == seen; spin++)
+		cpu_relax();
+	if (p->gpu && pv_load_acq(word) == seen) {
+		uint64_t end = now_ns() + 2000000u;
+		do {
+			for (spin = 0; spin < 32 && pv_load_acq(word) == seen; spin++)
+				cpu_relax();
+			if (pv_load_acq(word) != seen)
+				return;
+			sched_yield();
+		} while (now_ns() < end);
+	}
+	if (pv_load_acq(word) == seen && pv_load_acq(busy) != 0u)
+		pv_futex_wait(word, seen, 100);
+}
+
+/* The worker is gone: r will never complete; take it back from its slot. */
+static int give_up(pv_producer *p, pv_req *r)
+{
+	uint32_t idx = r->ticket_ & (p->nslots - 1u), zero = 0;
+
+	if (!atomic_compare_exchange_strong(&p->reaping[idx], &zero, 1u))
+		return 0;                        /* being completed: look again */
+	if (p->owner[idx] == r && pv_load_acq(&r->inflight_) != 0u) {
+		p->owner[idx] = NULL;
+		pv_store_rel(&r->inflight_, 0u);
+		atomic_fetch_sub(&p->inflight, 1u);
+		r->status = PV_ERR_REMOVED;
+	}
+	atomic_store(&p->reaping[idx], 0u);
+	return 1;
+}
+
+int pvp_wait(pv_producer *p, pv_req *r, pvp_lost_fn lost, void *arg)
+{
+	ve_slot *s = (ve_slot *)r->slot_;
+	uint32_t t = r->ticket_, d;
+
+	if (s == NULL)
+		return r->status;
+	for (;;) {
+		if (pv_load_acq(&r->inflight_) == 0u)
+			break;
+		d = pv_load_acq(&s->dev.done_seq);
+		if (d == t + 1u) {
+			if (!reap(p, s, t))      /* someone else is completing it */
+				pv_futex_wait(&r->inflight_, 1u, 5);
+			continue;
+		}
+		if (lost != NULL && lost(arg)) {
+			if (give_up(p, r))
+				break;
+			pv_futex_wait(&r->inflight_, 1u, 5);
+			continue;
+		}
+		/* 9: sleep until the worker publishes (d changes) */
+		wait_change(p, &s->dev.done_seq, d, &r->inflight_);
+	}
+	r->slot_ = NULL;
+	return r->status;
+}

@@ -1,0 +1,55 @@
+/*
+ * pv_producer.h - the producer side of the vault's request ring
+ * (gpu/engine/ve_ring.h steps 1-4 and 9-11), shared by the embedded vault
+ * (pv_vault.c: the CPU backend's threads or the CUDA kernel are the worker)
+ * and the pvaultd transport (pv_dclient.c: the daemon is the worker).
+ * Internal to gpu/client.
+ *
+ * Completion ("reaping": copy the outputs into the owner's pv_req, wipe the
+ * slot's arena, free the slot) may be done by any thread: by the owner in
+ * pvp_wait, or by a producer that finds the ring full and the slot it needs
+ * held by a finished request.  So threads that each hold submitted-but-not-
+ * waited requests and block in submit cannot deadlock: every published
+ * request completes (workers need nothing from producers) and every
+ * completed slot can be freed by whoever needs it.
+ *
+ * Output lengths are bounded by the spans the producer laid out (the
+ * worker may be another process).
+ */
+#ifndef PV_PRODUCER_H
+#define PV_PRODUCER_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "gpu/vault.h"
+
+typedef struct pv_producer {
+	uint8_t *ring;
+	uint32_t nslots, slot_arena;
+	int gpu;                     /* the worker cannot FUTEX_WAKE: poll first */
+	_Atomic uint32_t prod;       /* ticket counter                          */
+	_Atomic uint32_t inflight;   /* submitted, not yet completed            */
+	pv_req **owner;              /* request holding each slot               */
+	_Atomic uint32_t *reaping;   /* 1 while a thread completes a slot       */
+} pv_producer;
+
+/* 1 when the worker is gone for good (pvaultd's connection dropped); the
+ * waits then give up with PV_ERR_REMOVED.  NULL: in-process workers. */
+typedef int (*pvp_lost_fn)(void *arg);
+
+/* Use ring (ve_ring.h layout, free_seq initialised by its worker side);
+ * again after a reconnect, with nothing in flight.  PV_ERR_NOMEM. */
+int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena, int gpu);
+void pvp_release(pv_producer *p);
+
+/* Steps 1-4: check and lay out r, take a ticket (completing finished
+ * slots on their owners' behalf), copy the inputs, publish.  block = 0:
+ * PV_ERR_BUSY instead of waiting for a slot. */
+int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg);
+/* 1 if r has completed (pvp_wait will not block). */
+int pvp_done(const pv_req *r);
+/* Steps 9-11 for r; returns r->status. */
+int pvp_wait(pv_producer *p, pv_req *r, pvp_lost_fn lost, void *arg);
+
+#endif
