@@ -96,10 +96,11 @@ static int open_cuda(int device, const uint8_t *master, int no_master, pv_vault 
 	if (pv_cuda_info_get(v->cuda, &ci) != PV_OK)
 		memset(&ci, 0, sizeof ci);
 	snprintf(v->info.backend, sizeof v->info.backend, "cuda");
-	snprintf(v->info.device, sizeof v->info.device, "%.40s, %u workers",
-	         ci.device_name, ci.grid * ci.block);
+	/* one request per block; one block polls the ring */
+	snprintf(v->info.device, sizeof v->info.device, "%.36s, %u worker blocks",
+	         ci.device_name, ci.grid > 1u ? ci.grid - 1u : 1u);
 	v->info.hw = 1;
-	v->info.workers = ci.grid * ci.block;
+	v->info.workers = ci.grid > 1u ? ci.grid - 1u : 1u;
 	v->info.sealed = pv_cuda_sealed(v->cuda);
 	v->info.seal_reason = master != NULL ? pv_cuda_seal_reason(v->cuda) : no_master;
 	if (master != NULL && !v->info.sealed)
