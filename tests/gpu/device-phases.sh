@@ -64,10 +64,14 @@ for x in ${PV_UNIT_SUITES-engine pkcs11 p11crypto p11pk token daemon pvault}; do
 for x in ${PV_UNIT_NAMES:-}; do sel+=(--name "$x"); done
 has unit  && phase unit "${PV_UNIT_LIMIT:-560}" $RT "$L/unit" "${sel[@]}" \
                  --skip daemon_load_8x8_3s --timeout-scale "${PV_UNIT_TIMEOUT_SCALE:-1}"
-# the e2e tests' meson PATH lacks the unpacked tools: prepend them
+# the e2e tests' meson PATH lacks the unpacked tools: prepend them.  The
+# clients run with backend auto: the process that opens the token gets the
+# GPU, a forked child (pkcs11-tool --test-fork; CUDA does not survive fork)
+# falls back to the CPU, as it would for a user.
 E2E=${PV_E2E:-token-basic symmetric pubkey daemon provision}
 has e2e   && phase e2e "${PV_E2E_LIMIT:-400}" $RT "$L/e2e" $(printf -- '--name e2e-%s ' $E2E) \
-                 --env "PATH=$BD/provisioning:$SYS/usr/bin:$SYS/usr/sbin:$PATH"
+                 --env "PATH=$BD/provisioning:$SYS/usr/bin:$SYS/usr/sbin:$PATH" \
+                 --env PIXELVAULT_BACKEND=auto
 if has stress; then
   if [ -x "$BD/tests/stress/p11stress" ]; then
     phase stress 200 "$BD/tests/stress/p11stress" --module "$MODULE" --threads "${PV_STRESS_THREADS:-64}" \
