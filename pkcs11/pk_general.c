@@ -24,29 +24,30 @@ CK_RV C_Initialize(CK_VOID_PTR init_args)
 {
 	CK_C_INITIALIZE_ARGS *a = init_args;
 	tk_mutex_ops ops;
-	int have;
+	int have, no_threads;
 
 	if (a == NULL)
-		return tk_initialize(NULL);
+		return tk_initialize(NULL, 0);
 	if (a->pReserved != NULL)
 		return CKR_ARGUMENTS_BAD;
 	have = (a->CreateMutex != NULL) + (a->DestroyMutex != NULL) +
 	       (a->LockMutex != NULL) + (a->UnlockMutex != NULL);
 	if (have != 0 && have != 4)
 		return CKR_ARGUMENTS_BAD;
-	/* CKF_LIBRARY_CANT_CREATE_OS_THREADS is accepted: in daemon mode the
-	 * module creates no threads; in embedded mode the vault's CPU workers
-	 * are still started at the first crypto call (docs/clients/nss-firefox.md). */
+	/* CKF_LIBRARY_CANT_CREATE_OS_THREADS: in daemon mode the module creates
+	 * no threads anyway; in embedded mode the vault then runs on the CPU
+	 * backend without workers, each request in the calling thread. */
+	no_threads = (a->flags & CKF_LIBRARY_CANT_CREATE_OS_THREADS) != 0;
 	if (have == 4 && !(a->flags & CKF_OS_LOCKING_OK)) {
 		ops.create = a->CreateMutex;
 		ops.destroy = a->DestroyMutex;
 		ops.lock = a->LockMutex;
 		ops.unlock = a->UnlockMutex;
-		return tk_initialize(&ops);
+		return tk_initialize(&ops, no_threads);
 	}
 	/* OS locking allowed (with or without callbacks), or the application
 	 * promised a single thread: the module's own pthread mutexes. */
-	return tk_initialize(NULL);
+	return tk_initialize(NULL, no_threads);
 }
 
 CK_RV C_Finalize(CK_VOID_PTR reserved)

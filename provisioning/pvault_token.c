@@ -71,7 +71,7 @@ int pvault_tk_slot(const char *serial, CK_SLOT_ID *slot)
 	CK_SLOT_ID ids[256];
 	CK_ULONG n = 256, i;
 	CK_TOKEN_INFO ti;
-	CK_RV rv = tk_initialize(NULL);
+	CK_RV rv = tk_initialize(NULL, 0);
 
 	if (rv != CKR_OK) {
 		pvault_err("token layer: %s (0x%lx)", pvault_ckr(rv), (unsigned long)rv);
@@ -228,7 +228,7 @@ static int token_init(int argc, char **argv)
 		pvault_err("token init: PINs must be %d to %d bytes", TK_PIN_MIN, TK_PIN_MAX);
 		goto out;
 	}
-	rv = tk_initialize(NULL);
+	rv = tk_initialize(NULL, 0);
 	if (rv == CKR_OK)
 		rv = tk_slot_list(CK_TRUE, ids, &n);
 	for (i = 0; rv == CKR_OK && i < n && !found; i++)

@@ -40,8 +40,10 @@ typedef struct tk_mutex_ops {
 /* ---- general ---- */
 /* ops NULL: the module's own pthread mutexes.  CKR_CRYPTOKI_ALREADY_INITIALIZED
  * on a second call in the same process; in a forked child the parent's
- * state is dropped (never touched) and a fresh one is made. */
-CK_RV tk_initialize(const tk_mutex_ops *ops);
+ * state is dropped (never touched) and a fresh one is made.  no_threads:
+ * the application forbids library threads (the embedded vault then runs
+ * each request in the calling thread). */
+CK_RV tk_initialize(const tk_mutex_ops *ops, int no_threads);
 CK_RV tk_finalize(void);
 /* 1 if initialised in this process (pid check: 0 in a forked child). */
 int tk_initialized(void);

@@ -190,6 +190,7 @@ struct tk_global {
 	size_t sess_cap;
 	CK_SESSION_HANDLE next_sess;
 	CK_OBJECT_HANDLE next_sobj;
+	int no_threads;               /* CKF_LIBRARY_CANT_CREATE_OS_THREADS */
 };
 extern struct tk_global tk_g;
 

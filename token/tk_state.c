@@ -38,7 +38,7 @@ int tk_initialized(void)
 	return tk_g.init && tk_g.pid == getpid();
 }
 
-CK_RV tk_initialize(const tk_mutex_ops *ops)
+CK_RV tk_initialize(const tk_mutex_ops *ops, int no_threads)
 {
 	CK_RV rv = CKR_OK;
 	int rc;
@@ -64,6 +64,7 @@ CK_RV tk_initialize(const tk_mutex_ops *ops)
 	}
 	tk_g.next_sess = 1;
 	tk_g.next_sobj = 1;
+	tk_g.no_threads = no_threads;
 	tk_g.pid = getpid();
 	tk_g.init = 1;
 	tk_mutex_lock(tk_g.mu);

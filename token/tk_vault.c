@@ -22,6 +22,7 @@
 #include "gpu/core/pv_err.h"
 #include "gpu/host/pv_conf.h"
 #include "token/tk_crypto.h"
+#include "token/tk_int.h"
 /* after pkcs11.h: its compat macros (iv_len, aad_len) rename pv_req
  * fields consistently in this file */
 #include "gpu/vault.h"
@@ -78,6 +79,7 @@ CK_RV tk_vault(struct pv_vault **out)
 	}
 	if (tk_v == NULL && !tk_v_failed) {
 		rc = pv_conf_load(&c);
+		c.no_threads = (uint32_t)tk_g.no_threads;
 		if (rc == PV_OK)
 			rc = pv_vault_open(&c, &tk_v);
 		if (rc == PV_OK)

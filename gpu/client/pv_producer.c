@@ -153,7 +153,9 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	p->owner[t & (p->nslots - 1u)] = r;
 	/* 4: publish */
 	pv_store_rel(&s->host.ready_seq, t + 1u);
-	if (!p->gpu)
+	if (p->exec != NULL)
+		p->exec(p->exec_ctx, s, t);   /* inline: no worker threads */
+	else if (!p->gpu)
 		pv_futex_wake(&s->host.ready_seq);
 	return PV_OK;
 }

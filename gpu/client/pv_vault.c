@@ -51,14 +51,23 @@ static int vault_finish_open(pv_vault *v, void *ring, uint32_t nslots, uint32_t 
 	return PV_OK;
 }
 
+static void cpu_exec(void *ctx, void *slot, uint32_t t)
+{
+	pv_cpu_execute((pv_cpu *)ctx, slot, t);
+}
+
 static int open_cpu(const pv_conf *conf, const pv_cpu_params *p, pv_vault *v)
 {
+	int no_threads = conf != NULL ? conf->no_threads != 0 : p->inline_exec;
 	int rc = conf != NULL ? pv_cpu_open_conf(conf, &v->cpu) : pv_cpu_open(p, &v->cpu);
 	if (rc != PV_OK)
 		return rc;
 	snprintf(v->info.backend, sizeof v->info.backend, "cpu");
-	snprintf(v->info.device, sizeof v->info.device, "host CPU, %u worker threads",
-	         pv_cpu_workers(v->cpu));
+	if (no_threads)
+		snprintf(v->info.device, sizeof v->info.device, "host CPU, in the calling threads");
+	else
+		snprintf(v->info.device, sizeof v->info.device, "host CPU, %u worker threads",
+		         pv_cpu_workers(v->cpu));
 	v->info.sealed = pv_cpu_sealed(v->cpu);
 	v->info.seal_reason = pv_cpu_seal_reason(v->cpu);
 	v->info.workers = pv_cpu_workers(v->cpu);
@@ -67,8 +76,13 @@ static int open_cpu(const pv_conf *conf, const pv_cpu_params *p, pv_vault *v)
 	{
 		uint32_t ns, sa;
 		void *ring = pv_cpu_ring(v->cpu, &ns, &sa);
-		return vault_finish_open(v, ring, ns, sa, 0);
+		rc = vault_finish_open(v, ring, ns, sa, 0);
 	}
+	if (rc == PV_OK && no_threads) {
+		v->pr.exec = cpu_exec;
+		v->pr.exec_ctx = v->cpu;
+	}
+	return rc;
 }
 
 #ifdef PV_HAVE_CUDA
@@ -151,10 +165,20 @@ static int open_embedded(const pv_conf *conf, const uint8_t *master, size_t mast
 	const char *backend = conf != NULL ? conf->backend : getenv("PIXELVAULT_BACKEND");
 	int device = conf != NULL ? (int)conf->gpu_device : 0;
 	int required = 0;
-	int cuda = cpu_only ? 0 : want_cuda(backend, device, &required);
+	int cuda;
 	pv_vault *v;
 	int rc;
 
+	if (conf != NULL && conf->no_threads) {
+		/* the CUDA backend needs its watchdog thread */
+		if (strcmp(conf->backend, "cuda") == 0) {
+			pv_log(PV_LOG_WARN, "backend = cuda needs a thread of its own, and the "
+			       "application forbids library threads");
+			return PV_ERR_CONFIG;
+		}
+		cpu_only = 1;
+	}
+	cuda = cpu_only ? 0 : want_cuda(backend, device, &required);
 	if (cuda < 0)
 		return cuda;
 	v = (pv_vault *)calloc(1, sizeof *v);

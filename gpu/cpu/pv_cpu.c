@@ -11,6 +11,7 @@
 #include "gpu/core/pv_err.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ struct pv_cpu {
 	uint32_t nworkers;
 	ve_vault *vault;           /* pv_secmem */
 	ve_worker *workers;        /* pv_secmem, nworkers entries */
+	_Atomic uint32_t *busy;    /* inline mode: 1 while a caller uses workers[i] */
+	int inline_exec;
 	cpu_thread *threads;
 	_Atomic uint32_t claim;    /* worker-side ticket counter (never host-written) */
 	int seal_reason;
@@ -41,34 +44,57 @@ struct pv_cpu {
 	char master_fpr[PV_MASTER_FPR_LEN];  /* "" when sealed */
 };
 
+/* Run the published request of ticket tk in slot s with engine state w,
+ * complete it, and reseed w from the OS now and then. */
+static void cpu_run(pv_cpu *c, ve_worker *w, ve_slot *s, uint32_t tk)
+{
+	ve_result res;
+
+	ve_execute(c->vault, w, &s->desc, ve_slot_arena(s), c->slot_arena, &res);
+	s->dev.res = res;
+	pv_store_rel(&s->dev.done_seq, tk + 1u);
+	pv_futex_wake(&s->dev.done_seq);
+	if (w->nreq % PV_CPU_RESEED_EVERY == 0) {
+		uint8_t e[48];
+		if (pv_os_random(e, sizeof e) == PV_OK)
+			(void)ve_worker_reseed(w, e, sizeof e);
+		kc_wipe(e, sizeof e);
+	}
+}
+
 static void *cpu_worker(void *arg)
 {
 	cpu_thread *t = (cpu_thread *)arg;
 	pv_cpu *c = t->c;
 	ve_worker *w = &c->workers[t->index];
 	ve_ring_hdr *h = (ve_ring_hdr *)c->ring;
-	uint32_t since_reseed = 0;
 
 	for (;;) {
 		uint32_t tk = atomic_fetch_add_explicit(&c->claim, 1u, memory_order_relaxed);
 		ve_slot *s = ve_ring_slot(c->ring, c->nslots, c->slot_arena, tk);
-		ve_result res;
 
 		if (pv_wait_eq(&s->host.ready_seq, tk + 1u, &h->stop, 100) != 0)
 			break;
-		ve_execute(c->vault, w, &s->desc, ve_slot_arena(s), c->slot_arena, &res);
-		s->dev.res = res;
-		pv_store_rel(&s->dev.done_seq, tk + 1u);
-		pv_futex_wake(&s->dev.done_seq);
-		if (++since_reseed >= PV_CPU_RESEED_EVERY) {
-			uint8_t e[48];
-			since_reseed = 0;
-			if (pv_os_random(e, sizeof e) == PV_OK)
-				(void)ve_worker_reseed(w, e, sizeof e);
-			kc_wipe(e, sizeof e);
-		}
+		cpu_run(c, w, s, tk);
 	}
 	return NULL;
+}
+
+void pv_cpu_execute(pv_cpu *c, void *slot, uint32_t t)
+{
+	uint32_t i = t % c->nworkers;
+
+	for (;;) {
+		uint32_t zero = 0;
+		if (atomic_compare_exchange_strong(&c->busy[i], &zero, 1u))
+			break;
+		if (++i == c->nworkers) {
+			i = 0;
+			sched_yield();
+		}
+	}
+	cpu_run(c, &c->workers[i], (ve_slot *)slot, t);
+	atomic_store_explicit(&c->busy[i], 0u, memory_order_release);
 }
 
 static uint32_t pow2_at_least(uint32_t n)
@@ -128,7 +154,9 @@ int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
 	c->vault = (ve_vault *)pv_secmem_alloc(sizeof *c->vault);
 	c->workers = (ve_worker *)pv_secmem_alloc(sizeof *c->workers * c->nworkers);
 	c->threads = (cpu_thread *)calloc(c->nworkers, sizeof *c->threads);
-	if (c->vault == NULL || c->workers == NULL || c->threads == NULL) {
+	c->busy = (_Atomic uint32_t *)calloc(c->nworkers, sizeof *c->busy);
+	c->inline_exec = p->inline_exec;
+	if (c->vault == NULL || c->workers == NULL || c->threads == NULL || c->busy == NULL) {
 		rc = PV_ERR_NOMEM;
 		goto fail;
 	}
@@ -148,6 +176,10 @@ int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
 			goto fail;
 	}
 	kc_wipe(e, sizeof e);
+	if (c->inline_exec) {          /* no threads: see pv_cpu_execute */
+		*out = c;
+		return PV_OK;
+	}
 
 	/* workers take no signals: the application's threads handle them */
 	sigfillset(&all);
@@ -179,6 +211,7 @@ int pv_cpu_open_conf(const pv_conf *conf, pv_cpu **out)
 
 	memset(&p, 0, sizeof p);
 	p.workers = conf->workers;
+	p.inline_exec = conf->no_threads != 0;
 	mk = (uint8_t *)pv_secmem_alloc(PV_MASTER_KEY_LEN);
 	if (mk == NULL)
 		return PV_ERR_NOMEM;
@@ -223,6 +256,7 @@ void pv_cpu_close(pv_cpu *c)
 		munmap(c->ring, c->ring_bytes);
 	}
 	free(c->threads);
+	free((void *)c->busy);
 	free(c);
 }
 

@@ -9,7 +9,9 @@
  * sealed vault: it runs, and every request but NOP answers PV_ERR_SEALED.
  *
  * Producers talk to the ring directly (gpu/client does): this header only
- * creates, describes and destroys it.
+ * creates, describes and destroys it.  Inline mode (the application
+ * forbids library threads): no worker threads; each producer executes its
+ * own request (pv_cpu_execute).
  */
 #ifndef PV_CPU_H
 #define PV_CPU_H
@@ -27,6 +29,9 @@ typedef struct pv_cpu_params {
 	uint32_t workers;          /* 0: one per online CPU                  */
 	uint32_t nslots;           /* power of two; 0: 32                    */
 	uint32_t slot_arena;       /* bytes per slot; 0: 2 MiB + 64 KiB      */
+	int inline_exec;           /* no threads: producers run their own
+	                              requests with pv_cpu_execute; workers
+	                              = size of the pool of engine states   */
 } pv_cpu_params;
 
 #define PV_CPU_DEFAULT_SLOTS 32u
@@ -39,6 +44,11 @@ int pv_cpu_open_conf(const pv_conf *conf, pv_cpu **out);
 /* Stop the workers (requests in flight must have been waited for), wipe
  * and free everything.  In a forked child it only releases memory. */
 void pv_cpu_close(pv_cpu *c);
+
+/* Inline mode: run the request the caller just published as ticket t
+ * (in slot, ve_ring.h) in the calling thread, with a free engine state of
+ * the pool, and complete it (slot.dev.res, done_seq). */
+void pv_cpu_execute(pv_cpu *c, void *slot, uint32_t t);
 
 /* The ring and its geometry (see ve_ring.h). */
 void *pv_cpu_ring(pv_cpu *c, uint32_t *nslots, uint32_t *slot_arena);

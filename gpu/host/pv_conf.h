@@ -32,6 +32,10 @@ typedef struct pv_conf {
 	char socket[108];                   /* sun_path size */
 	uint32_t workers;
 	uint32_t gpu_device;
+	/* not from the file: set by the PKCS#11 module when the application
+	 * passed CKF_LIBRARY_CANT_CREATE_OS_THREADS (embedded vault: CPU
+	 * backend, each request runs in the calling thread) */
+	uint32_t no_threads;
 } pv_conf;
 
 /* Fill with built-in defaults (per-user paths). */
