@@ -74,7 +74,7 @@ has e2e   && phase e2e "${PV_E2E_LIMIT:-400}" $RT "$L/e2e" $(printf -- '--name e
                  --env PIXELVAULT_BACKEND=auto
 if has stress; then
   if [ -x "$BD/tests/stress/p11stress" ]; then
-    phase stress 200 "$BD/tests/stress/p11stress" --module "$MODULE" --threads "${PV_STRESS_THREADS:-64}" \
+    phase stress "${PV_STRESS_LIMIT:-200}" "$BD/tests/stress/p11stress" --module "$MODULE" --threads "${PV_STRESS_THREADS:-64}" \
       --seconds "${PV_STRESS_SECS:-60}"
     sed -n '/^mechanism/,$p' "$L/stress.log" | tail -n 45 | cut -c1-120 >> "$OUT/summary.txt"
   else say "stress     not in the bundle"; fi
@@ -89,8 +89,10 @@ if has load; then
   done
 fi
 if has bench; then
-  phase gpu_bench "${PV_GPU_BENCH_LIMIT:-200}" "$BD/tests/gpu/gpu_bench" "$SCALE"
-  sed -n '/^workload/,$p' "$L/gpu_bench.log" | tee -a "$OUT/summary.txt"
+  if [ "${PV_GPU_BENCH:-1}" != 0 ]; then
+    phase gpu_bench "${PV_GPU_BENCH_LIMIT:-200}" "$BD/tests/gpu/gpu_bench" "$SCALE"
+    grep -h '^BENCH' "$L/gpu_bench.log" | tee -a "$OUT/summary.txt"
+  fi
   if [ "${PV_P11BENCH:-1}" = 0 ]; then :
   elif [ -x "$BD/tests/bench/p11bench/p11bench" ]; then
     phase p11bench "${PV_P11BENCH_LIMIT:-480}" "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" \
