@@ -1,5 +1,6 @@
 /*
- * tk_pk.c - public-key key pairs and operations (tk_pk.h).
+ * tk_pk.c - public-key mechanisms, operations and ECDH derivation (tk_pk.h);
+ * key pairs and private-key import are in tk_pk_keys.c.
  *
  * Encodings on the PKCS#11 side: CKA_EC_PARAMS is the named-curve OID in
  * DER (P-256, P-384, SM2) or, for Ed25519, the PrintableString
@@ -16,6 +17,7 @@
 #include "pkcs11/pk_vendor.h"
 #include "token/tk_key.h"
 #include "token/tk_pk.h"
+#include "token/tk_pk_int.h"
 /* after pkcs11.h (compat macros) */
 #include "gpu/vault.h"
 
@@ -35,15 +37,6 @@ typedef struct tk_eddsa_params {
 #define F_EC_CAPS (CKF_EC_F_P | CKF_EC_NAMEDCURVE | CKF_EC_UNCOMPRESS)
 
 enum { PP_NONE, PP_PSS, PP_OAEP, PP_EDDSA, PP_SM2ID };
-
-typedef struct tk_pkdef {
-	CK_MECHANISM_TYPE ckm;
-	uint32_t pv, prf, hashdata;
-	CK_KEY_TYPE ckk;
-	int param;
-	CK_ULONG min, max;
-	CK_FLAGS flags;
-} tk_pkdef;
 
 static const tk_pkdef tk_pkdefs[] = {
 	{ CKM_RSA_PKCS_KEY_PAIR_GEN, PV_MECH_RSA_KEY_PAIR_GEN, 0, 0, CKK_RSA, PP_NONE, 1024, 4096, CKF_GENERATE_KEY_PAIR },
@@ -81,7 +74,7 @@ static const tk_pkdef tk_pkdefs[] = {
 };
 #define TK_NPK (sizeof tk_pkdefs / sizeof tk_pkdefs[0])
 
-static const tk_pkdef *tk_pkfind(CK_MECHANISM_TYPE t)
+const tk_pkdef *tk_pkfind(CK_MECHANISM_TYPE t)
 {
 	size_t i;
 
@@ -119,7 +112,7 @@ CK_RV tk_pk_mech_info(CK_MECHANISM_TYPE ckm, CK_MECHANISM_INFO *info)
 	return CKR_OK;
 }
 
-static int tk_pcall(pv_req *r)
+int tk_pcall(pv_req *r)
 {
 	pv_vault *v;
 
@@ -132,14 +125,14 @@ static int tk_pcall(pv_req *r)
 
 static const uint8_t oid_p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
 static const uint8_t oid_p384[] = { 0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22 };
-static const uint8_t oid_sm2[] = { 0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x82, 0x2d };
+const uint8_t tk_oid_sm2[10] = { 0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x82, 0x2d };
 static const uint8_t oid_ed[] = { 0x06, 0x03, 0x2b, 0x65, 0x70 };
 static const uint8_t str_ed[] = { 0x13, 0x0c, 'e', 'd', 'w', 'a', 'r', 'd', 's', '2', '5', '5', '1', '9' };
 
 #define EQ(a, n, o) ((n) == sizeof(o) && memcmp((a), (o), sizeof(o)) == 0)
 
 /* PV key type of CKA_EC_PARAMS for key type kt; CKR on error. */
-static CK_RV tk_curve(CK_KEY_TYPE kt, const uint8_t *p, size_t n, uint32_t *pvk)
+CK_RV tk_curve(CK_KEY_TYPE kt, const uint8_t *p, size_t n, uint32_t *pvk)
 {
 	if (p == NULL || n < 2)
 		return CKR_DOMAIN_PARAMS_INVALID;
@@ -151,316 +144,13 @@ static CK_RV tk_curve(CK_KEY_TYPE kt, const uint8_t *p, size_t n, uint32_t *pvk)
 	} else if (kt == CKK_EC) {
 		if (EQ(p, n, oid_p256)) { *pvk = PV_KEY_EC_P256; return CKR_OK; }
 		if (EQ(p, n, oid_p384)) { *pvk = PV_KEY_EC_P384; return CKR_OK; }
-		if (EQ(p, n, oid_sm2)) { *pvk = PV_KEY_SM2; return CKR_OK; }
+		if (EQ(p, n, tk_oid_sm2)) { *pvk = PV_KEY_SM2; return CKR_OK; }
 	} else if (kt == CKK_PV_SM2) {
-		if (EQ(p, n, oid_sm2)) { *pvk = PV_KEY_SM2; return CKR_OK; }
+		if (EQ(p, n, tk_oid_sm2)) { *pvk = PV_KEY_SM2; return CKR_OK; }
 	}
 	if (p[0] != 0x06 && p[0] != 0x13)
 		return CKR_DOMAIN_PARAMS_INVALID;     /* explicit parameters etc. */
 	return CKR_CURVE_NOT_SUPPORTED;
-}
-
-/* ---- key pair generation ---------------------------------------------------- */
-
-static const CK_ATTRIBUTE *tk_tfind(const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE_TYPE a)
-{
-	CK_ULONG i;
-
-	for (i = 0; i < n; i++)
-		if (t[i].type == a)
-			return &t[i];
-	return NULL;
-}
-
-
-/* Copy the template into o, refusing attributes the token computes. */
-static int tk_secret_attr(CK_ATTRIBUTE_TYPE a)
-{
-	return a == CKA_VALUE || a == CKA_PRIVATE_EXPONENT || a == CKA_PRIME_1 ||
-	       a == CKA_PRIME_2 || a == CKA_EXPONENT_1 || a == CKA_EXPONENT_2 ||
-	       a == CKA_COEFFICIENT;
-}
-
-static CK_RV tk_tcopy(tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_CLASS cls)
-{
-	CK_ULONG i;
-	int import = (cls & 0x80000000UL) != 0;
-
-	cls &= ~0x80000000UL;
-	for (i = 0; i < n; i++) {
-		if (import && (tk_secret_attr(t[i].type) || t[i].type == CKA_MODULUS ||
-		               t[i].type == CKA_PUBLIC_EXPONENT || t[i].type == CKA_EC_PARAMS ||
-		               t[i].type == CKA_KEY_TYPE))
-			continue;                 /* consumed by the import */
-		switch (t[i].type) {
-		case CKA_CLASS:
-			if (t[i].ulValueLen != sizeof(CK_ULONG) || t[i].pValue == NULL ||
-			    *(const CK_ULONG *)t[i].pValue != cls)
-				return CKR_TEMPLATE_INCONSISTENT;
-			break;
-		case CKA_VALUE: case CKA_PRIVATE_EXPONENT: case CKA_PRIME_1: case CKA_PRIME_2:
-		case CKA_EXPONENT_1: case CKA_EXPONENT_2: case CKA_COEFFICIENT: case CKA_LOCAL:
-		case CKA_KEY_GEN_MECHANISM: case CKA_ALWAYS_SENSITIVE: case CKA_NEVER_EXTRACTABLE:
-		case TK_CKA_BLOB: case TK_CKA_BLOB_ID:
-			return CKR_ATTRIBUTE_READ_ONLY;
-		case CKA_MODULUS: case CKA_EC_POINT:
-			return CKR_TEMPLATE_INCONSISTENT;
-		default:
-			if (t[i].pValue == NULL && t[i].ulValueLen != 0)
-				return CKR_ATTRIBUTE_VALUE_INVALID;
-			if (tk_obj_set(o, t[i].type, t[i].pValue, t[i].ulValueLen) < 0)
-				return CKR_HOST_MEMORY;
-		}
-	}
-	return CKR_OK;
-}
-
-static int tk_setu(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_ULONG v)
-{
-	return tk_obj_set(o, a, &v, sizeof v);
-}
-
-static int tk_setb(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_BBOOL v)
-{
-	return tk_obj_set(o, a, &v, sizeof v);
-}
-
-static void tk_dflt(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_BBOOL v)
-{
-	if (tk_obj_attr(o, a) == NULL)
-		tk_setb(o, a, v);
-}
-
-static tk_obj *tk_newobj(void)
-{
-	return calloc(1, sizeof(tk_obj));
-}
-
-/* Public attributes of the key (pub = the vault's public encoding) on o. */
-static CK_RV tk_pubattrs(tk_obj *o, uint32_t pvk, const uint8_t *pub, size_t pl,
-                         const uint8_t *ecp, size_t ecpl)
-{
-	if (pvk == PV_KEY_RSA) {
-		CK_ULONG bits;
-		size_t k = pl - 4, i = 0;
-		const uint8_t *e = pub + k;
-		while (i < 3 && e[i] == 0)
-			i++;
-		bits = 8 * k;
-		{
-			uint8_t t = pub[0];
-			while (t < 0x80) { bits--; t <<= 1; }
-		}
-		if (tk_obj_set(o, CKA_MODULUS, pub, k) < 0 ||
-		    tk_obj_set(o, CKA_PUBLIC_EXPONENT, e + i, 4 - i) < 0 ||
-		    tk_setu(o, CKA_MODULUS_BITS, bits) < 0)
-			return CKR_HOST_MEMORY;
-		return CKR_OK;
-	}
-	if (tk_obj_set(o, CKA_EC_PARAMS, ecp, ecpl) < 0)
-		return CKR_HOST_MEMORY;
-	if (pvk == PV_KEY_ED25519)
-		return tk_obj_set(o, CKA_EC_POINT, pub, pl) < 0 ? CKR_HOST_MEMORY : CKR_OK;
-	{
-		uint8_t d[2 + 97];
-		d[0] = 0x04;
-		d[1] = (uint8_t)pl;
-		memcpy(d + 2, pub, pl);
-		return tk_obj_set(o, CKA_EC_POINT, d, pl + 2) < 0 ? CKR_HOST_MEMORY : CKR_OK;
-	}
-}
-
-static uint32_t tk_pv_usage(const tk_obj *o)
-{
-	uint32_t u = PV_USE_SIGN | PV_USE_DECRYPT | PV_USE_DERIVE | PV_USE_UNWRAP;
-
-	if (tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE))
-		u |= PV_USE_EXTRACT;
-	return u;
-}
-
-CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
-                     const CK_ATTRIBUTE *pt, CK_ULONG pn,
-                     const CK_ATTRIBUTE *st, CK_ULONG sn,
-                     CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
-{
-	const tk_pkdef *d = tk_pkfind(m->mechanism);
-	const CK_ATTRIBUTE *a;
-	tk_obj *po = NULL, *so = NULL;
-	uint8_t *blob = NULL, pubenc[PV_PK_PUB_MAX], id[PV_OBJ_ID_LEN], ckaid[16];
-	const uint8_t *ecp = NULL;
-	size_t ecpl = 0;
-	uint32_t pvk = 0, bits = 0;
-	CK_KEY_TYPE kt;
-	pv_req r;
-	CK_RV rv;
-	int rc;
-
-	if (d == NULL || !(d->flags & CKF_GENERATE_KEY_PAIR))
-		return CKR_MECHANISM_INVALID;
-	if (m->ulParameterLen != 0)
-		return CKR_MECHANISM_PARAM_INVALID;
-	kt = d->ckk;
-	if ((a = tk_tfind(pt, pn, CKA_KEY_TYPE)) != NULL &&
-	    (a->ulValueLen != sizeof(CK_ULONG) || *(const CK_ULONG *)a->pValue != kt))
-		return CKR_TEMPLATE_INCONSISTENT;
-	if ((a = tk_tfind(st, sn, CKA_KEY_TYPE)) != NULL &&
-	    (a->ulValueLen != sizeof(CK_ULONG) || *(const CK_ULONG *)a->pValue != kt))
-		return CKR_TEMPLATE_INCONSISTENT;
-	pv_req_init(&r, PV_OP_GENERATE_PAIR, d->pv);
-	if (kt == CKK_RSA) {
-		CK_ULONG mb;
-		a = tk_tfind(pt, pn, CKA_MODULUS_BITS);
-		if (a == NULL)
-			return CKR_TEMPLATE_INCOMPLETE;
-		if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)
-			return CKR_ATTRIBUTE_VALUE_INVALID;
-		mb = *(const CK_ULONG *)a->pValue;
-		if (mb != 1024 && mb != 2048 && mb != 3072 && mb != 4096)
-			return CKR_KEY_SIZE_RANGE;
-		bits = (uint32_t)mb;
-		pvk = PV_KEY_RSA;
-		a = tk_tfind(pt, pn, CKA_PUBLIC_EXPONENT);
-		if (a != NULL && a->ulValueLen > 0) {
-			if (a->pValue == NULL)
-				return CKR_ATTRIBUTE_VALUE_INVALID;
-			r.in = a->pValue;
-			r.in_len = a->ulValueLen;
-		}
-	} else if (kt == CKK_PV_SM2) {
-		pvk = PV_KEY_SM2;
-		ecp = oid_sm2;
-		ecpl = sizeof oid_sm2;
-		a = tk_tfind(pt, pn, CKA_EC_PARAMS);
-		if (a != NULL && (rv = tk_curve(kt, a->pValue, a->ulValueLen, &pvk)) != CKR_OK)
-			return rv;
-	} else {
-		a = tk_tfind(pt, pn, CKA_EC_PARAMS);
-		if (a == NULL)
-			a = tk_tfind(st, sn, CKA_EC_PARAMS);
-		if (a == NULL)
-			return CKR_TEMPLATE_INCOMPLETE;
-		if ((rv = tk_curve(kt, a->pValue, a->ulValueLen, &pvk)) != CKR_OK)
-			return rv;
-		ecp = a->pValue;
-		ecpl = a->ulValueLen;
-		if (pvk == PV_KEY_SM2)
-			kt = CKK_EC;           /* SM2 curve under CKK_EC: ECDSA/ECDH only */
-	}
-	r.new_type = pvk == PV_KEY_ED25519 ? 0 : (kt == CKK_RSA ? 0 : pvk);
-	r.new_len = bits;
-	po = tk_newobj();
-	so = tk_newobj();
-	blob = malloc(PV_PKBLOB_MAX);
-	if (po == NULL || so == NULL || blob == NULL) {
-		rv = CKR_HOST_MEMORY;
-		goto fail;
-	}
-	/* objects from the templates */
-	if ((rv = tk_tcopy(po, pt, pn, CKO_PUBLIC_KEY)) != CKR_OK ||
-	    (rv = tk_tcopy(so, st, sn, CKO_PRIVATE_KEY)) != CKR_OK)
-		goto fail;
-	if (tk_setu(po, CKA_CLASS, CKO_PUBLIC_KEY) < 0 || tk_setu(so, CKA_CLASS, CKO_PRIVATE_KEY) < 0 ||
-	    tk_setu(po, CKA_KEY_TYPE, kt) < 0 || tk_setu(so, CKA_KEY_TYPE, kt) < 0) {
-		rv = CKR_HOST_MEMORY;
-		goto fail;
-	}
-	tk_dflt(so, CKA_PRIVATE, CK_TRUE);
-	tk_dflt(so, CKA_SENSITIVE, CK_TRUE);
-	tk_dflt(so, CKA_EXTRACTABLE, CK_FALSE);
-	tk_dflt(so, CKA_SIGN, CK_TRUE);
-	tk_dflt(so, CKA_DECRYPT, kt == CKK_RSA || kt == CKK_PV_SM2);
-	tk_dflt(so, CKA_DERIVE, kt == CKK_EC);
-	tk_dflt(so, CKA_UNWRAP, CK_FALSE);
-	tk_dflt(so, CKA_SIGN_RECOVER, CK_FALSE);
-	tk_dflt(so, CKA_ALWAYS_AUTHENTICATE, CK_FALSE);
-	tk_dflt(so, CKA_WRAP_WITH_TRUSTED, CK_FALSE);
-	tk_dflt(so, CKA_TOKEN, CK_FALSE);
-	tk_dflt(so, CKA_MODIFIABLE, CK_TRUE);
-	tk_dflt(so, CKA_COPYABLE, CK_TRUE);
-	tk_dflt(so, CKA_DESTROYABLE, CK_TRUE);
-	tk_dflt(po, CKA_PRIVATE, CK_FALSE);
-	tk_dflt(po, CKA_TOKEN, CK_FALSE);
-	tk_dflt(po, CKA_VERIFY, CK_TRUE);
-	tk_dflt(po, CKA_ENCRYPT, kt == CKK_RSA || kt == CKK_PV_SM2);
-	tk_dflt(po, CKA_DERIVE, CK_FALSE);
-	tk_dflt(po, CKA_WRAP, CK_FALSE);
-	tk_dflt(po, CKA_VERIFY_RECOVER, CK_FALSE);
-	tk_dflt(po, CKA_TRUSTED, CK_FALSE);
-	tk_dflt(po, CKA_MODIFIABLE, CK_TRUE);
-	tk_dflt(po, CKA_COPYABLE, CK_TRUE);
-	tk_dflt(po, CKA_DESTROYABLE, CK_TRUE);
-	/* CKA_ID: the same non-zero value on both */
-	a = tk_tfind(st, sn, CKA_ID);
-	if (a == NULL || a->ulValueLen == 0)
-		a = tk_tfind(pt, pn, CKA_ID);
-	if (a != NULL && a->ulValueLen > 0) {
-		if (tk_obj_set(po, CKA_ID, a->pValue, a->ulValueLen) < 0 ||
-		    tk_obj_set(so, CKA_ID, a->pValue, a->ulValueLen) < 0) {
-			rv = CKR_HOST_MEMORY;
-			goto fail;
-		}
-	} else {
-		if ((rc = tk_random(ckaid, sizeof ckaid)) < 0) {
-			rv = tk_rv_from_pv(rc);
-			goto fail;
-		}
-		ckaid[0] |= 1;
-		if (tk_obj_set(po, CKA_ID, ckaid, sizeof ckaid) < 0 ||
-		    tk_obj_set(so, CKA_ID, ckaid, sizeof ckaid) < 0) {
-			rv = CKR_HOST_MEMORY;
-			goto fail;
-		}
-	}
-	/* the pair, inside the vault */
-	if ((rc = tk_random(id, sizeof id)) < 0) {
-		rv = tk_rv_from_pv(rc);
-		goto fail;
-	}
-	r.new_usage = tk_pv_usage(so);
-	memcpy(r.new_id, id, sizeof id);
-	r.out = blob; r.out_cap = PV_PKBLOB_MAX;
-	r.out2 = pubenc; r.out2_cap = sizeof pubenc;
-	rc = tk_pcall(&r);
-	if (rc != PV_OK) {
-		rv = tk_rv_from_pv(rc);
-		goto fail;
-	}
-	if ((rv = tk_pubattrs(po, pvk, pubenc, r.out2_len, ecp, ecpl)) != CKR_OK ||
-	    (rv = tk_pubattrs(so, pvk, pubenc, r.out2_len, ecp, ecpl)) != CKR_OK)
-		goto fail;
-	if (tk_obj_set(so, TK_CKA_BLOB, blob, r.out_len) < 0 ||
-	    tk_obj_set(so, TK_CKA_BLOB_ID, id, sizeof id) < 0 ||
-	    tk_setb(so, CKA_LOCAL, CK_TRUE) < 0 || tk_setb(po, CKA_LOCAL, CK_TRUE) < 0 ||
-	    tk_setu(so, CKA_KEY_GEN_MECHANISM, d->ckm) < 0 ||
-	    tk_setu(po, CKA_KEY_GEN_MECHANISM, d->ckm) < 0 ||
-	    tk_setb(so, CKA_ALWAYS_SENSITIVE, tk_obj_bool(so, CKA_SENSITIVE, CK_TRUE)) < 0 ||
-	    tk_setb(so, CKA_NEVER_EXTRACTABLE, !tk_obj_bool(so, CKA_EXTRACTABLE, CK_FALSE)) < 0) {
-		rv = CKR_HOST_MEMORY;
-		goto fail;
-	}
-	kc_wipe(blob, PV_PKBLOB_MAX);
-	free(blob);
-	blob = NULL;
-	rv = tk_object_add(h, po, pub);
-	if (rv != CKR_OK)
-		goto fail;
-	po = NULL;
-	rv = tk_object_add(h, so, priv);
-	if (rv != CKR_OK) {
-		CK_RV ign = tk_destroy_object(h, *pub);   /* the public half alone */
-		(void)ign;
-		goto fail;
-	}
-	return CKR_OK;
-fail:
-	tk_obj_free(po);
-	tk_obj_free(so);
-	if (blob != NULL) {
-		kc_wipe(blob, PV_PKBLOB_MAX);
-		free(blob);
-	}
-	return rv;
 }
 
 /* ---- operations ---------------------------------------------------------------- */
@@ -1001,185 +691,6 @@ CK_RV tk_pk_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t n,
 	else
 		rv = tk_pk_run(p, in, n, sig, sl, NULL, NULL, &keep);
 	tk_pk_put(p, 1);
-	return rv;
-}
-
-/* ---- C_CreateObject of a private key --------------------------------------------- */
-
-static const CK_ATTRIBUTE *tk_need(const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE_TYPE a, CK_RV *rv)
-{
-	const CK_ATTRIBUTE *x = tk_tfind(t, n, a);
-
-	if (x == NULL || x->ulValueLen == 0) {
-		*rv = CKR_TEMPLATE_INCOMPLETE;
-		return NULL;
-	}
-	if (x->pValue == NULL) {
-		*rv = CKR_ATTRIBUTE_VALUE_INVALID;
-		return NULL;
-	}
-	return x;
-}
-
-CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out)
-{
-	static const CK_ATTRIBUTE_TYPE rsa_f[8] = {
-		CKA_MODULUS, CKA_PUBLIC_EXPONENT, CKA_PRIVATE_EXPONENT, CKA_PRIME_1,
-		CKA_PRIME_2, CKA_EXPONENT_1, CKA_EXPONENT_2, CKA_COEFFICIENT };
-	const CK_ATTRIBUTE *a, *ep = NULL;
-	CK_KEY_TYPE kt;
-	uint32_t pvk = 0;
-	uint8_t *enc = NULL, *blob = NULL, pubenc[PV_PK_PUB_MAX], id[PV_OBJ_ID_LEN], ckaid[16];
-	size_t el = 0, i;
-	tk_obj *so = NULL, *po = NULL;
-	CK_OBJECT_HANDLE ph = 0;
-	pv_req r;
-	CK_RV rv = CKR_OK;
-	int rc;
-
-	a = tk_tfind(t, n, CKA_KEY_TYPE);
-	if (a == NULL)
-		return CKR_TEMPLATE_INCOMPLETE;
-	if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)
-		return CKR_ATTRIBUTE_VALUE_INVALID;
-	kt = *(const CK_ULONG *)a->pValue;
-	enc = malloc(4096);
-	blob = malloc(PV_PKBLOB_MAX);
-	so = tk_newobj();
-	po = tk_newobj();
-	if (enc == NULL || blob == NULL || so == NULL || po == NULL) {
-		rv = CKR_HOST_MEMORY;
-		goto out;
-	}
-	if (kt == CKK_RSA) {
-		pvk = PV_KEY_RSA;
-		for (i = 0; i < 8; i++) {
-			if ((a = tk_need(t, n, rsa_f[i], &rv)) == NULL)
-				goto out;
-			if (a->ulValueLen > 1024 || el + 2 + a->ulValueLen > 4096) {
-				rv = CKR_ATTRIBUTE_VALUE_INVALID;
-				goto out;
-			}
-			enc[el] = (uint8_t)(a->ulValueLen >> 8);
-			enc[el + 1] = (uint8_t)a->ulValueLen;
-			memcpy(enc + el + 2, a->pValue, a->ulValueLen);
-			el += 2 + a->ulValueLen;
-		}
-	} else if (kt == CKK_EC || kt == CKK_EC_EDWARDS || kt == CKK_PV_SM2) {
-		ep = tk_tfind(t, n, CKA_EC_PARAMS);
-		if (ep == NULL && kt == CKK_PV_SM2) {
-			pvk = PV_KEY_SM2;
-		} else {
-			if (ep == NULL) {
-				rv = CKR_TEMPLATE_INCOMPLETE;
-				goto out;
-			}
-			if ((rv = tk_curve(kt, ep->pValue, ep->ulValueLen, &pvk)) != CKR_OK)
-				goto out;
-		}
-		if ((a = tk_need(t, n, CKA_VALUE, &rv)) == NULL)
-			goto out;
-		if (a->ulValueLen > 64) {
-			rv = CKR_ATTRIBUTE_VALUE_INVALID;
-			goto out;
-		}
-		memcpy(enc, a->pValue, a->ulValueLen);
-		el = a->ulValueLen;
-	} else {
-		rv = CKR_ATTRIBUTE_VALUE_INVALID;
-		goto out;
-	}
-	if ((rv = tk_tcopy(so, t, n, CKO_PRIVATE_KEY | 0x80000000UL)) != CKR_OK)
-		goto out;
-	if (tk_setu(so, CKA_CLASS, CKO_PRIVATE_KEY) < 0 || tk_setu(so, CKA_KEY_TYPE, kt) < 0 ||
-	    tk_setu(po, CKA_CLASS, CKO_PUBLIC_KEY) < 0 || tk_setu(po, CKA_KEY_TYPE, kt) < 0) {
-		rv = CKR_HOST_MEMORY;
-		goto out;
-	}
-	tk_dflt(so, CKA_PRIVATE, CK_TRUE);
-	tk_dflt(so, CKA_SENSITIVE, CK_TRUE);
-	tk_dflt(so, CKA_EXTRACTABLE, CK_FALSE);
-	tk_dflt(so, CKA_SIGN, CK_TRUE);
-	tk_dflt(so, CKA_DECRYPT, kt == CKK_RSA || kt == CKK_PV_SM2);
-	tk_dflt(so, CKA_DERIVE, kt == CKK_EC);
-	tk_dflt(so, CKA_TOKEN, CK_FALSE);
-	tk_dflt(so, CKA_ALWAYS_AUTHENTICATE, CK_FALSE);
-	tk_dflt(so, CKA_MODIFIABLE, CK_TRUE);
-	tk_dflt(so, CKA_DESTROYABLE, CK_TRUE);
-	/* the public object: same token/label/id */
-	tk_setb(po, CKA_TOKEN, tk_obj_bool(so, CKA_TOKEN, CK_FALSE));
-	tk_setb(po, CKA_PRIVATE, CK_FALSE);
-	tk_setb(po, CKA_VERIFY, CK_TRUE);
-	tk_setb(po, CKA_ENCRYPT, kt == CKK_RSA || kt == CKK_PV_SM2);
-	tk_setb(po, CKA_LOCAL, CK_FALSE);
-	{
-		const tk_attr *lb = tk_obj_attr(so, CKA_LABEL), *ia = tk_obj_attr(so, CKA_ID);
-		if (lb != NULL)
-			tk_obj_set(po, CKA_LABEL, lb->val, lb->len);
-		if (ia == NULL || ia->len == 0) {
-			if ((rc = tk_random(ckaid, sizeof ckaid)) < 0) {
-				rv = tk_rv_from_pv(rc);
-				goto out;
-			}
-			ckaid[0] |= 1;
-			tk_obj_set(so, CKA_ID, ckaid, sizeof ckaid);
-			ia = tk_obj_attr(so, CKA_ID);
-		}
-		if (ia == NULL || tk_obj_set(po, CKA_ID, ia->val, ia->len) < 0) {
-			rv = CKR_HOST_MEMORY;
-			goto out;
-		}
-	}
-	if ((rc = tk_random(id, sizeof id)) < 0) {
-		rv = tk_rv_from_pv(rc);
-		goto out;
-	}
-	pv_req_init(&r, PV_OP_IMPORT_KEY, PV_MECH_NONE);
-	r.in = enc; r.in_len = el;
-	r.new_type = pvk;
-	r.new_usage = tk_pv_usage(so);
-	memcpy(r.new_id, id, sizeof id);
-	r.out = blob; r.out_cap = PV_PKBLOB_MAX;
-	r.out2 = pubenc; r.out2_cap = sizeof pubenc;
-	rc = tk_pcall(&r);
-	if (rc != PV_OK) {
-		/* invalid key material: out-of-range scalar, inconsistent RSA key */
-		rv = (rc == PV_ERR_KEY_SIZE || rc == PV_ERR_PUBKEY || rc == PV_ERR_ARGS ||
-		      rc == PV_ERR_GENERAL) ? CKR_ATTRIBUTE_VALUE_INVALID : tk_rv_from_pv(rc);
-		goto out;
-	}
-	{
-		const uint8_t *ecp = ep ? ep->pValue : oid_sm2;
-		size_t ecpl = ep ? ep->ulValueLen : sizeof oid_sm2;
-		if ((rv = tk_pubattrs(so, pvk, pubenc, r.out2_len, ecp, ecpl)) != CKR_OK ||
-		    (rv = tk_pubattrs(po, pvk, pubenc, r.out2_len, ecp, ecpl)) != CKR_OK)
-			goto out;
-	}
-	if (tk_obj_set(so, TK_CKA_BLOB, blob, r.out_len) < 0 ||
-	    tk_obj_set(so, TK_CKA_BLOB_ID, id, sizeof id) < 0 ||
-	    tk_setb(so, CKA_LOCAL, CK_FALSE) < 0 ||
-	    tk_setu(so, CKA_KEY_GEN_MECHANISM, CK_UNAVAILABLE_INFORMATION) < 0 ||
-	    tk_setb(so, CKA_ALWAYS_SENSITIVE, CK_FALSE) < 0 ||
-	    tk_setb(so, CKA_NEVER_EXTRACTABLE, CK_FALSE) < 0) {
-		rv = CKR_HOST_MEMORY;
-		goto out;
-	}
-	rv = tk_object_add(h, po, &ph);
-	if (rv != CKR_OK)
-		goto out;
-	po = NULL;
-	rv = tk_object_add(h, so, out);
-	if (rv != CKR_OK) {
-		CK_RV ign = tk_destroy_object(h, ph);
-		(void)ign;
-		goto out;
-	}
-	so = NULL;
-out:
-	tk_obj_free(so);
-	tk_obj_free(po);
-	if (enc) { kc_wipe(enc, 4096); free(enc); }
-	if (blob) { kc_wipe(blob, PV_PKBLOB_MAX); free(blob); }
 	return rv;
 }
 

@@ -1,0 +1,37 @@
+/*
+ * tk_pk_int.h - what tk_pk.c (mechanisms, operations, ECDH) and
+ * tk_pk_keys.c (key pair generation, private-key import) share.  Internal
+ * to token/.
+ */
+#ifndef TK_PK_INT_H
+#define TK_PK_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "token/tk_int.h"
+#include "gpu/vault.h"
+
+/* tk_pk.c: the mechanism table, the vault call, the curves */
+typedef struct tk_pkdef {
+	CK_MECHANISM_TYPE ckm;
+	uint32_t pv, prf, hashdata;
+	CK_KEY_TYPE ckk;
+	int param;
+	CK_ULONG min, max;
+	CK_FLAGS flags;
+} tk_pkdef;
+extern const uint8_t tk_oid_sm2[10];     /* DER OID of SM2's curve */
+const tk_pkdef *tk_pkfind(CK_MECHANISM_TYPE t);
+int tk_pcall(pv_req *r);
+CK_RV tk_curve(CK_KEY_TYPE kt, const uint8_t *p, size_t n, uint32_t *pvk);
+
+/* tk_pk_keys.c: object building from templates */
+const CK_ATTRIBUTE *tk_tfind(const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE_TYPE a);
+CK_RV tk_tcopy(tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_CLASS cls);
+int tk_setu(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_ULONG v);
+int tk_setb(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_BBOOL v);
+void tk_dflt(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_BBOOL v);
+tk_obj *tk_newobj(void);
+
+#endif
