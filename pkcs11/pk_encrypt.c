@@ -1,13 +1,14 @@
 /*
  * pk_encrypt.c - encryption and decryption, single and multi-part (AES and
- * SM4: ECB, CBC, CBC_PAD, CTR, CFB128, GCM).  The dual-function updates are
- * not offered (CKR_FUNCTION_NOT_SUPPORTED).
+ * SM4: ECB, CBC, CBC_PAD, CTR, CFB128, GCM; the public-key mechanisms via
+ * token/tk_pk.c), and the init / one-call / final steps pk_sign.c shares.
+ * The dual-function updates are not offered (CKR_FUNCTION_NOT_SUPPORTED).
  */
 #include "pkcs11/pk_mech.h"
 #include "token/tk_pk.h"
 
-static CK_RV pk_cipher_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
-                            CK_OBJECT_HANDLE k, int kind, CK_FLAGS use)
+CK_RV pk_op_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
+                 int kind, CK_FLAGS use)
 {
 	tk_mech tm;
 	CK_RV rv;
@@ -25,20 +26,36 @@ static CK_RV pk_cipher_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
 	return tk_op_init(h, kind, &tm, k);
 }
 
+CK_RV pk_op_oneshot(CK_SESSION_HANDLE h, int kind, CK_BYTE_PTR in, CK_ULONG inl,
+                    CK_BYTE_PTR out, CK_ULONG_PTR outl)
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	if (tk_pk_active(h, kind))
+		return tk_pk_oneshot(h, kind, in, inl, out, outl);
+	return tk_op_oneshot(h, kind, in, inl, out, outl);
+}
+
+CK_RV pk_op_final(CK_SESSION_HANDLE h, int kind, CK_BYTE_PTR out, CK_ULONG_PTR outl)
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(outl != NULL);
+	if (tk_pk_active(h, kind))
+		return tk_pk_final(h, kind, out, outl);
+	return tk_op_final(h, kind, out, outl);
+}
+
 CK_RV C_EncryptInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k)
 {
-	return pk_cipher_init(h, m, k, TK_OPK_ENCRYPT, CKF_ENCRYPT);
+	return pk_op_init(h, m, k, TK_OPK_ENCRYPT, CKF_ENCRYPT);
 }
 
 CK_RV C_Encrypt(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                 CK_BYTE_PTR out, CK_ULONG_PTR outl)
 {
-	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
-	if (tk_pk_active(h, TK_OPK_ENCRYPT))
-		return tk_pk_oneshot(h, TK_OPK_ENCRYPT, in, inl, out, outl);
-	return tk_op_oneshot(h, TK_OPK_ENCRYPT, in, inl, out, outl);
+	return pk_op_oneshot(h, TK_OPK_ENCRYPT, in, inl, out, outl);
 }
 
 CK_RV C_EncryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
@@ -54,28 +71,18 @@ CK_RV C_EncryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
 
 CK_RV C_EncryptFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR out, CK_ULONG_PTR outl)
 {
-	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(outl != NULL);
-	if (tk_pk_active(h, TK_OPK_ENCRYPT))
-		return tk_pk_final(h, TK_OPK_ENCRYPT, out, outl);
-	return tk_op_final(h, TK_OPK_ENCRYPT, out, outl);
+	return pk_op_final(h, TK_OPK_ENCRYPT, out, outl);
 }
 
 CK_RV C_DecryptInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k)
 {
-	return pk_cipher_init(h, m, k, TK_OPK_DECRYPT, CKF_DECRYPT);
+	return pk_op_init(h, m, k, TK_OPK_DECRYPT, CKF_DECRYPT);
 }
 
 CK_RV C_Decrypt(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                 CK_BYTE_PTR out, CK_ULONG_PTR outl)
 {
-	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
-	if (tk_pk_active(h, TK_OPK_DECRYPT))
-		return tk_pk_oneshot(h, TK_OPK_DECRYPT, in, inl, out, outl);
-	return tk_op_oneshot(h, TK_OPK_DECRYPT, in, inl, out, outl);
+	return pk_op_oneshot(h, TK_OPK_DECRYPT, in, inl, out, outl);
 }
 
 CK_RV C_DecryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
@@ -91,12 +98,7 @@ CK_RV C_DecryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
 
 CK_RV C_DecryptFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR out, CK_ULONG_PTR outl)
 {
-	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(outl != NULL);
-	if (tk_pk_active(h, TK_OPK_DECRYPT))
-		return tk_pk_final(h, TK_OPK_DECRYPT, out, outl);
-	return tk_op_final(h, TK_OPK_DECRYPT, out, outl);
+	return pk_op_final(h, TK_OPK_DECRYPT, out, outl);
 }
 
 /* Dual-function updates: not offered. */

@@ -17,6 +17,15 @@ CK_RV pk_mech_decode(const CK_MECHANISM *m, CK_FLAGS use, tk_mech *out);
 CK_RV pk_mech_list(CK_MECHANISM_TYPE *list, CK_ULONG *count);
 CK_RV pk_mech_info(CK_MECHANISM_TYPE type, CK_MECHANISM_INFO *info);
 
+/* The init / one-call / final steps shared by the encrypt, decrypt and
+ * sign families (pk_encrypt.c): public-key mechanisms go to token/tk_pk.c,
+ * the others to the symmetric operations of token/tk_crypto.c. */
+CK_RV pk_op_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
+                 int kind, CK_FLAGS use);
+CK_RV pk_op_oneshot(CK_SESSION_HANDLE h, int kind, CK_BYTE_PTR in, CK_ULONG inl,
+                    CK_BYTE_PTR out, CK_ULONG_PTR outl);
+CK_RV pk_op_final(CK_SESSION_HANDLE h, int kind, CK_BYTE_PTR out, CK_ULONG_PTR outl);
+
 /* C_GetOperationState / C_SetOperationState (pk_digest.c). */
 CK_RV pk_op_state_get(CK_SESSION_HANDLE h, CK_BYTE_PTR state, CK_ULONG_PTR len);
 CK_RV pk_op_state_set(CK_SESSION_HANDLE h, CK_BYTE_PTR state, CK_ULONG len,

@@ -6,39 +6,15 @@
 #include "pkcs11/pk_mech.h"
 #include "token/tk_pk.h"
 
-static CK_RV pk_mac_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
-                         CK_OBJECT_HANDLE k, int kind, CK_FLAGS use)
-{
-	tk_mech tm;
-	CK_RV rv;
-
-	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(m != NULL);
-	if (tk_op_active(h, kind))
-		return CKR_OPERATION_ACTIVE;
-	if (tk_pk_mech(m->mechanism))          /* public key: token/tk_pk.c */
-		return tk_pk_init(h, kind, m, k);
-	rv = pk_mech_decode(m, use, &tm);
-	if (rv != CKR_OK)
-		return rv;
-	return tk_op_init(h, kind, &tm, k);
-}
-
 CK_RV C_SignInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k)
 {
-	return pk_mac_init(h, m, k, TK_OPK_SIGN, CKF_SIGN);
+	return pk_op_init(h, m, k, TK_OPK_SIGN, CKF_SIGN);
 }
 
 CK_RV C_Sign(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
              CK_BYTE_PTR sig, CK_ULONG_PTR sigl)
 {
-	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG((in != NULL || inl == 0) && sigl != NULL);
-	if (tk_pk_active(h, TK_OPK_SIGN))
-		return tk_pk_oneshot(h, TK_OPK_SIGN, in, inl, sig, sigl);
-	return tk_op_oneshot(h, TK_OPK_SIGN, in, inl, sig, sigl);
+	return pk_op_oneshot(h, TK_OPK_SIGN, in, inl, sig, sigl);
 }
 
 CK_RV C_SignUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
@@ -53,12 +29,7 @@ CK_RV C_SignUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
 
 CK_RV C_SignFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR sig, CK_ULONG_PTR sigl)
 {
-	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(sigl != NULL);
-	if (tk_pk_active(h, TK_OPK_SIGN))
-		return tk_pk_final(h, TK_OPK_SIGN, sig, sigl);
-	return tk_op_final(h, TK_OPK_SIGN, sig, sigl);
+	return pk_op_final(h, TK_OPK_SIGN, sig, sigl);
 }
 
 CK_RV C_SignRecoverInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
@@ -70,7 +41,7 @@ CK_RV C_SignRecover(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
 
 CK_RV C_VerifyInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k)
 {
-	return pk_mac_init(h, m, k, TK_OPK_VERIFY, CKF_VERIFY);
+	return pk_op_init(h, m, k, TK_OPK_VERIFY, CKF_VERIFY);
 }
 
 CK_RV C_Verify(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
