@@ -195,7 +195,7 @@ static const CK_ATTRIBUTE *tk_tmpl_find(const CK_ATTRIBUTE *t, CK_ULONG n,
 	return NULL;
 }
 
-static CK_RV tk_tmpl_ulong(const CK_ATTRIBUTE *a, CK_ULONG *v)
+CK_RV tk_tmpl_ulong(const CK_ATTRIBUTE *a, CK_ULONG *v)
 {
 	if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)
 		return CKR_ATTRIBUTE_VALUE_INVALID;

@@ -194,6 +194,10 @@ struct tk_global {
 };
 extern struct tk_global tk_g;
 
+/* A CK_ULONG template value: CKR_ATTRIBUTE_VALUE_INVALID unless the
+ * attribute holds exactly one (tk_attr.c). */
+CK_RV tk_tmpl_ulong(const CK_ATTRIBUTE *a, CK_ULONG *v);
+
 /* Object handle <-> store id. */
 CK_OBJECT_HANDLE tk_handle_token(const tk_slot *s, int64_t oid);
 int tk_handle_is_session(CK_OBJECT_HANDLE h);

@@ -717,22 +717,24 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 	if (ep == NULL || m->ulParameterLen != sizeof *ep || ep->kdf != CKD_NULL ||
 	    ep->ulSharedDataLen != 0 || ep->pPublicData == NULL || ep->ulPublicDataLen == 0)
 		return CKR_MECHANISM_PARAM_INVALID;
-	if ((a = tk_tfind(t, n, CKA_CLASS)) != NULL &&
-	    (a->ulValueLen != sizeof(CK_ULONG) || *(const CK_ULONG *)a->pValue != CKO_SECRET_KEY))
-		return CKR_TEMPLATE_INCONSISTENT;
+	if ((a = tk_tfind(t, n, CKA_CLASS)) != NULL) {
+		CK_ULONG cls;
+		if ((rv = tk_tmpl_ulong(a, &cls)) != CKR_OK)
+			return rv;
+		if (cls != CKO_SECRET_KEY)
+			return CKR_TEMPLATE_INCONSISTENT;
+	}
 	if ((a = tk_tfind(t, n, CKA_KEY_TYPE)) != NULL) {
-		if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)
-			return CKR_ATTRIBUTE_VALUE_INVALID;
-		kt = *(const CK_ULONG *)a->pValue;
+		if ((rv = tk_tmpl_ulong(a, &kt)) != CKR_OK)
+			return rv;
 		if (kt == CKK_AES)
 			pvt = PV_KEY_AES;
 		else if (kt != CKK_GENERIC_SECRET)
 			return CKR_TEMPLATE_INCONSISTENT;
 	}
 	if ((a = tk_tfind(t, n, CKA_VALUE_LEN)) != NULL) {
-		if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)
-			return CKR_ATTRIBUTE_VALUE_INVALID;
-		vlen = *(const CK_ULONG *)a->pValue;
+		if ((rv = tk_tmpl_ulong(a, &vlen)) != CKR_OK)
+			return rv;
 		if (vlen == 0 || vlen > 48)
 			return CKR_ATTRIBUTE_VALUE_INVALID;
 	} else if (kt == CKK_AES) {

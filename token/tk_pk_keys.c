@@ -189,9 +189,8 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 		a = tk_tfind(pt, pn, CKA_MODULUS_BITS);
 		if (a == NULL)
 			return CKR_TEMPLATE_INCOMPLETE;
-		if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)
-			return CKR_ATTRIBUTE_VALUE_INVALID;
-		mb = *(const CK_ULONG *)a->pValue;
+		if ((rv = tk_tmpl_ulong(a, &mb)) != CKR_OK)
+			return rv;
 		if (mb != 1024 && mb != 2048 && mb != 3072 && mb != 4096)
 			return CKR_KEY_SIZE_RANGE;
 		bits = (uint32_t)mb;
@@ -363,9 +362,8 @@ CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OB
 	a = tk_tfind(t, n, CKA_KEY_TYPE);
 	if (a == NULL)
 		return CKR_TEMPLATE_INCOMPLETE;
-	if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)
-		return CKR_ATTRIBUTE_VALUE_INVALID;
-	kt = *(const CK_ULONG *)a->pValue;
+	if ((rv = tk_tmpl_ulong(a, &kt)) != CKR_OK)
+		return rv;
 	enc = malloc(4096);
 	blob = malloc(PV_PKBLOB_MAX);
 	so = tk_newobj();

@@ -657,6 +657,19 @@ static void t_ecdh(void)
 	CU_ASSERT_EQUAL(pkt_f->C_DeriveKey(pc_s, &m, p.priv, t, 5, &k), CKR_PUBLIC_KEY_INVALID);
 	ep.kdf = CKD_SHA256_KDF;
 	CU_ASSERT_EQUAL(pkt_f->C_DeriveKey(pc_s, &m, p.priv, t, 5, &k), CKR_MECHANISM_PARAM_INVALID);
+	/* malformed template values are refused, not read (a NULL CKA_CLASS
+	 * value of the right length was dereferenced before) */
+	ep.kdf = CKD_NULL;
+	ep.pPublicData = der;
+	ep.ulPublicDataLen = 67;
+	op[64] ^= 1;
+	t[0].pValue = NULL;
+	CU_ASSERT_EQUAL(pkt_f->C_DeriveKey(pc_s, &m, p.priv, t, 5, &k), CKR_ATTRIBUTE_VALUE_INVALID);
+	t[0].pValue = &c;
+	t[1].ulValueLen = 1;
+	CU_ASSERT_EQUAL(pkt_f->C_DeriveKey(pc_s, &m, p.priv, t, 5, &k), CKR_ATTRIBUTE_VALUE_INVALID);
+	t[1].ulValueLen = sizeof kt;
+	CU_ASSERT_EQUAL(pkt_f->C_DeriveKey(pc_s, &m, p.priv, t, 5, &k), CKR_OK);
 	EVP_PKEY_free(o);
 	EVP_PKEY_free(tp);
 }
