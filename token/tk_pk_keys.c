@@ -135,6 +135,23 @@ static uint32_t tk_pv_usage(const tk_obj *o)
 	return u;
 }
 
+/* A CK_ULONG attribute the template may carry: absent or equal to want.
+ * CKR_ATTRIBUTE_VALUE_INVALID if malformed, CKR_TEMPLATE_INCONSISTENT if
+ * different. */
+static CK_RV tk_tmpl_expect(const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE_TYPE type,
+                            CK_ULONG want)
+{
+	const CK_ATTRIBUTE *a = tk_tfind(t, n, type);
+	CK_ULONG v;
+	CK_RV rv;
+
+	if (a == NULL)
+		return CKR_OK;
+	if ((rv = tk_tmpl_ulong(a, &v)) != CKR_OK)
+		return rv;
+	return v == want ? CKR_OK : CKR_TEMPLATE_INCONSISTENT;
+}
+
 /* The defaults of a private key's attributes the template left out (the
  * same for generated and imported keys). */
 static void tk_priv_defaults(tk_obj *so, CK_KEY_TYPE kt)
@@ -177,12 +194,9 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 	if (m->ulParameterLen != 0)
 		return CKR_MECHANISM_PARAM_INVALID;
 	kt = d->ckk;
-	if ((a = tk_tfind(pt, pn, CKA_KEY_TYPE)) != NULL &&
-	    (a->ulValueLen != sizeof(CK_ULONG) || *(const CK_ULONG *)a->pValue != kt))
-		return CKR_TEMPLATE_INCONSISTENT;
-	if ((a = tk_tfind(st, sn, CKA_KEY_TYPE)) != NULL &&
-	    (a->ulValueLen != sizeof(CK_ULONG) || *(const CK_ULONG *)a->pValue != kt))
-		return CKR_TEMPLATE_INCONSISTENT;
+	if ((rv = tk_tmpl_expect(pt, pn, CKA_KEY_TYPE, kt)) != CKR_OK ||
+	    (rv = tk_tmpl_expect(st, sn, CKA_KEY_TYPE, kt)) != CKR_OK)
+		return rv;
 	pv_req_init(&r, PV_OP_GENERATE_PAIR, d->pv);
 	if (kt == CKK_RSA) {
 		CK_ULONG mb;

@@ -302,6 +302,19 @@ static void t_bad(void)
 	CU_ASSERT_EQUAL(genpair(CKM_EC_EDWARDS_KEY_PAIR_GEN, oid_p256, sizeof oid_p256, 0, &p), CKR_CURVE_NOT_SUPPORTED);
 	/* private keys are CKA_PRIVATE by default: no login, no key */
 	CU_ASSERT_EQUAL(pkt_f->C_GenerateKeyPair(pc_s, &m, pt, 1, st, 1, &p.pub, &p.priv), CKR_USER_NOT_LOGGED_IN);
+	/* a CKA_KEY_TYPE of the right length without a value is refused, not
+	 * read (it was dereferenced before); another key type is inconsistent */
+	{
+		CK_KEY_TYPE rsa = CKK_RSA;
+		CK_ATTRIBUTE pk[2] = { { CKA_EC_PARAMS, (void *)oid_p256, sizeof oid_p256 },
+		                       { CKA_KEY_TYPE, NULL, sizeof(CK_KEY_TYPE) } };
+		CK_ATTRIBUTE sk[2] = { { CKA_SIGN, &T, sizeof T }, { CKA_PRIVATE, &F, sizeof F } };
+		CU_ASSERT_EQUAL(pkt_f->C_GenerateKeyPair(pc_s, &m, pk, 2, sk, 2, &p.pub, &p.priv),
+		                CKR_ATTRIBUTE_VALUE_INVALID);
+		pk[1].pValue = &rsa;
+		CU_ASSERT_EQUAL(pkt_f->C_GenerateKeyPair(pc_s, &m, pk, 2, sk, 2, &p.pub, &p.priv),
+		                CKR_TEMPLATE_INCONSISTENT);
+	}
 }
 
 /* ---- import (C_CreateObject) ---------------------------------------------------- */
