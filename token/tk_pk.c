@@ -717,13 +717,8 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 	if (ep == NULL || m->ulParameterLen != sizeof *ep || ep->kdf != CKD_NULL ||
 	    ep->ulSharedDataLen != 0 || ep->pPublicData == NULL || ep->ulPublicDataLen == 0)
 		return CKR_MECHANISM_PARAM_INVALID;
-	if ((a = tk_tfind(t, n, CKA_CLASS)) != NULL) {
-		CK_ULONG cls;
-		if ((rv = tk_tmpl_ulong(a, &cls)) != CKR_OK)
-			return rv;
-		if (cls != CKO_SECRET_KEY)
-			return CKR_TEMPLATE_INCONSISTENT;
-	}
+	if ((rv = tk_tmpl_expect(t, n, CKA_CLASS, CKO_SECRET_KEY)) != CKR_OK)
+		return rv;
 	if ((a = tk_tfind(t, n, CKA_KEY_TYPE)) != NULL) {
 		if ((rv = tk_tmpl_ulong(a, &kt)) != CKR_OK)
 			return rv;

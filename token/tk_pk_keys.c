@@ -135,11 +135,8 @@ static uint32_t tk_pv_usage(const tk_obj *o)
 	return u;
 }
 
-/* A CK_ULONG attribute the template may carry: absent or equal to want.
- * CKR_ATTRIBUTE_VALUE_INVALID if malformed, CKR_TEMPLATE_INCONSISTENT if
- * different. */
-static CK_RV tk_tmpl_expect(const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE_TYPE type,
-                            CK_ULONG want)
+CK_RV tk_tmpl_expect(const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE_TYPE type,
+                     CK_ULONG want)
 {
 	const CK_ATTRIBUTE *a = tk_tfind(t, n, type);
 	CK_ULONG v;
