@@ -4,16 +4,8 @@
 # which must print one message, exit non-zero and leave the store unchanged.
 . "$(dirname "$0")/lib.sh" "$@"
 
-
-T=$E2E_TMP
-export SO_PIN USER_PIN T
-export PV=${PVAULT:-$BUILD_DIR/provisioning/pvault}
+. "$(dirname "$0")/pvault_lib.sh"
 pv() { "$PV" "$@"; }
-# The store's content: every file but SQLite's shared-memory index and an
-# empty WAL (a read-only SQLite connection leaves both behind; neither
-# holds data).
-store_hash() { (cd "$T/tokens" && find . -type f ! -name '*.db-shm' ! \( -name '*.db-wal' -empty \) -print0 |
-                sort -z | xargs -0 sha256sum; find . -type d | sort) | sha256sum; }
 
 ok "the token directory starts empty" bash -c '! ls "$T/tokens" 2>/dev/null | grep -q .'
 ok "pvault master new writes a 0400 key file" bash -c \
@@ -66,46 +58,6 @@ ok "pkcs11-tool AES-CBC-PAD with the imported key = openssl" bash -c \
     openssl enc -aes-256-cbc -K '"$AKEY"' -iv $IV -in "$T/msg.bin" | cmp - "$T/ct.p11"'
 
 # ---- error paths: one message, non-zero exit, store unchanged ----
-# unchanged() DESC EXPECTED-MESSAGE-REGEX CMD...
-unchanged() {
-  local desc=$1 re=$2; shift 2
-  ok "$desc" bash -c '
-    before=$(store_hash); out=$("$@" 2>&1); rc=$?
-    after=$(store_hash)
-    [ $rc -ne 0 ] || { echo "exit 0: $out"; exit 1; }
-    [ "$before" = "$after" ] || { echo "store changed"; exit 1; }
-    [ "$(printf "%s\n" "$out" | grep -c .)" -eq 1 ] || { echo "not one line: $out"; exit 1; }
-    printf "%s\n" "$out" | grep -Eq "$0" || { echo "message: $out"; exit 1; }' "$re" "$@"
-}
-export -f store_hash
-
-# An operator without write permission on the token directory.  As a normal
-# user: the directory is made read-only.  As root (which ignores modes):
-# the command runs as nobody, with the store and a copy of the master key
-# readable but nothing writable.
-ro_setup() {
-  if [ "$(id -u)" = 0 ]; then
-    chmod a+rx "$T" "$T/tokens" "$T"/tokens/* 2>/dev/null
-    chmod a+r "$T"/tokens/*/* "$T/tokens/.lock" 2>/dev/null
-    cp "$T/master.key" "$T/master.ro" 2>/dev/null && chmod 444 "$T/master.ro"
-    sed "s|^master_key .*|master_key = $T/master.ro|" "$PIXELVAULT_CONF" >"$T/ro.conf"
-    chmod a+r "$T/ro.conf" "$T"/*.pvbk 2>/dev/null
-    # the build tree may not be readable by nobody (e.g. under /root)
-    cp "$PV" "$T/pvault-ro" && chmod 755 "$T/pvault-ro"
-  else
-    chmod a-w "$T/tokens"
-  fi
-}
-ro_teardown() { [ "$(id -u)" = 0 ] || chmod u+w "$T/tokens"; }
-as_ro() {
-  if [ "$(id -u)" = 0 ]; then
-    [ "$1" = "$PV" ] && { shift; set -- "$T/pvault-ro" "$@"; }
-    PIXELVAULT_CONF=$T/ro.conf HOME=/nonexistent setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
-  else
-    "$@"
-  fi
-}
-export -f as_ro
 # (a wrong PIN is counted in the store, as PKCS#11 lockout requires)
 ok "wrong user PIN: one clear message, non-zero exit" bash -c \
    "out=\$(USER_PIN=00000000 '$PV' key import --token prov --pin-env USER_PIN --type aes --in '$T/aes.key' --label x1 2>&1); [ \$? -ne 0 ] && [ \"\$out\" = 'pvault: login as user: wrong PIN' ]"

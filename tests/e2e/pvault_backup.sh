@@ -5,53 +5,10 @@
 # unchanged store (hashed before and after).
 . "$(dirname "$0")/lib.sh" "$@"
 
-
-T=$E2E_TMP
-export PV=${PVAULT:-$BUILD_DIR/provisioning/pvault} T SO_PIN USER_PIN MODULE
+. "$(dirname "$0")/pvault_lib.sh"
+export MODULE
 export PV_TOKEN_LABEL=bk
 export -f p11 p11_user
-# file content of the store; SQLite's shm index and an empty WAL hold no data
-store_hash() { (cd "$T/tokens" && find . -type f ! -name '*.db-shm' ! \( -name '*.db-wal' -empty \) -print0 |
-                sort -z | xargs -0 sha256sum; find . -type d | sort) | sha256sum; }
-export -f store_hash
-
-# An operator without write permission on the token directory.  As a normal
-# user: the directory is made read-only.  As root (which ignores modes):
-# the command runs as nobody, with the store and a copy of the master key
-# readable but nothing writable.
-ro_setup() {
-  if [ "$(id -u)" = 0 ]; then
-    chmod a+rx "$T" "$T/tokens" "$T"/tokens/* 2>/dev/null
-    chmod a+r "$T"/tokens/*/* "$T/tokens/.lock" 2>/dev/null
-    cp "$T/master.key" "$T/master.ro" 2>/dev/null && chmod 444 "$T/master.ro"
-    sed "s|^master_key .*|master_key = $T/master.ro|" "$PIXELVAULT_CONF" >"$T/ro.conf"
-    chmod a+r "$T/ro.conf" "$T"/*.pvbk 2>/dev/null
-    # the build tree may not be readable by nobody (e.g. under /root)
-    cp "$PV" "$T/pvault-ro" && chmod 755 "$T/pvault-ro"
-  else
-    chmod a-w "$T/tokens"
-  fi
-}
-ro_teardown() { [ "$(id -u)" = 0 ] || chmod u+w "$T/tokens"; }
-as_ro() {
-  if [ "$(id -u)" = 0 ]; then
-    [ "$1" = "$PV" ] && { shift; set -- "$T/pvault-ro" "$@"; }
-    PIXELVAULT_CONF=$T/ro.conf HOME=/nonexistent setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
-  else
-    "$@"
-  fi
-}
-export -f as_ro
-# unchanged DESC REGEX CMD... : non-zero exit, exactly one line matching REGEX, same store
-unchanged() {
-  local desc=$1 re=$2; shift 2
-  ok "$desc" bash -c '
-    before=$(store_hash); out=$("$@" 2>&1); rc=$?; after=$(store_hash)
-    [ $rc -ne 0 ] || { echo "exit 0: $out"; exit 1; }
-    [ "$before" = "$after" ] || { echo "store changed"; exit 1; }
-    [ "$(printf "%s\n" "$out" | grep -c .)" -eq 1 ] || { echo "not one line: $out"; exit 1; }
-    printf "%s\n" "$out" | grep -Eq "$0" || { echo "message: $out"; exit 1; }' "$re" "$@"
-}
 
 "$PV" master new --out "$T/master.key" >/dev/null
 ok "token init" "$PV" token init --label bk --so-pin-env SO_PIN --pin-env USER_PIN
