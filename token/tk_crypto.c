@@ -229,9 +229,7 @@ CK_RV tk_op_init(CK_SESSION_HANDLE h, int kind, const tk_mech *m,
 	if (rv != CKR_OK)
 		return rv;
 	if (kind != TK_OPK_DIGEST) {
-		rv = tk_object_get(h, key, &o);
-		if (rv == CKR_OBJECT_HANDLE_INVALID)
-			rv = CKR_KEY_HANDLE_INVALID;
+		rv = tk_key_get(h, key, &o);
 		if (rv == CKR_OK)
 			rv = tk_key_check(o, m, kind);
 		if (rv == CKR_OK)
@@ -576,9 +574,7 @@ CK_RV tk_op_digest_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE key)
 
 	if (rv != CKR_OK)
 		return rv;
-	rv = tk_object_get(h, key, &o);
-	if (rv == CKR_OBJECT_HANDLE_INVALID)
-		rv = CKR_KEY_HANDLE_INVALID;
+	rv = tk_key_get(h, key, &o);
 	if (rv == CKR_OK && (tk_obj_ulong(o, CKA_CLASS, 0) != CKO_SECRET_KEY ||
 	                     tk_obj_bool(o, CKA_SENSITIVE, CK_TRUE) ||
 	                     !tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE)))

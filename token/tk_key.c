@@ -445,19 +445,16 @@ CK_RV tk_wrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE wk,
 	CK_RV rv;
 	int rc;
 
-	rv = tk_object_get(h, wk, &w);
-	if (rv == CKR_OBJECT_HANDLE_INVALID)
+	rv = tk_key_get(h, wk, &w);
+	if (rv == CKR_KEY_HANDLE_INVALID)
 		rv = CKR_WRAPPING_KEY_HANDLE_INVALID;
 	if (rv == CKR_OK) {
 		rv = tk_key_check(w, m, TK_USE_WRAP);
 		if (rv == CKR_KEY_TYPE_INCONSISTENT)
 			rv = CKR_WRAPPING_KEY_TYPE_INCONSISTENT;
 	}
-	if (rv == CKR_OK) {
-		rv = tk_object_get(h, k, &o);
-		if (rv == CKR_OBJECT_HANDLE_INVALID)
-			rv = CKR_KEY_HANDLE_INVALID;
-	}
+	if (rv == CKR_OK)
+		rv = tk_key_get(h, k, &o);
 	if (rv == CKR_OK && tk_obj_ulong(o, CKA_CLASS, 0) != CKO_SECRET_KEY)
 		rv = CKR_KEY_NOT_WRAPPABLE;
 	if (rv == CKR_OK && !tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE))
@@ -500,8 +497,8 @@ CK_RV tk_unwrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE uk,
 	CK_RV rv;
 	int rc;
 
-	rv = tk_object_get(h, uk, &u);
-	if (rv == CKR_OBJECT_HANDLE_INVALID)
+	rv = tk_key_get(h, uk, &u);
+	if (rv == CKR_KEY_HANDLE_INVALID)
 		rv = CKR_UNWRAPPING_KEY_HANDLE_INVALID;
 	if (rv == CKR_OK) {
 		rv = tk_key_check(u, m, TK_USE_UNWRAP);
@@ -560,9 +557,7 @@ CK_RV tk_derive_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE bk,
 	CK_RV rv;
 	int rc;
 
-	rv = tk_object_get(h, bk, &b);
-	if (rv == CKR_OBJECT_HANDLE_INVALID)
-		rv = CKR_KEY_HANDLE_INVALID;
+	rv = tk_key_get(h, bk, &b);
 	if (rv == CKR_OK)
 		rv = tk_key_check(b, m, TK_USE_DERIVE);
 	if (rv == CKR_OK)

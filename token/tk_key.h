@@ -36,6 +36,9 @@ CK_RV tk_key_blob(const tk_obj *o, const uint8_t **blob, size_t *len,
 /* tk_object.c: a private copy of the object behind a handle; store a new
  * object (o is consumed on success). */
 CK_RV tk_object_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh, tk_obj **out);
+/* The same for a handle passed as a key: CKR_KEY_HANDLE_INVALID where
+ * tk_object_get says CKR_OBJECT_HANDLE_INVALID. */
+CK_RV tk_key_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE k, tk_obj **out);
 CK_RV tk_object_add(CK_SESSION_HANDLE h, tk_obj *o, CK_OBJECT_HANDLE *out);
 
 #endif /* TK_KEY_H */

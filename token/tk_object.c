@@ -491,6 +491,12 @@ CK_RV tk_object_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh, tk_obj **out)
 	return tk_resolve(h, oh, &c, out);
 }
 
+CK_RV tk_key_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE k, tk_obj **out)
+{
+	CK_RV rv = tk_object_get(h, k, out);
+	return rv == CKR_OBJECT_HANDLE_INVALID ? CKR_KEY_HANDLE_INVALID : rv;
+}
+
 CK_RV tk_object_add(CK_SESSION_HANDLE h, tk_obj *o, CK_OBJECT_HANDLE *out)
 {
 	tk_ctx c;

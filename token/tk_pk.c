@@ -392,9 +392,7 @@ CK_RV tk_pk_init(CK_SESSION_HANDLE h, int kind, const CK_MECHANISM *m,
 	p->flags = d->hashdata ? PV_F_HASH_DATA : 0;
 	if ((rv = tk_pk_params(p, m)) != CKR_OK)
 		goto fail;
-	rv = tk_object_get(h, key, &o);
-	if (rv == CKR_OBJECT_HANDLE_INVALID)
-		rv = CKR_KEY_HANDLE_INVALID;
+	rv = tk_key_get(h, key, &o);
 	if (rv != CKR_OK)
 		goto fail;
 	cls = tk_obj_ulong(o, CKA_CLASS, CK_UNAVAILABLE_INFORMATION);
@@ -735,9 +733,7 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 	} else if (kt == CKK_AES) {
 		return CKR_TEMPLATE_INCOMPLETE;
 	}
-	rv = tk_object_get(h, bk, &b);
-	if (rv == CKR_OBJECT_HANDLE_INVALID)
-		rv = CKR_KEY_HANDLE_INVALID;
+	rv = tk_key_get(h, bk, &b);
 	if (rv != CKR_OK)
 		return rv;
 	bkt = tk_obj_ulong(b, CKA_KEY_TYPE, CK_UNAVAILABLE_INFORMATION);
