@@ -173,5 +173,5 @@ int main(int argc, char **argv)
 		return 1;
 	s = CU_add_suite("find_bench", NULL, NULL);
 	CU_add_test(s, "C_FindObjects on a large token", bench);
-	return pkt_run();
+	return ts_run();
 }

@@ -159,14 +159,3 @@ long td_rss_kb(pid_t pid)
 	fclose(f);
 	return kb;
 }
-
-int td_run(void)
-{
-	unsigned fails;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
-	        CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
-}

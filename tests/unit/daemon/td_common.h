@@ -33,7 +33,5 @@ int td_open(const td_daemon *d, pv_vault **v);
 /* Open fds and RSS (kB) of a process. */
 int td_fd_count(pid_t pid);
 long td_rss_kb(pid_t pid);
-/* te_run that also fails when a suite init failed (daemon did not start). */
-int td_run(void);
 
 #endif

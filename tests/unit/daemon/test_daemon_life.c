@@ -257,5 +257,5 @@ int main(void)
 	CU_add_test(s, "daemon restart -> PV_ERR_REMOVED, then reconnect", t_restart);
 	CU_add_test(s, "SIGTERM drains requests in flight, exits 0", t_drain);
 	CU_add_test(s, "fork: child call fails cleanly, child open works", t_fork);
-	return td_run();
+	return ts_run();
 }

@@ -208,5 +208,5 @@ int main(void)
 	snprintf(name, sizeof name, "processes x threads sign/encrypt/digest through one pvaultd for %s s, all verified",
 	         e ? e : "3");
 	CU_add_test(s, name, t_load);
-	return td_run();
+	return ts_run();
 }

@@ -363,5 +363,5 @@ int main(void)
 	CU_add_test(s, "8 threads x 100 GCM through one client", t_threads);
 	CU_add_test(s, "status request", t_status);
 	CU_add_test(s, "no daemon -> PV_ERR_REMOVED", t_nodaemon);
-	return td_run();
+	return ts_run();
 }

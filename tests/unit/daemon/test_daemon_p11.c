@@ -4,9 +4,8 @@
  * answer CKR_DEVICE_REMOVED (or CKR_SESSION_HANDLE_INVALID) for crypto, and
  * a new C_OpenSession + C_Login works again without C_Finalize.
  */
-#include "td_common.h"
+#include "td_p11.h"
 
-#include <dlfcn.h>
 #include <p11-kit/pkcs11.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,18 +19,9 @@ static CK_SLOT_ID slot;
 
 static int suite_init(void)
 {
-	CK_C_GetFunctionList gfl;
-	const char *mod = getenv("PV_MODULE");
-	if (mod == NULL || td_setup(&D) != 0 || td_start(&D) != 0)
+	if (td_setup(&D) != 0 || td_start(&D) != 0)
 		return 1;
-	setenv("PIXELVAULT_CONF", D.conf, 1);
-	lib = dlopen(mod, RTLD_NOW | RTLD_LOCAL);
-	if (lib == NULL)
-		return 1;
-	gfl = (CK_C_GetFunctionList)dlsym(lib, "C_GetFunctionList");
-	if (gfl == NULL || gfl(&F) != CKR_OK)
-		return 1;
-	return F->C_Initialize(NULL) != CKR_OK;
+	return td_p11_load(&D, &lib, &F) != 0;
 }
 
 static int suite_clean(void)
@@ -128,5 +118,5 @@ int main(void)
 		return 1;
 	s = CU_add_suite("daemon_p11", suite_init, suite_clean);
 	CU_add_test(s, "PKCS#11 across a pvaultd restart: DEVICE_REMOVED, then a new session works", t_restart);
-	return td_run();
+	return ts_run();
 }

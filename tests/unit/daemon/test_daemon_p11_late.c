@@ -5,9 +5,8 @@
  * module retries the open at most once a second) the next crypto call works
  * without C_Finalize (token/tk_vault.c).
  */
-#include "td_common.h"
+#include "td_p11.h"
 
-#include <dlfcn.h>
 #include <p11-kit/pkcs11.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,18 +20,9 @@ static void *lib;
 
 static int suite_init(void)
 {
-	CK_C_GetFunctionList gfl;
-	const char *mod = getenv("PV_MODULE");
-	if (mod == NULL || td_setup(&D) != 0)          /* pvaultd NOT started */
+	if (td_setup(&D) != 0)                          /* pvaultd NOT started */
 		return 1;
-	setenv("PIXELVAULT_CONF", D.conf, 1);
-	lib = dlopen(mod, RTLD_NOW | RTLD_LOCAL);
-	if (lib == NULL)
-		return 1;
-	gfl = (CK_C_GetFunctionList)dlsym(lib, "C_GetFunctionList");
-	if (gfl == NULL || gfl(&F) != CKR_OK)
-		return 1;
-	return F->C_Initialize(NULL) != CKR_OK;
+	return td_p11_load(&D, &lib, &F) != 0;
 }
 
 static int suite_clean(void)
@@ -109,5 +99,5 @@ int main(void)
 	s = CU_add_suite("daemon_p11_late", suite_init, suite_clean);
 	CU_add_test(s, "module started before pvaultd: crypto works once it is up, no C_Finalize",
 	            t_late);
-	return td_run();
+	return ts_run();
 }

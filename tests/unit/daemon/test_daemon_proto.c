@@ -276,5 +276,5 @@ int main(void)
 	CU_add_test(s, "14 malformed first messages: ERROR + drop", t_messages);
 	CU_add_test(s, "replayed HELLO: ERROR + drop, ring freed", t_replay);
 	CU_add_test(s, "hostile ring: bad spans/versions, replayed ticket, garbage, scribbling", t_ring);
-	return td_run();
+	return ts_run();
 }

@@ -179,5 +179,5 @@ int main(void)
 		return 1;
 	s = CU_add_suite("daemon_uid", suite_init, suite_clean);
 	CU_add_test(s, "other uid: refused by dir and by SO_PEERCRED policy; tokens unreadable; -u allows", t_other_uid);
-	return td_run();
+	return ts_run();
 }

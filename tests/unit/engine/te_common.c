@@ -125,13 +125,3 @@ int te_ossl_crypt(uint32_t mech, int enc, const uint8_t *k, size_t klen, const u
 	EVP_CIPHER_CTX_free(c);
 	return ok ? l1 + l2 : -1;
 }
-
-int te_run(void)
-{
-	unsigned fails;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
-}

@@ -48,7 +48,5 @@ const EVP_MD *te_evp_md(uint32_t mech);     /* digest or HMAC mech */
 int te_ossl_crypt(uint32_t mech, int enc, const uint8_t *k, size_t klen, const uint8_t *iv,
                   const uint8_t *in, size_t len, uint8_t *out);
 
-/* Finish a CUnit program: run, print, exit code. */
-int te_run(void);
 
 #endif

@@ -574,7 +574,7 @@ int main(void)
 	CU_add_test(s, "multi-part state integrity", test_states);
 	CU_add_test(s, "descriptor validation", test_protocol);
 	{
-		int rc = te_run();
+		int rc = ts_run();
 		te_close();
 		return rc;
 	}

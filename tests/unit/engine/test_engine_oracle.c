@@ -4,6 +4,7 @@
  * with random chunkings.
  */
 #include "te_common.h"
+#include "ts_ossl.h"
 
 #include <openssl/core_names.h>
 #include <openssl/hmac.h>
@@ -555,7 +556,7 @@ int main(void)
 	CU_add_test(s, "AES-KW/KWP wrap+unwrap vs OpenSSL", test_wrap);
 	CU_add_test(s, "key generation and random", test_keygen_random);
 	{
-		int rc = te_run();
+		int rc = ts_run();
 		te_close();
 		return rc;
 	}

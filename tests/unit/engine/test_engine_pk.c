@@ -513,5 +513,5 @@ int main(void)
 	CU_add_test(s, "sm2", t_sm2);
 	CU_add_test(s, "bad input", t_bad);
 	CU_add_test(s, "master rotation of a private key", t_rewrap);
-	return te_run();
+	return ts_run();
 }

@@ -420,5 +420,5 @@ int main(void)
 	CU_add_test(s, "ecdsa p1363 P-256/P-384", t_ecdsa);
 	CU_add_test(s, "ecdh P-256/P-384", t_ecdh);
 	CU_add_test(s, "ed25519", t_ed);
-	return te_run();
+	return ts_run();
 }

@@ -183,7 +183,7 @@ int main(void)
 	CU_add_test(s, "ring full -> try_submit BUSY", test_busy);
 	CU_add_test(s, "forked child is refused", test_fork);
 	{
-		int rc = te_run();
+		int rc = ts_run();
 		te_close();
 		return rc;
 	}

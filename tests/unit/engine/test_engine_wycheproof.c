@@ -287,7 +287,7 @@ int main(void)
 	CU_add_test(s, "hmac_*", t_hmac);
 	CU_add_test(s, "hkdf_sha256", t_hkdf);
 	{
-		int rc = te_run();
+		int rc = ts_run();
 		te_close();
 		return rc;
 	}

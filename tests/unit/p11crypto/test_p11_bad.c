@@ -429,7 +429,7 @@ int main(void)
 	CU_add_test(s, "secret key attribute rules, unwrap of garbage", t_attributes);
 	CU_add_test(s, "mechanism info, token flags, random, op state", t_info_state_random);
 	CU_add_test(s, "sealed vault: CKR_DEVICE_ERROR", t_sealed);
-	rc = pkt_run();
+	rc = ts_run();
 	pc_teardown();
 	return rc;
 }

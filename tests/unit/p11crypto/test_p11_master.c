@@ -214,5 +214,5 @@ int main(void)
 	CU_add_test(s, "token under key A records its fingerprint", test_key_a_records);
 	CU_add_test(s, "module under key B: keys refused, data ok", test_key_b_refused);
 	CU_add_test(s, "C_InitToken under key B re-records", test_reinit_follows);
-	return pkt_run();
+	return ts_run();
 }

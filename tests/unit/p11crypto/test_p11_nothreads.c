@@ -167,5 +167,5 @@ int main(void)
 	CU_add_test(s, "four application threads at once: answers right, no module thread",
 	            t_app_threads);
 	CU_add_test(s, "backend = cuda with the flag: CKR_DEVICE_ERROR, no thread", t_cuda_refused);
-	return pkt_run();
+	return ts_run();
 }

@@ -547,7 +547,7 @@ int main(void)
 	CU_add_test(s, "CKA_CHECK_VALUE, generated key vs OpenSSL", t_check_value_and_keygen);
 	CU_add_test(s, "digest operation state save/restore", t_op_state);
 	CU_add_test(s, "3 MiB single-part CBC_PAD and SHA-256", t_large);
-	rc = pkt_run();
+	rc = ts_run();
 	pc_teardown();
 	return rc;
 }

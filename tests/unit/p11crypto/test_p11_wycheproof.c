@@ -331,7 +331,7 @@ int main(void)
 	CU_add_test(s, "aes_cmac through C_Sign/C_Verify", t_cmac);
 	CU_add_test(s, "hmac_* through C_Sign/C_Verify", t_hmac);
 	CU_add_test(s, "hkdf_sha256 through C_DeriveKey", t_hkdf);
-	rc = pkt_run();
+	rc = ts_run();
 	pc_teardown();
 	return rc;
 }

@@ -752,7 +752,7 @@ int main(void)
 	CU_add_test(s, "Wycheproof through the module", t_wycheproof);
 	CU_add_test(s, "CKA_ALWAYS_AUTHENTICATE", t_always_auth);
 	{
-		int rc = pkt_run();
+		int rc = ts_run();
 		pc_teardown();
 		return rc;
 	}

@@ -73,7 +73,7 @@ int main(void)
 	CU_add_test(s, "token", pc_token);
 	CU_add_test(s, "RSA-3072 key pair in the vault", t_3072);
 	CU_add_test(s, "RSA-4096 key pair in the vault", t_4096);
-	rc = pkt_run();
+	rc = ts_run();
 	pc_teardown();
 	return rc;
 }

@@ -626,7 +626,7 @@ int main(void)
 	CU_add_test(s, "ecdsa_secp384r1_sha384_p1363 (C_Verify)", t_ecdsa);
 	CU_add_test(s, "ecdh_secp256r1/secp384r1 (C_DeriveKey)", t_ecdh);
 	{
-		int rc = pkt_run();
+		int rc = ts_run();
 		pc_teardown();
 		return rc;
 	}

@@ -120,15 +120,3 @@ CK_SESSION_HANDLE pkt_open(CK_SLOT_ID slot, int rw)
 	CU_ASSERT_FATAL(pkt_f->C_OpenSession(slot, fl, NULL, NULL, &h) == CKR_OK);
 	return h;
 }
-
-int pkt_run(void)
-{
-	unsigned fails, tfails;
-
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	tfails = CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return (fails || tfails) ? 1 : 0;
-}

@@ -10,6 +10,7 @@
 #include <CUnit/Basic.h>
 
 #include "pkcs11/pk_pkcs11_3.h"
+#include "tsupport.h"
 
 #define PKT_SO_PIN   "87654321"
 #define PKT_USER_PIN "12345678"
@@ -35,7 +36,5 @@ CK_SLOT_ID pkt_new_token(const char *label, int user_pin);
 CK_SESSION_HANDLE pkt_open(CK_SLOT_ID slot, int rw);
 /* Blank-padded label. */
 void pkt_label(CK_UTF8CHAR out[32], const char *s);
-/* Run the registered CUnit suites, print the summary, return exit code. */
-int pkt_run(void);
 
 #endif

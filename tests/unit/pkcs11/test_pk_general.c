@@ -467,5 +467,5 @@ int main(void)
 	CU_add_test(s, "C_GetInfo 2.40 and 3.0", t_get_info);
 	CU_add_test(s, "fork: child needs its own C_Initialize", t_fork);
 	CU_add_test(s, "crypto families follow the advertised mechanisms", t_stubs);
-	return pkt_run();
+	return ts_run();
 }

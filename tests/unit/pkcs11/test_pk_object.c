@@ -621,5 +621,5 @@ int main(void)
 	CU_add_test(s, "C_CopyObject", t_copy);
 	CU_add_test(s, "C_FindObjects", t_find);
 	CU_add_test(s, "persistence and stable handles", t_persistence);
-	return pkt_run();
+	return ts_run();
 }

@@ -215,5 +215,5 @@ int main(void)
 	CU_add_test(s, "SO login", t_login_so);
 	CU_add_test(s, "C_LoginUser and C_SessionCancel", t_login_user_30);
 	CU_add_test(s, "PIN counter and lockout", t_pin_counter_and_lockout);
-	return pkt_run();
+	return ts_run();
 }

@@ -261,5 +261,5 @@ int main(void)
 	CU_add_test(s, "C_InitPIN", t_init_pin);
 	CU_add_test(s, "C_SetPIN", t_set_pin);
 	CU_add_test(s, "C_InitToken on an existing token", t_reinit_token);
-	return pkt_run();
+	return ts_run();
 }

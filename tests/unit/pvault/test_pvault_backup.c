@@ -170,17 +170,11 @@ static void test_restore_refusals(void)
 int main(void)
 {
 	CU_pSuite s;
-	unsigned fails;
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
 	s = CU_add_suite("pvault_backup", setup, teardown);
 	CU_add_test(s, "format: valid accepted; truncations, extension, bit flips, version refused", test_format);
 	CU_add_test(s, "restore: another master key, not a store, bad serial: nothing installed", test_restore_refusals);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
-	        CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
+	return ts_run();
 }

@@ -182,17 +182,11 @@ static void test_refusals(void)
 int main(void)
 {
 	CU_pSuite s;
-	unsigned fails;
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
 	s = CU_add_suite("pvault_rewrap", setup, teardown);
 	CU_add_test(s, "50 random keys rotated A->B, HMAC under B = OpenSSL", test_rotate_many);
 	CU_add_test(s, "wrong key, identity, flipped bits, files", test_refusals);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
-	        CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
+	return ts_run();
 }

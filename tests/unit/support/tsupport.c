@@ -1,4 +1,5 @@
 /* tsupport.c - shared helpers for the CUnit suites. */
+#include <CUnit/Basic.h>
 #include "tsupport.h"
 
 #include <openssl/rand.h>
@@ -174,4 +175,16 @@ int ts_wp_has_flag(const ts_wp_case *tc, const char *flag)
 		if (!strcmp(json_object_get_string(json_object_array_get_idx(v, i)), flag))
 			return 1;
 	return 0;
+}
+
+int ts_run(void)
+{
+	unsigned fails;
+
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
+	        CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return fails ? 1 : 0;
 }

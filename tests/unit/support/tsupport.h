@@ -19,6 +19,10 @@ uint8_t *ts_unhex(const char *hex, size_t *len);
 /* Print a buffer as hex into a static buffer (for messages). */
 const char *ts_hex(const uint8_t *p, size_t n);
 
+/* Run the registered CUnit suites (verbose), print the summary, clean up;
+ * 1 if any assertion, test or suite set-up failed. */
+int ts_run(void);
+
 /* Random bytes / integers from OpenSSL's RAND (the oracle's RNG). */
 void ts_rand(void *p, size_t n);
 uint32_t ts_rand_u32(uint32_t bound);   /* uniform in [0, bound) */

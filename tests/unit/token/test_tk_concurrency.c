@@ -245,5 +245,5 @@ int main(void)
 	s = CU_add_suite("tk_concurrency", NULL, NULL);
 	CU_add_test(s, "2 processes x 8 threads create/find/destroy",
 	            t_two_procs_eight_threads);
-	return pkt_run();
+	return ts_run();
 }

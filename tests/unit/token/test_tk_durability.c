@@ -236,5 +236,5 @@ int main(void)
 		return 1;
 	s = CU_add_suite("tk_durability", NULL, NULL);
 	CU_add_test(s, "SIGKILL mid-burst, repeatedly", t_kill_mid_burst);
-	return pkt_run();
+	return ts_run();
 }

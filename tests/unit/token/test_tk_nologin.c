@@ -192,5 +192,5 @@ int main(void)
 	CU_add_test(s, "login = none: user sessions without C_Login", t_no_login);
 	CU_add_test(s, "other values keep the login", t_other_values_keep_login);
 	CU_add_test(s, "C_InitToken turns it off", t_init_token_resets);
-	return pkt_run();
+	return ts_run();
 }
