@@ -442,7 +442,15 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 		bps = (int)p->blocks_per_sm;
 	v->blocks_per_sm = bps;
 	v->block = pvc_kernel_block();
-	v->grid = (unsigned)(v->sm_count * bps);
+	/* one multiprocessor's worth of blocks is left free: a persistent
+	 * kernel that fills every SM starves any other kernel of the process
+	 * (the application's own CUDA work, the fault test's kernel) */
+	v->grid = (unsigned)((v->sm_count > 1 ? v->sm_count - 1 : 1) * bps);
+	if (v->grid < 2) {
+		pvc_seal(v, "vault kernel needs two resident blocks (a poller and a worker)");
+		rc = PV_ERR_DEVICE;
+		goto fail;
+	}
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	CK(pvc_kernel_launch(&v->kp, v->grid, v->stream));
 	v->launched = 1;

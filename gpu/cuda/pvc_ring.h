@@ -21,9 +21,12 @@
  * acquires (system scope) the host ready_seq words of a window of tickets
  * [scan, scan + W) over PCIe and, for each ready ticket t, store-releases
  * (device scope) dready[t & (nslots-1)] = t + 1 in device memory; scan
- * moves past the ready prefix.  Idle workers poll dready (L2), never PCIe:
- * one PCIe reader however many blocks wait (run 2 measured 1,056 polling
- * blocks at ~4 ms a round trip).
+ * moves past the ready prefix.  While idle, only its thread 0 reads, and
+ * only two words: ready_seq of ticket scan and hdr.stop (mirrored into
+ * dev.stop once set).  Idle workers poll dready and dev.stop (L2), never
+ * PCIe: one PCIe reader however many blocks wait (run 2 measured 1,056
+ * polling blocks at ~4 ms a round trip; 2026-11-30 run 7 measured ~6 ms
+ * while every idle leader still read hdr.stop over PCIe).
  *
  * Worker side of the protocol, ticket t (slot s = t & (nslots-1)):
  *   the block leader reads claim c and load-acquires (device scope)
@@ -69,7 +72,7 @@ typedef struct pvc_devstate {
 	uint32_t claim;        /* tickets claimed by workers                  */
 	uint32_t keys_loaded;  /* blocks that have booted                     */
 	uint32_t blocks_done;  /* blocks that have exited                     */
-	uint32_t pad;
+	uint32_t stop;         /* the poller's mirror of hdr.stop             */
 } pvc_devstate;
 
 /* Kernel parameters: pointers only, no secret. */

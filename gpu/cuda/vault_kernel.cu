@@ -18,8 +18,9 @@
  *          (ve_worker_init, personalised by its global index) in shared
  *          memory.  The last block to boot wipes the staging buffer and
  *          publishes gst.booted (system-scope release).
- *   poll   the poller block mirrors the host's ready_seq words (system-
- *          scope acquire over PCIe) into dready in device memory.
+ *   poll   the poller block mirrors the host's ready_seq words and
+ *          hdr.stop (system-scope acquire over PCIe) into dready and
+ *          dev.stop in device memory.
  *   loop   the leader polls dready (device-scope acquire, __nanosleep
  *          back-off while idle) and claims the next ticket with atomicCAS
  *          on the device claim counter; the descriptor and input spans are
@@ -27,7 +28,7 @@
  *          ve_execute() runs on the private copies; output spans are
  *          copied back byte-exact; the device copies are wiped; then
  *          __threadfence_system(), slot.dev.res, and done_seq released.
- *   exit   hdr.stop and nothing ready: the vault secrets and worker DRBGs
+ *   exit   dev.stop and nothing ready: the vault secrets and worker DRBGs
  *          in shared memory are wiped, the last block publishes gst.exited.
  *
  * Secrets on the GPU: the KEK and state-key schedules (ve_vault) and the
@@ -215,9 +216,11 @@ __device__ static inline void pvc_out_span(const ve_desc *d, const ve_result *re
 
 #define PVC_POLL_WINDOW 128u
 
-/* The poller block (pvc_ring.h): mirrors the host's ready_seq words into
- * dready until the host sets hdr.stop.  Every thread of the block reads
- * its share of the window; the ready prefix moves scan. */
+/* The poller block (pvc_ring.h): mirrors the host's ready_seq words and
+ * hdr.stop into device memory.  While idle only thread 0 reads PCIe (two
+ * words: the next ticket's ready_seq and stop); once the next ticket is
+ * ready the whole block reads its share of the window and the ready prefix
+ * moves scan.  On stop, what was ready before it is mirrored first. */
 __device__ static void pvc_poll(const pvc_kparams &p, uint32_t *s_gap, uint32_t *s_stop)
 {
 	const ve_ring_hdr *hdr = (const ve_ring_hdr *)p.ring;
@@ -227,22 +230,28 @@ __device__ static void pvc_poll(const pvc_kparams &p, uint32_t *s_gap, uint32_t 
 
 	for (;;) {
 		if (threadIdx.x == 0) {
-			*s_gap = w;
 			*s_stop = pvc_ld_acq_sys(&hdr->stop);
+			*s_gap = pvc_ld_acq_sys(&pvc_slot(p, scan)->host.ready_seq) == scan + 1u ? w : 0u;
 		}
 		__syncthreads();
-		if (*s_stop)
-			return;
-		for (uint32_t k = threadIdx.x; k < w; k += blockDim.x) {
-			uint32_t t = scan + k;
-			if (pvc_ld_acq_sys(&pvc_slot(p, t)->host.ready_seq) == t + 1u)
-				pvc_st_rel_gpu(&p.dready[t & (p.nslots - 1u)], t + 1u);
-			else
-				atomicMin(s_gap, k);
+		const uint32_t stop = *s_stop;
+		if (*s_gap != 0u) {
+			for (uint32_t k = threadIdx.x; k < w; k += blockDim.x) {
+				uint32_t t = scan + k;
+				if (pvc_ld_acq_sys(&pvc_slot(p, t)->host.ready_seq) == t + 1u)
+					pvc_st_rel_gpu(&p.dready[t & (p.nslots - 1u)], t + 1u);
+				else
+					atomicMin(s_gap, k);
+			}
 		}
 		__syncthreads();
 		const uint32_t gap = *s_gap;
 		__syncthreads();
+		if (stop && gap == 0u) {
+			if (threadIdx.x == 0)
+				pvc_st_rel_gpu(&p.dev->stop, 1u);
+			return;
+		}
 		scan += gap;
 		if (gap != 0u) {
 			ns = 32;
@@ -315,7 +324,7 @@ pvc_vault_kernel(const pvc_kparams p)
 					}
 					continue;       /* another block took it */
 				}
-				if (pvc_ld_acq_sys(&hdr->stop))
+				if (pvc_ld_acq_gpu(&p.dev->stop))
 					break;
 				__nanosleep(ns);
 				if (ns < 1024)

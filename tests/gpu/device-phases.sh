@@ -82,7 +82,7 @@ fi
 if has load; then
   for cfg in ${PV_LOAD_CFGS:-daemon:cuda:8:8 embedded:cuda:1:64 daemon:cpu:8:8}; do
     set -- ${cfg//:/ }
-    phase "load-$1-$2-$3x$4" 120 env PIXELVAULT_BACKEND=$2 PVD_LOAD_SECS=${PV_LOAD_SECS:-10} PVD_LOAD_PROCS=$3 \
+    phase "load-$1-$2-$3x$4" "${PV_LOAD_LIMIT:-120}" env PIXELVAULT_BACKEND=$2 PVD_LOAD_SECS=${PV_LOAD_SECS:-10} PVD_LOAD_PROCS=$3 \
       PVD_LOAD_THREADS=$4 PVD_LOAD_EMBEDDED=$([ "$1" = embedded ] && echo 1 || echo 0) \
       $RT "$L/load-$1-$2" --name daemon_load_8x8_3s
     grep -h "total" "$L/load-$1-$2"/*.log | tee -a "$OUT/summary.txt"
@@ -90,7 +90,7 @@ if has load; then
 fi
 if has bench; then
   if [ "${PV_GPU_BENCH:-1}" != 0 ]; then
-    phase gpu_bench "${PV_GPU_BENCH_LIMIT:-200}" "$BD/tests/gpu/gpu_bench" "$SCALE"
+    phase gpu_bench "${PV_GPU_BENCH_LIMIT:-200}" "$BD/tests/gpu/gpu_bench" "$SCALE" ${PV_GPU_BENCH_ONLY:-}
     grep -h '^BENCH' "$L/gpu_bench.log" | tee -a "$OUT/summary.txt"
   fi
   if [ "${PV_P11BENCH:-1}" = 0 ]; then :

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/gpu/device-plan.sh N - the GPU machine's checks as three calls of
-# under ten minutes each (the device tool's limit per command), so that a
+# tests/gpu/device-plan.sh N - the GPU machine's checks as calls of under
+# ten minutes each (the device tool's limit per command), so that a
 # session's 30 minutes cover everything; docs/gpu-validation.md records
 # their results.  Build the bundle here first: tests/gpu/pack-device.
 # Device tool: carry ["build-devpack"], command `bash tests/gpu/device-plan.sh N`.
@@ -10,6 +10,7 @@
 #   2  unit suites through PKCS#11, e2e clients, multi-process load
 #      (embedded first: no pvaultd may hold the GPU when it boots)
 #   3  60-second stress of 64 threads, p11bench thread sweep vs OpenSSL
+#   12 gpu_ring, the lone-request latency, then 2 (when 1 ran before)
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -21,8 +22,14 @@ case "${1:-}" in
        PV_E2E="token-basic symmetric pubkey" PV_E2E_LIMIT=150 \
        PV_LOAD_CFGS="embedded:cuda:1:64 daemon:cuda:8:8 daemon:cpu:8:8"
      exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,load ;;
+  12) export PV_RING_LIMIT=70 PV_GPU_BENCH_ONLY=latency PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0 \
+       PV_UNIT_SUITES="" PV_UNIT_LIMIT=220 PV_UNIT_TIMEOUT_SCALE=0.5 \
+       PV_UNIT_NAMES="engine_blob engine_wycheproof engine_oracle p11_wycheproof p11_bad p11_nothreads pk_general pk_session" \
+       PV_E2E="token-basic symmetric pubkey" PV_E2E_LIMIT=110 PV_LOAD_SECS=8 PV_LOAD_LIMIT=45 \
+       PV_LOAD_CFGS="embedded:cuda:1:64 daemon:cuda:8:8 daemon:cpu:8:8"
+     exec timeout 585 bash tests/gpu/run-device --bundle "$B" --phases ring,unit,e2e,load,bench ;;
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=240 PV_BENCH_SECS=2 \
        PV_BENCH_THREADS=1,16,64,128 PV_P11BENCH_LIMIT=300 PV_GPU_BENCH=0
      exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
-  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
