@@ -307,8 +307,26 @@ static void pvc_release(pv_cuda *v)
 		(void)PVC_CK(v, cudaStreamDestroy(v->side));
 }
 
+/* Devices (ordinal < 32) that serve a vault of this process: the vault
+ * kernel takes every SM but one, so a second one on the same device could
+ * never become resident; it is refused at once instead of timing out. */
+static uint32_t pvc_held;
+
+static int pvc_hold(int dev)
+{
+	uint32_t bit = dev < 32 ? 1u << dev : 0u;
+	return (__atomic_fetch_or(&pvc_held, bit, __ATOMIC_ACQ_REL) & bit) == 0u;
+}
+
+static void pvc_unhold(int dev)
+{
+	if (dev < 32)
+		__atomic_fetch_and(&pvc_held, ~(1u << dev), __ATOMIC_ACQ_REL);
+}
+
 static void pvc_free_host(pv_cuda *v)
 {
+	pvc_unhold(v->dev);
 	free(v->arena_used);
 	free(v->seen_done);
 	pthread_mutex_destroy(&v->why_mu);
@@ -334,9 +352,16 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	if ((rc = pv_cuda_probe(p->device, err, errlen)) != PV_OK)
 		return rc;
 
+	if (!pvc_hold(p->device < 0 ? 0 : p->device)) {
+		pvc_msg(err, errlen, "CUDA device %d already serves a vault of this process",
+		        p->device < 0 ? 0 : p->device);
+		return PV_ERR_BUSY;
+	}
 	v = (pv_cuda *)calloc(1, sizeof *v);
-	if (v == NULL)
+	if (v == NULL) {
+		pvc_unhold(p->device < 0 ? 0 : p->device);
 		return PV_ERR_NOMEM;
+	}
 	pthread_mutex_init(&v->why_mu, NULL);
 	v->dev = p->device < 0 ? 0 : p->device;
 	v->nslots = ns;
@@ -514,6 +539,15 @@ int pv_cuda_close(pv_cuda *v)
 	}
 	if (v->launched && !v->stopped) {
 		st_rel(&((ve_ring_hdr *)v->ring)->stop, 1u);
+		if (!ld_acq(&v->gst->booted)) {
+			/* the poller (the grid's last block) may never have become
+			 * resident to mirror stop: tell the workers directly, through
+			 * the copy engine, which runs beside the kernel */
+			static const uint32_t one = 1u;
+			if (PVC_CK(v, cudaMemcpyAsync(&v->dstate->stop, &one, sizeof one,
+			                              cudaMemcpyHostToDevice, v->side)) == PV_OK)
+				(void)PVC_CK(v, cudaStreamSynchronize(v->side));
+		}
 		deadline = pvc_now_ns() + 10ull * 1000000000ull;
 		for (;;) {
 			e = cudaEventQuery(v->done);

@@ -210,6 +210,12 @@ static void t_open(void)
 	       inf.host_native_atomics);
 	CHECK(inf.sealed == 0 && inf.seal_reason == 0);
 	CHECK(inf.grid == (unsigned)((inf.sm_count - 1) * inf.blocks_per_sm));
+	{       /* one vault per GPU and process: a second is refused at once */
+		pv_cuda *w = NULL;
+		double t0 = mono_s();
+		CHECK(pv_cuda_open(&p, &w, why, sizeof why) == PV_ERR_BUSY && w == NULL);
+		CHECK(mono_s() - t0 < 1.0);
+	}
 	CHECK(pv_cuda_debug_staging_wiped(V) == PV_OK);
 }
 
@@ -580,6 +586,7 @@ static void t_seal(void)
 int main(void)
 {
 	char why[256];
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* a run cut short keeps its lines */
 	if (pv_cuda_probe(0, why, sizeof why) != PV_OK) {
 		printf("SKIP: no CUDA device\n");
 		return 77;

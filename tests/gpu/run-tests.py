@@ -44,7 +44,12 @@ def main():
         if t["name"] in a.skip:
             continue
         env = dict(os.environ)
-        env.update(t.get("env") or {})
+        for k, v in (t.get("env") or {}).items():
+            # a search path the test sets goes in front of the inherited one
+            # (on the device, the unpacked Debian libraries and tools)
+            if k in ("LD_LIBRARY_PATH", "PATH") and os.environ.get(k):
+                v = v + ":" + os.environ[k]
+            env[k] = v
         env.update(extra)
         timeout = (t.get("timeout") or 30) * a.timeout_scale
         log = os.path.join(a.logdir, t["name"].replace("/", "_") + ".log")
