@@ -12,7 +12,8 @@
 #   3  60-second stress of 64 threads, p11bench thread sweep vs OpenSSL
 #   12 gpu_ring, the lone-request latency, then 2 (when 1 ran before)
 #   4  gpu_ring, every engine/PKCS#11 KAT, Wycheproof and OpenSSL-oracle
-#      suite, and the client e2e flows the device can run
+#      suite, the client e2e flows the device can run, and the p11bench
+#      rows after sm2-sign (3 stopped there)
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -32,8 +33,10 @@ case "${1:-}" in
      exec timeout 585 bash tests/gpu/run-device --bundle "$B" --phases ring,unit,e2e,load,bench ;;
   4) export PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 PV_UNIT_TIMEOUT_SCALE=0.5 \
        PV_UNIT_NAMES="engine_oracle engine_wycheproof engine_blob engine_pk engine_pk_wycheproof p11_wycheproof p11_oracle p11_bad p11_nothreads pk_general pk_session p11pk p11pk_wycheproof" \
-       PV_E2E="token-basic symmetric pubkey daemon openssl ssh-login nss gnutls provision" PV_E2E_LIMIT=230
-     exec timeout 500 bash tests/gpu/run-device --bundle "$B" --phases ring,unit,e2e ;;
+       PV_E2E="token-basic symmetric pubkey daemon openssl ssh-login nss gnutls provision" PV_E2E_LIMIT=230 \
+       PV_GPU_BENCH=0 PV_BENCH_SECS=1 PV_BENCH_THREADS=1,64,128 PV_P11BENCH_LIMIT=90 \
+       PV_BENCH_MECH=sm2-sign,ed25519-sign,sha3-256-4k,sm3-4k,sha256-4k,aes256gcm-16k,aes256gcm-1m
+     exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases ring,unit,e2e,bench ;;
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 PV_BENCH_SECS=2 \
        PV_BENCH_THREADS=1,16,64,128 PV_P11BENCH_LIMIT=250 PV_GPU_BENCH=0
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
