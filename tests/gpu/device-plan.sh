@@ -14,6 +14,7 @@
 #   4  gpu_ring, every engine/PKCS#11 KAT, Wycheproof and OpenSSL-oracle
 #      suite, the client e2e flows the device can run, and the p11bench
 #      rows after sm2-sign (3 stopped there)
+#   5  what 4 did not reach: the rest of the PKCS#11 suites, the e2e clients
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -37,8 +38,12 @@ case "${1:-}" in
        PV_GPU_BENCH=0 PV_BENCH_SECS=1 PV_BENCH_THREADS=1,64,128 PV_P11BENCH_LIMIT=90 \
        PV_BENCH_MECH=sm2-sign,ed25519-sign,sha3-256-4k,sm3-4k,sha256-4k,aes256gcm-16k,aes256gcm-1m
      exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases ring,unit,e2e,bench ;;
+  5) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=190 PV_UNIT_TIMEOUT_SCALE=0.5 \
+       PV_UNIT_NAMES="p11_bad p11_nothreads p11pk p11_oracle p11pk_wycheproof" \
+       PV_E2E="token-basic symmetric pubkey ssh-login openssl nss gnutls daemon provision" PV_E2E_LIMIT=250
+     exec timeout 470 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e ;;
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 PV_BENCH_SECS=2 \
        PV_BENCH_THREADS=1,16,64,128 PV_P11BENCH_LIMIT=250 PV_GPU_BENCH=0
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
-  *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
