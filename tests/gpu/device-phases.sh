@@ -71,7 +71,7 @@ has unit  && phase unit "${PV_UNIT_LIMIT:-560}" $RT "$L/unit" "${sel[@]}" \
 E2E=${PV_E2E:-token-basic symmetric pubkey daemon provision}
 has e2e   && phase e2e "${PV_E2E_LIMIT:-400}" $RT "$L/e2e" $(printf -- '--name e2e-%s ' $E2E) \
                  --env "PATH=$BD/provisioning:$SYS/usr/bin:$SYS/usr/sbin:$PATH" \
-                 --env PIXELVAULT_BACKEND=auto
+                 --env PIXELVAULT_BACKEND=auto --env E2E_SYSROOT=$SYS
 if has stress; then
   if [ -x "$BD/tests/stress/p11stress" ]; then
     phase stress "${PV_STRESS_LIMIT:-200}" "$BD/tests/stress/p11stress" --module "$MODULE" --threads "${PV_STRESS_THREADS:-64}" \
