@@ -82,9 +82,11 @@ fi
 if has load; then
   for cfg in ${PV_LOAD_CFGS:-daemon:cuda:8:8 embedded:cuda:1:64 daemon:cpu:8:8}; do
     set -- ${cfg//:/ }
-    phase "load-$1-$2-$3x$4" "${PV_LOAD_LIMIT:-120}" env PIXELVAULT_BACKEND=$2 PVD_LOAD_SECS=${PV_LOAD_SECS:-10} PVD_LOAD_PROCS=$3 \
-      PVD_LOAD_THREADS=$4 PVD_LOAD_EMBEDDED=$([ "$1" = embedded ] && echo 1 || echo 0) \
-      $RT "$L/load-$1-$2" --name daemon_load_8x8_3s
+    # --env: meson's own environment for the test (PVD_LOAD_SECS=3) would
+    # override variables set on the command line
+    phase "load-$1-$2-$3x$4" "${PV_LOAD_LIMIT:-120}" $RT "$L/load-$1-$2" --name daemon_load_8x8_3s \
+      --env PIXELVAULT_BACKEND=$2 --env PVD_LOAD_SECS=${PV_LOAD_SECS:-10} --env PVD_LOAD_PROCS=$3 \
+      --env PVD_LOAD_THREADS=$4 --env PVD_LOAD_EMBEDDED=$([ "$1" = embedded ] && echo 1 || echo 0)
     grep -h "total" "$L/load-$1-$2"/*.log | tee -a "$OUT/summary.txt"
   done
 fi
