@@ -77,7 +77,9 @@ as_user() {
     chmod a+x "$(dirname "$E2E_TMP")" 2>/dev/null || true
     setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env \
       env HOME="$HOME" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" XDG_DATA_HOME="$XDG_DATA_HOME" \
-          PIXELVAULT_CONF="$PIXELVAULT_CONF" PATH="$PATH" "$@"
+          PIXELVAULT_CONF="$PIXELVAULT_CONF" PATH="$PATH" \
+          ${PIXELVAULT_BACKEND:+PIXELVAULT_BACKEND="$PIXELVAULT_BACKEND"} \
+          ${LD_LIBRARY_PATH:+LD_LIBRARY_PATH="$LD_LIBRARY_PATH"} "$@"
   else
     "$@"
   fi

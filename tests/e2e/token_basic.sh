@@ -32,7 +32,7 @@ register_p11kit
 ok "p11-kit list-modules shows the token" bash -c 'as_user p11-kit list-modules | grep -A20 "^pixelvault" | grep -q "token: e2e"'
 # Debian 12's p11-kit (0.24) has no list-objects; p11-kit-proxy.so is how
 # applications reach registered modules, so read the objects through it.
-PROXY=$(ls /usr/lib/*/p11-kit-proxy.so 2>/dev/null | head -1)
+PROXY=$(ls ${E2E_SYSROOT:+"$E2E_SYSROOT"/usr/lib/*/p11-kit-proxy.so} /usr/lib/*/p11-kit-proxy.so 2>/dev/null | head -1)
 ok "objects visible through p11-kit-proxy.so" bash -c \
    "as_user pkcs11-tool --module '$PROXY' --token-label e2e --list-objects | grep -q cert1"
 ok "GnuTLS p11tool --list-tokens shows the token" bash -c 'as_user p11tool --list-tokens | grep -q "Label: e2e"'
