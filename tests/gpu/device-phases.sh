@@ -22,6 +22,8 @@ has() { case ",$PHASES," in *",$1,"*) return 0 ;; esac; return 1; }
 for d in "$BUNDLE"/debs/*.deb; do dpkg -x "$d" "$SYS"; done
 export LD_LIBRARY_PATH=$SYS/usr/lib/x86_64-linux-gnu:$SYS/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PATH=$SYS/usr/bin:$SYS/usr/sbin:$PATH
+# ssh-agent starts its PKCS#11 helper from a compiled-in /usr path
+[ -x "$SYS/usr/lib/openssh/ssh-pkcs11-helper" ] && export SSH_PKCS11_HELPER=$SYS/usr/lib/openssh/ssh-pkcs11-helper
 [ -e "$BD" ] || ln -s "$BUNDLE/$BD_NAME" "$BD"
 want=$(dirname "$(cat "$BUNDLE/build-path")")       # e.g. /work/main
 if [ "$want" != "$ROOT" ] && [ ! -e "$want" ]; then
