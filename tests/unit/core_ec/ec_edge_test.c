@@ -139,7 +139,6 @@ static void test_sm2(void) { run_curve(KC_EC_SM2); }
 int main(void)
 {
 	CU_pSuite s;
-	unsigned fails;
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
@@ -147,9 +146,5 @@ int main(void)
 	CU_add_test(s, "P-256 edge scalars (comb, window) = OpenSSL", test_p256);
 	CU_add_test(s, "P-384 edge scalars (comb, window) = OpenSSL", test_p384);
 	CU_add_test(s, "SM2 edge scalars (comb, window) = OpenSSL", test_sm2);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return ts_run();
 }

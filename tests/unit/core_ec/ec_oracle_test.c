@@ -403,7 +403,6 @@ static void test_bad_input(void)
 int main(void)
 {
 	CU_pSuite s;
-	unsigned fails;
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
@@ -415,9 +414,5 @@ int main(void)
 	CU_add_test(s, "RFC 6979 deterministic vectors", test_rfc6979);
 	CU_add_test(s, "ECDH = OpenSSL derive (incl. compressed peers)", test_ecdh);
 	CU_add_test(s, "bad input -> precise PV_ERR codes", test_bad_input);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return ts_run();
 }

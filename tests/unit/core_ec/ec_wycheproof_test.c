@@ -203,7 +203,6 @@ static void test_ecdh_p384(void) { run_ecdh("ecdh_secp384r1_test.json", KC_EC_P3
 int main(void)
 {
 	CU_pSuite s;
-	unsigned fails;
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
@@ -212,9 +211,5 @@ int main(void)
 	CU_add_test(s, "ecdsa_secp384r1_sha384_p1363", test_ecdsa_p384);
 	CU_add_test(s, "ecdh_secp256r1", test_ecdh_p256);
 	CU_add_test(s, "ecdh_secp384r1", test_ecdh_p384);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return ts_run();
 }

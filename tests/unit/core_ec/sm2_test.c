@@ -351,7 +351,6 @@ static void test_bad_input(void)
 int main(void)
 {
 	CU_pSuite s;
-	unsigned fails;
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
@@ -360,9 +359,5 @@ int main(void)
 	CU_add_test(s, "SM2 digest interface", test_sign_digest);
 	CU_add_test(s, "SM2 encrypt/decrypt <-> OpenSSL (DER C1C3C2)", test_encrypt_interop);
 	CU_add_test(s, "SM2 bad input -> precise PV_ERR codes", test_bad_input);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return ts_run();
 }

@@ -9,6 +9,7 @@
  *   - API contract: lengths, unknown algorithms, final wipes, kc_hash_check.
  */
 #include "th_common.h"
+#include "tsupport.h"
 
 static void ossl_digest(const char *name, const uint8_t *m, size_t len, uint8_t *out, size_t outlen)
 {
@@ -239,5 +240,5 @@ int main(void)
 	CU_add_test(s, "ctx copy mid-stream", test_copy);
 	CU_add_test(s, "known answers", test_kat);
 	CU_add_test(s, "API contract", test_api);
-	return th_run();
+	return ts_run();
 }

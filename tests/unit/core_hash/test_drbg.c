@@ -15,6 +15,7 @@
  * DRBGVS), Cryptographic Algorithm Validation Program, csrc.nist.gov.
  */
 #include "th_common.h"
+#include "tsupport.h"
 
 #include "gpu/core/hash/kc_drbg.h"
 
@@ -291,5 +292,5 @@ int main(void)
 	CU_add_test(s, "CAVP HMAC_DRBG SHA-256", test_cavp);
 	CU_add_test(s, "requests over 64 KiB", test_chunking);
 	CU_add_test(s, "errors and reseed counter", test_errors);
-	return th_run();
+	return ts_run();
 }

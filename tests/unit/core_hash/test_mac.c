@@ -9,6 +9,7 @@
  *   - multi-part HMAC updates in random chunkings; ctx copy = precomputed key.
  */
 #include "th_common.h"
+#include "tsupport.h"
 
 #include <openssl/core_names.h>
 #include <openssl/kdf.h>
@@ -377,5 +378,5 @@ int main(void)
 	CU_add_test(s, "HKDF vs OpenSSL EVP_KDF", test_hkdf_oracle);
 	CU_add_test(s, "PBKDF2 vs OpenSSL", test_pbkdf2_oracle);
 	CU_add_test(s, "PBKDF2 known answers, 600k iterations", test_pbkdf2_known);
-	return th_run();
+	return ts_run();
 }

@@ -256,10 +256,7 @@ int main(void)
 	CU_add_test(s, "add/sub/cmp/mul/small vs OpenSSL", test_arith);
 	CU_add_test(s, "generic reduction, division, gcd vs OpenSSL", test_reduce);
 	CU_add_test(s, "Montgomery, modexp, inverses vs OpenSSL", test_mont);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	rc = CU_get_number_of_failures() != 0 || CU_get_number_of_tests_failed() != 0;
-	CU_cleanup_registry();
+	rc = ts_run();
 	BN_CTX_free(bctx);
 	return rc;
 }

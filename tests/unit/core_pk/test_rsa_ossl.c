@@ -19,6 +19,7 @@
 
 #include "gpu/core/pv_err.h"
 #include "pk_test.h"
+#include "tsupport.h"
 
 static kc_drbg rng;
 
@@ -442,11 +443,8 @@ int main(void)
 	CU_add_test(s, "our 2048-bit key: EVP_PKEY_check + all ops", t_ours_2048);
 	CU_add_test(s, "bad sizes and parameters", t_bad_sizes);
 #endif
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
+	rc = ts_run();
 	fprintf(stderr, "cross-checked operations: %ld\n", n_ops);
-	rc = CU_get_number_of_failures() != 0 || CU_get_number_of_tests_failed() != 0;
-	CU_cleanup_registry();
 	kc_drbg_clear(&rng);
 	return rc;
 }

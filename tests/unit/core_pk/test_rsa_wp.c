@@ -10,6 +10,7 @@
 
 #include "gpu/core/pv_err.h"
 #include "pk_test.h"
+#include "tsupport.h"
 
 static kc_drbg rng;
 
@@ -225,10 +226,7 @@ int main(void)
 	CU_add_test(s, "rsa_pss_2048_sha256_mgf1_32", t_pss_2048);
 	CU_add_test(s, "rsa_pss_3072_sha256_mgf1_32", t_pss_3072);
 	CU_add_test(s, "primality_test", t_prime);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	rc = CU_get_number_of_failures() != 0 || CU_get_number_of_tests_failed() != 0;
-	CU_cleanup_registry();
+	rc = ts_run();
 	kc_drbg_clear(&rng);
 	return rc;
 }

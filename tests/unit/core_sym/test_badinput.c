@@ -4,6 +4,7 @@
  * key-wrap lengths, PKCS#7 checks (against a plain reference in this file).
  */
 #include "tsym.h"
+#include "tsupport.h"
 #include <openssl/evp.h>
 
 static void test_key_sizes(void)
@@ -299,5 +300,5 @@ int main(void)
 	TSYM_ADD(s, test_kwp_icv);
 	TSYM_ADD(s, test_pkcs7);
 	TSYM_ADD(s, test_cbc_pad_lengths);
-	return tsym_run();
+	return ts_run();
 }

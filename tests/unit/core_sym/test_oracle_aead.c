@@ -5,6 +5,7 @@
  * -wrap-pad.
  */
 #include "tsym.h"
+#include "tsupport.h"
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
@@ -231,5 +232,5 @@ int main(void)
 	TSYM_ADD(s, test_gcm);
 	TSYM_ADD(s, test_cmac);
 	TSYM_ADD(s, test_wrap);
-	return tsym_run();
+	return ts_run();
 }

@@ -6,6 +6,7 @@
  * against a model built on OpenSSL ECB in this file.
  */
 #include "tsym.h"
+#include "tsupport.h"
 #include <openssl/evp.h>
 
 #define ITERS   1000    /* per cipher x mode */
@@ -239,5 +240,5 @@ int main(void)
 	TSYM_ADD(s, test_ctr);
 	TSYM_ADD(s, test_cfb);
 	TSYM_ADD(s, test_ctr_counter_bits);
-	return tsym_run();
+	return ts_run();
 }

@@ -5,6 +5,7 @@
  * SM4-GCM) plus tag behaviour on random inputs.
  */
 #include "tsym.h"
+#include "tsupport.h"
 #include <openssl/evp.h>
 
 static void unhex(const char *h, uint8_t *out, size_t want)
@@ -168,5 +169,5 @@ int main(void)
 	TSYM_ADD(s, test_gbt_example);
 	TSYM_ADD(s, test_rfc8998_gcm);
 	TSYM_ADD(s, test_sm4_gcm_vs_ctr);
-	return tsym_run();
+	return ts_run();
 }

@@ -5,6 +5,7 @@
  * invalid case must be rejected.
  */
 #include "tsym.h"
+#include "tsupport.h"
 
 #define WP_CHECK(expr) do { if (!(expr)) { rc = 1; goto out; } } while (0)
 
@@ -199,5 +200,5 @@ int main(void)
 	TSYM_ADD(s, test_kw);
 	TSYM_ADD(s, test_kwp);
 	TSYM_ADD(s, test_cmac);
-	return tsym_run();
+	return ts_run();
 }

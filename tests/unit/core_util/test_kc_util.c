@@ -85,16 +85,11 @@ static void test_endian(void)
 int main(void)
 {
 	CU_pSuite s;
-	unsigned fails;
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	s = CU_add_suite("kc_util", NULL, NULL);
 	CU_add_test(s, "ctl compare words", test_compare_words);
 	CU_add_test(s, "byte helpers and wipe", test_bytes);
 	CU_add_test(s, "endian loads and stores", test_endian);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
+	return ts_run();
 }

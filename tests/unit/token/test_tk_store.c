@@ -15,6 +15,7 @@
 
 #include "gpu/core/pv_err.h"
 #include "token/tk_int.h"
+#include "tsupport.h"
 
 static char dir[256], dbpath[300];
 
@@ -303,7 +304,7 @@ static void t_policy(void)
 int main(void)
 {
 	CU_pSuite s;
-	unsigned f, tf;
+	int rc;
 	char cmd[300];
 
 	snprintf(dir, sizeof dir, "/tmp/pv-tkstore.XXXXXX");
@@ -319,13 +320,9 @@ int main(void)
 	CU_add_test(s, "objects: insert/load/find/update/delete", t_store_objects);
 	CU_add_test(s, "PIN records and counters", t_store_pins);
 	CU_add_test(s, "attribute policy", t_policy);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	f = CU_get_number_of_failures();
-	tf = CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
+	rc = ts_run();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "cleanup failed\n");
-	return (f || tf) ? 1 : 0;
+	return rc;
 }
