@@ -56,15 +56,4 @@ static inline size_t th_rand_len(size_t max, size_t block)
 	return ts_rand_u32((uint32_t)max + 1);
 }
 
-/* Run the registry; exit status = number of failures (0 = success). */
-static inline int th_run(void)
-{
-	unsigned fails;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
-}
-
 #endif

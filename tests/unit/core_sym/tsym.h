@@ -13,17 +13,6 @@
 #include "gpu/core/sym/kc_sym.h"
 #include "gpu/core/pv_err.h"
 
-/* Run the registered suite verbosely; non-zero exit on any failure. */
-static inline int tsym_run(void)
-{
-	unsigned fails;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
-}
-
 #define TSYM_ADD(suite, fn) \
 	do { if (!CU_add_test((suite), #fn, (fn))) { CU_cleanup_registry(); return 2; } } while (0)
 
