@@ -52,6 +52,7 @@ CONF
   on_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
   local _
   for _ in $(seq 50); do grep -q "Server listening" "$T/sshd.log" 2>/dev/null && return 0; sleep 0.1; done
+  tail -5 "$T/sshd.log" >&2     # why it did not come up
   return 1
 }
 ok "sshd listens on 127.0.0.1" start_sshd
