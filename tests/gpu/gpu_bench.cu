@@ -44,15 +44,7 @@
 #undef KC_API
 #define KC_API __host__ __device__ static __noinline__ __attribute__((unused))
 
-/* gcc's host pass of this file sees kc_prime_mr (kc_rsa_keygen, which the
- * public-key benchmark calls on the host) reading m[0] / wm1[0] that its
- * loop over nl limbs set, and cannot tell that nl >= 1: a false
- * -Wmaybe-uninitialized (every caller passes nl >= 1; the C build of the
- * core does not warn).  Silenced for the core's source here only. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include "pvc_core_all.inc"
-#pragma GCC diagnostic pop
 #include "gpu/core/pv_err.h"
 #include "gpu/core/hash/kc_hash.h"
 #include "gpu/core/sym/kc_sym.h"

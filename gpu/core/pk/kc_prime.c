@@ -118,6 +118,8 @@ KC_PRIV int kc_prime_mr(kc_drbg *rng, const uint32_t *w, size_t nl, uint32_t rou
 	size_t i;
 	int rc = 1;
 
+	if (nl == 0 || nl > KC_BN_MAX_LIMBS)
+		return PV_ERR_ARGS;
 	wbits = kc_bn_bitlen(w, nl);
 	for (i = 0; i < nl; i++) {
 		m[i] = w[i];

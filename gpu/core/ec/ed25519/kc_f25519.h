@@ -23,8 +23,11 @@ typedef int32_t kc_f25519[10];
 
 /* Full unrolling of the fixed-count limb loops: on the GPU it keeps limb
  * arrays in registers (no run-time indexing, no local memory). */
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__)        /* nvcc, device pass */
 #define KC_ED_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)         /* nvcc, host pass: neither pragma is known to both
+                                     its front end and gcc; host speed is moot there */
+#define KC_ED_UNROLL
 #elif defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
 #define KC_ED_UNROLL _Pragma("GCC unroll 16")
 #elif defined(__clang__)
