@@ -102,6 +102,35 @@ static void report(const char *name, const char *mode, double n, double bytes, d
 	fflush(stdout);
 }
 
+static void no_prep(void) {}
+
+/* Seconds of the median of 5 timed launch()es after a warm-up one; prep()
+ * runs before each, untimed. */
+template <typename L, typename P = void (*)(void)>
+static double median_launch_s(L launch, P prep = no_prep)
+{
+	cudaEvent_t a, b;
+	CK(cudaEventCreate(&a));
+	CK(cudaEventCreate(&b));
+	std::vector<float> ms;
+	for (int r = 0; r < 6; r++) {
+		prep();
+		CK(cudaEventRecord(a));
+		launch();
+		CK(cudaGetLastError());
+		CK(cudaEventRecord(b));
+		CK(cudaEventSynchronize(b));
+		float t;
+		CK(cudaEventElapsedTime(&t, a, b));
+		if (r > 0)
+			ms.push_back(t);
+	}
+	CK(cudaEventDestroy(a));
+	CK(cudaEventDestroy(b));
+	std::sort(ms.begin(), ms.end());
+	return ms[ms.size() / 2] / 1e3;
+}
+
 /* kernel-only: median of 5 timed launches */
 static void kernel_only(const char *name, int is_gcm, uint32_t alg, size_t len, uint32_t n)
 {
@@ -113,28 +142,14 @@ static void kernel_only(const char *name, int is_gcm, uint32_t alg, size_t len, 
 	/* non-zero data: a fill kernel would do; memset with a pattern is enough for hashing cost */
 	CK(cudaMemset(din, 0x5c, (size_t)n * len));
 	CK(cudaMemset(dkey, 0x3a, 32));
-	cudaEvent_t a, b;
-	CK(cudaEventCreate(&a));
-	CK(cudaEventCreate(&b));
-	std::vector<float> ms;
 	unsigned blk = is_gcm ? 64 : 128;
-	for (int r = 0; r < 6; r++) {
-		CK(cudaEventRecord(a));
+	double secs = median_launch_s([&] {
 		if (is_gcm)
 			k_gcm<<<(n + blk - 1) / blk, blk>>>(dkey, din, len, n, dout);
 		else
 			k_hash<<<(n + blk - 1) / blk, blk>>>(alg, din, len, n, dout);
-		CK(cudaGetLastError());
-		CK(cudaEventRecord(b));
-		CK(cudaEventSynchronize(b));
-		float t;
-		CK(cudaEventElapsedTime(&t, a, b));
-		if (r > 0)
-			ms.push_back(t);
-	}
-	std::sort(ms.begin(), ms.end());
-	report(name, "kernel-only", n, (double)n * len, ms[ms.size() / 2] / 1e3);
-	CK(cudaEventDestroy(a)); CK(cudaEventDestroy(b));
+	});
+	report(name, "kernel-only", n, (double)n * len, secs);
 	CK(cudaFree(din)); CK(cudaFree(dout)); CK(cudaFree(dkey));
 }
 
@@ -331,25 +346,13 @@ static int pk_kernel_only(int kind, const pk_keys *K, const kc_rsa_pub *rpub,
 	int *drc;
 	CK(cudaMalloc(&dout, (size_t)n * PK_SIGMAX));
 	CK(cudaMalloc(&drc, (size_t)n * sizeof(int)));
-	cudaEvent_t a, b;
-	CK(cudaEventCreate(&a));
-	CK(cudaEventCreate(&b));
-	std::vector<float> ms;
-	for (int r = 0; r < 6; r++) {
+	double secs = median_launch_s([&] {
+		pk_launch(kind, grid, dk, n, dout, drc);
+	}, [&] {
 		/* -1 everywhere: an operation that did not run cannot pass */
 		CK(cudaMemset(drc, 0xff, (size_t)n * sizeof(int)));
 		CK(cudaMemset(dout, 0, (size_t)n * PK_SIGMAX));
-		CK(cudaEventRecord(a));
-		pk_launch(kind, grid, dk, n, dout, drc);
-		CK(cudaGetLastError());
-		CK(cudaEventRecord(b));
-		CK(cudaEventSynchronize(b));
-		float t;
-		CK(cudaEventElapsedTime(&t, a, b));
-		if (r > 0)
-			ms.push_back(t);
-	}
-	std::sort(ms.begin(), ms.end());
+	});
 
 	/* the last launch's results */
 	std::vector<int> rc(n);
@@ -378,8 +381,7 @@ static int pk_kernel_only(int kind, const pk_keys *K, const kc_rsa_pub *rpub,
 	if (bad)
 		printf("FAIL %s: wrong results on the GPU; no rate reported\n", name);
 	else
-		report(name, "kernel-only", n, 0, ms[ms.size() / 2] / 1e3);
-	CK(cudaEventDestroy(a)); CK(cudaEventDestroy(b));
+		report(name, "kernel-only", n, 0, secs);
 	CK(cudaFree(dout)); CK(cudaFree(drc));
 	return bad;
 }
