@@ -15,6 +15,7 @@
 #      suite, the client e2e flows the device can run, and the p11bench
 #      rows after sm2-sign (3 stopped there)
 #   5  what 4 did not reach: the rest of the PKCS#11 suites, the e2e clients
+#   6  p11pk_wycheproof alone (it needs minutes on the GPU), 30 s load runs
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -42,8 +43,11 @@ case "${1:-}" in
        PV_UNIT_NAMES="p11_bad p11_nothreads p11pk p11_oracle p11pk_wycheproof" \
        PV_E2E="token-basic symmetric pubkey ssh-login openssl nss gnutls daemon provision" PV_E2E_LIMIT=250
      exec timeout 470 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e ;;
+  6) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=420 PV_UNIT_NAMES="p11pk_wycheproof" \
+       PV_LOAD_SECS=30 PV_LOAD_LIMIT=60 PV_LOAD_CFGS="embedded:cuda:1:64 daemon:cuda:8:8"
+     exec timeout 585 bash tests/gpu/run-device --bundle "$B" --phases unit,load ;;
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 PV_BENCH_SECS=2 \
        PV_BENCH_THREADS=1,16,64,128 PV_P11BENCH_LIMIT=250 PV_GPU_BENCH=0
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
-  *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
