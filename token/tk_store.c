@@ -166,6 +166,28 @@ static void tk_rollback(tk_db *d)
 		(void)tk_simple(d, ST_ROLLBACK);
 }
 
+/* End a change begun with tk_begin: commit when rc is PV_OK, roll back
+ * when rc (or the commit) failed. */
+static int tk_end(tk_db *d, int rc)
+{
+	if (rc == PV_OK)
+		rc = tk_commit(d);
+	if (rc < 0)
+		tk_rollback(d);
+	return rc;
+}
+
+/* Run statement i (no result rows) with ?1 bound to v. */
+static int tk_exec_1(tk_db *d, int i, sqlite3_int64 v)
+{
+	sqlite3_stmt *st = tk_st(d, i);
+
+	if (st == NULL)
+		return tk_sqerr(sqlite3_errcode(d->db));
+	sqlite3_bind_int64(st, 1, v);
+	return tk_exec_st(d, i);
+}
+
 static int tk_conn(const char *path, int flags, sqlite3 **out)
 {
 	sqlite3 *db = NULL;
@@ -394,29 +416,28 @@ int tk_store_pin_get(tk_db *d, CK_USER_TYPE who, tk_pinrec *p)
 	return rc;
 }
 
+/* Inside a transaction: write who's PIN record. */
+static int tk_pin_write(tk_db *d, CK_USER_TYPE who, const tk_pinrec *p)
+{
+	sqlite3_stmt *st = tk_st(d, ST_PIN_PUT);
+
+	if (st == NULL)
+		return tk_sqerr(sqlite3_errcode(d->db));
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
+	sqlite3_bind_int64(st, 2, p->iterations);
+	sqlite3_bind_blob(st, 3, p->salt, TK_PIN_SALT_LEN, SQLITE_TRANSIENT);
+	sqlite3_bind_blob(st, 4, p->verifier, TK_PIN_VERIFIER_LEN,
+	                  SQLITE_TRANSIENT);
+	return tk_exec_st(d, ST_PIN_PUT);
+}
+
 int tk_store_pin_put(tk_db *d, CK_USER_TYPE who, const tk_pinrec *p)
 {
-	sqlite3_stmt *st;
 	int rc = tk_begin(d);
 
 	if (rc < 0)
 		return rc;
-	st = tk_st(d, ST_PIN_PUT);
-	if (st == NULL) {
-		rc = tk_sqerr(sqlite3_errcode(d->db));
-	} else {
-		sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
-		sqlite3_bind_int64(st, 2, p->iterations);
-		sqlite3_bind_blob(st, 3, p->salt, TK_PIN_SALT_LEN, SQLITE_TRANSIENT);
-		sqlite3_bind_blob(st, 4, p->verifier, TK_PIN_VERIFIER_LEN,
-		                  SQLITE_TRANSIENT);
-		rc = tk_exec_st(d, ST_PIN_PUT);
-	}
-	if (rc == PV_OK)
-		rc = tk_commit(d);
-	if (rc < 0)
-		tk_rollback(d);
-	return rc;
+	return tk_end(d, tk_pin_write(d, who, p));
 }
 
 int tk_store_pin_count(tk_db *d, CK_USER_TYPE who, int good, int *fails)
@@ -426,13 +447,7 @@ int tk_store_pin_count(tk_db *d, CK_USER_TYPE who, int good, int *fails)
 
 	if (rc < 0)
 		return rc;
-	st = tk_st(d, good ? ST_PIN_GOOD : ST_PIN_BAD);
-	if (st == NULL) {
-		rc = tk_sqerr(sqlite3_errcode(d->db));
-	} else {
-		sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
-		rc = tk_exec_st(d, good ? ST_PIN_GOOD : ST_PIN_BAD);
-	}
+	rc = tk_exec_1(d, good ? ST_PIN_GOOD : ST_PIN_BAD, (sqlite3_int64)who);
 	if (rc == PV_OK && fails != NULL) {
 		st = tk_st(d, ST_PIN_FAILS);
 		if (st == NULL) {
@@ -444,11 +459,7 @@ int tk_store_pin_count(tk_db *d, CK_USER_TYPE who, int good, int *fails)
 			sqlite3_reset(st);
 		}
 	}
-	if (rc == PV_OK)
-		rc = tk_commit(d);
-	if (rc < 0)
-		tk_rollback(d);
-	return rc;
+	return tk_end(d, rc);
 }
 
 int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so)
@@ -477,20 +488,9 @@ int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so)
 			sqlite3_finalize(st);
 		}
 	}
-	if (rc == PV_OK) {
-		st = tk_st(d, ST_PIN_PUT);
-		sqlite3_bind_int64(st, 1, CKU_SO);
-		sqlite3_bind_int64(st, 2, so->iterations);
-		sqlite3_bind_blob(st, 3, so->salt, TK_PIN_SALT_LEN, SQLITE_TRANSIENT);
-		sqlite3_bind_blob(st, 4, so->verifier, TK_PIN_VERIFIER_LEN,
-		                  SQLITE_TRANSIENT);
-		rc = tk_exec_st(d, ST_PIN_PUT);
-	}
 	if (rc == PV_OK)
-		rc = tk_commit(d);
-	if (rc < 0)
-		tk_rollback(d);
-	return rc;
+		rc = tk_pin_write(d, CKU_SO, so);
+	return tk_end(d, rc);
 }
 
 /* ---- objects ---- */
@@ -619,11 +619,7 @@ int tk_store_obj_insert_fpr(tk_db *d, const tk_obj *o, const char *fpr, int64_t 
 		*oid = sqlite3_last_insert_rowid(d->db);
 		rc = tk_insert_attrs(d, *oid, o);
 	}
-	if (rc == PV_OK)
-		rc = tk_commit(d);
-	if (rc < 0)
-		tk_rollback(d);
-	return rc;
+	return tk_end(d, rc);
 }
 
 int tk_store_obj_load(tk_db *d, int64_t oid, tk_obj **out)
@@ -661,65 +657,43 @@ int tk_store_obj_load(tk_db *d, int64_t oid, tk_obj **out)
 	return PV_OK;
 }
 
-int tk_store_obj_delete(tk_db *d, int64_t oid)
+/* Update (o: the object's metadata and attributes become o's) or delete
+ * (o NULL) object oid in one transaction; PV_ERR_NOT_FOUND: no such row. */
+static int tk_obj_change(tk_db *d, int64_t oid, const tk_obj *o)
 {
+	int i = o != NULL ? ST_OBJ_UPD : ST_OBJ_DEL;
 	sqlite3_stmt *st;
 	int rc = tk_begin(d), n = 0;
 
 	if (rc < 0)
 		return rc;
-	st = tk_st(d, ST_OBJ_DEL);
+	st = tk_st(d, i);
 	if (st == NULL) {
 		rc = tk_sqerr(sqlite3_errcode(d->db));
 	} else {
 		sqlite3_bind_int64(st, 1, oid);
-		rc = tk_exec_st(d, ST_OBJ_DEL);
+		if (o != NULL)
+			tk_bind_meta(st, o);
+		rc = tk_exec_st(d, i);
 		n = sqlite3_changes(d->db);
 	}
 	if (rc == PV_OK && n == 0)
 		rc = PV_ERR_NOT_FOUND;
-	if (rc == PV_OK) {
-		st = tk_st(d, ST_ATTR_DEL);
-		sqlite3_bind_int64(st, 1, oid);
-		rc = tk_exec_st(d, ST_ATTR_DEL);
-	}
 	if (rc == PV_OK)
-		rc = tk_commit(d);
-	if (rc < 0)
-		tk_rollback(d);
-	return rc;
+		rc = tk_exec_1(d, ST_ATTR_DEL, oid);
+	if (rc == PV_OK && o != NULL)
+		rc = tk_insert_attrs(d, oid, o);
+	return tk_end(d, rc);
+}
+
+int tk_store_obj_delete(tk_db *d, int64_t oid)
+{
+	return tk_obj_change(d, oid, NULL);
 }
 
 int tk_store_obj_update(tk_db *d, int64_t oid, const tk_obj *o)
 {
-	sqlite3_stmt *st;
-	int rc = tk_begin(d), n = 0;
-
-	if (rc < 0)
-		return rc;
-	st = tk_st(d, ST_OBJ_UPD);
-	if (st == NULL) {
-		rc = tk_sqerr(sqlite3_errcode(d->db));
-	} else {
-		sqlite3_bind_int64(st, 1, oid);
-		tk_bind_meta(st, o);
-		rc = tk_exec_st(d, ST_OBJ_UPD);
-		n = sqlite3_changes(d->db);
-	}
-	if (rc == PV_OK && n == 0)
-		rc = PV_ERR_NOT_FOUND;
-	if (rc == PV_OK) {
-		st = tk_st(d, ST_ATTR_DEL);
-		sqlite3_bind_int64(st, 1, oid);
-		rc = tk_exec_st(d, ST_ATTR_DEL);
-	}
-	if (rc == PV_OK)
-		rc = tk_insert_attrs(d, oid, o);
-	if (rc == PV_OK)
-		rc = tk_commit(d);
-	if (rc < 0)
-		tk_rollback(d);
-	return rc;
+	return tk_obj_change(d, oid, o);
 }
 
 /* ---- find ---- */
