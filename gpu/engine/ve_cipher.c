@@ -48,18 +48,10 @@ KC_PRIV int vc_start(const ve_req *r, ve_mp *mp, uint32_t enc)
 	} else if (r->d.aad.len != 0u || r->d.tag_len != 0u) {
 		return PV_ERR_MECH_PARAM;
 	}
-	rc = ve_req_key(r, enc ? PV_USE_ENCRYPT : PV_USE_DECRYPT, &k);
+	rc = ve_state_key(r, enc ? PV_USE_ENCRYPT : PV_USE_DECRYPT, mode,
+	                  r->d.tag_len == 0u ? 16u : r->d.tag_len, mp, &k);
 	if (rc != PV_OK)
 		return rc;
-	if (k.type != ve_mech_key_type(r->d.mech)) {
-		rc = PV_ERR_KEY_TYPE;
-		goto out;
-	}
-	mp->magic = VE_MP_MAGIC;
-	mp->op = r->d.op;
-	mp->mech = r->d.mech;
-	mp->mode = mode;
-	mp->tag_len = r->d.tag_len == 0u ? 16u : r->d.tag_len;
 	mp->ctr_bits = r->d.ctr_bits;
 	if (mode == VE_MODE_GCM) {
 		kc_bc b;
@@ -74,7 +66,6 @@ KC_PRIV int vc_start(const ve_req *r, ve_mp *mp, uint32_t enc)
 		if (r->d.iv.len == 16u)
 			kc_memcpy(mp->iv, ve_ptr(r, r->d.iv), 16);
 	}
-out:
 	kc_wipe(&k, sizeof k);
 	if (rc != PV_OK)
 		kc_wipe(mp, sizeof *mp);

@@ -104,6 +104,11 @@ typedef struct ve_mp {
 } ve_mp;
 #define VE_MP_MAGIC 0x50564d50u   /* "PVMP" */
 KC_API int ve_state_seal(const ve_req *r, const ve_mp *mp);
+/* Start a keyed state: open the request's key for usage (it must be of
+ * the mechanism's key type: else PV_ERR_KEY_TYPE) and set mp's magic, op,
+ * mech, mode and tag_len.  On an error k is wiped and mp left alone. */
+KC_API int ve_state_key(const ve_req *r, uint32_t usage, uint32_t mode,
+                        uint32_t tag_len, ve_mp *mp, ve_key *k);
 KC_API int ve_state_open(const ve_req *r, ve_mp *mp);
 
 /* Ops. */

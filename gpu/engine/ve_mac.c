@@ -33,18 +33,10 @@ KC_PRIV int vm_start(const ve_req *r, ve_mp *mp, uint32_t *maclen)
 		return PV_ERR_MECHANISM;
 	if (r->d.tag_len > full || r->d.iv.len != 0u || r->d.aad.len != 0u)
 		return PV_ERR_MECH_PARAM;
-	rc = ve_req_key(r, r->d.op == PV_OP_SIGN ? PV_USE_SIGN : PV_USE_VERIFY, &k);
+	rc = ve_state_key(r, r->d.op == PV_OP_SIGN ? PV_USE_SIGN : PV_USE_VERIFY, mode,
+	                  r->d.tag_len == 0u ? full : r->d.tag_len, mp, &k);
 	if (rc != PV_OK)
 		return rc;
-	if (k.type != ve_mech_key_type(r->d.mech)) {
-		rc = PV_ERR_KEY_TYPE;
-		goto out;
-	}
-	mp->magic = VE_MP_MAGIC;
-	mp->op = r->d.op;
-	mp->mech = r->d.mech;
-	mp->mode = mode;
-	mp->tag_len = r->d.tag_len == 0u ? full : r->d.tag_len;
 	if (mode == VE_MODE_HMAC) {
 		rc = kc_hmac_init(&mp->u.hmac, ve_mech_hash(r->d.mech), k.k, k.len);
 	} else {
@@ -54,7 +46,6 @@ KC_PRIV int vm_start(const ve_req *r, ve_mp *mp, uint32_t *maclen)
 			rc = kc_cmac_init(&mp->u.cmac, &b);
 		kc_bc_clear(&b);
 	}
-out:
 	kc_wipe(&k, sizeof k);
 	if (rc != PV_OK)
 		kc_wipe(mp, sizeof *mp);

@@ -31,6 +31,25 @@ KC_PRIV void ve_state_hdr(uint8_t h[16], uint32_t op, uint32_t mech)
 	kc_store_be32(h + 12, (uint32_t)sizeof(ve_mp));
 }
 
+KC_API int ve_state_key(const ve_req *r, uint32_t usage, uint32_t mode,
+                        uint32_t tag_len, ve_mp *mp, ve_key *k)
+{
+	int rc = ve_req_key(r, usage, k);
+
+	if (rc != PV_OK)
+		return rc;
+	if (k->type != ve_mech_key_type(r->d.mech)) {
+		kc_wipe(k, sizeof *k);
+		return PV_ERR_KEY_TYPE;
+	}
+	mp->magic = VE_MP_MAGIC;
+	mp->op = r->d.op;
+	mp->mech = r->d.mech;
+	mp->mode = mode;
+	mp->tag_len = tag_len;
+	return PV_OK;
+}
+
 KC_API int ve_state_seal(const ve_req *r, const ve_mp *mp)
 {
 	kc_gcm g;
