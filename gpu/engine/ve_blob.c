@@ -43,62 +43,51 @@ KC_PRIV void ve_blob_hdr(uint8_t h[VE_BLOB_HDR], uint32_t type, uint32_t usage, 
 	kc_store_be32(h + 12, len);
 }
 
-KC_API int ve_blob_open(const ve_vault *v, const uint8_t *blob, uint32_t blen,
-                        const uint8_t id[PV_OBJ_ID_LEN], uint32_t want_type,
-                        ve_key *k)
+KC_API int ve_blob_parse(const uint8_t *blob, uint32_t blen, uint32_t max,
+                         uint32_t want_type, uint32_t *type, uint32_t *usage,
+                         uint32_t *len)
+{
+	uint8_t hdr[VE_BLOB_HDR];
+
+	if (blen < PV_BLOB_OVERHEAD || blen > max)
+		return PV_ERR_WRAPPED;
+	*type = kc_load_be32(blob + 4);
+	*usage = kc_load_be32(blob + 8);
+	*len = kc_load_be32(blob + 12);
+	ve_blob_hdr(hdr, *type, *usage, *len);
+	/* public header fields: branching on them is fine */
+	if (!kc_ct_eq(hdr, blob, VE_BLOB_HDR) || *len != blen - PV_BLOB_OVERHEAD)
+		return PV_ERR_WRAPPED;
+	if (want_type != 0u && want_type != *type)
+		return PV_ERR_WRAPPED;
+	return PV_OK;
+}
+
+KC_API int ve_blob_decrypt(const ve_vault *v, const uint8_t *blob, uint32_t len,
+                           const uint8_t id[PV_OBJ_ID_LEN], uint8_t *pt)
 {
 	kc_gcm g;
-	uint8_t hdr[VE_BLOB_HDR];
-	uint32_t type, usage, len;
 	int rc = PV_ERR_WRAPPED;
 
-	kc_memset(k, 0, sizeof *k);
-	if (blen < PV_BLOB_OVERHEAD || blen > PV_BLOB_MAX)
-		return PV_ERR_WRAPPED;
-	type = kc_load_be32(blob + 4);
-	usage = kc_load_be32(blob + 8);
-	len = kc_load_be32(blob + 12);
-	ve_blob_hdr(hdr, type, usage, len);
-	/* public header fields: branching on them is fine */
-	if (!kc_ct_eq(hdr, blob, VE_BLOB_HDR) || len != blen - PV_BLOB_OVERHEAD)
-		return PV_ERR_WRAPPED;
-	if (want_type != 0u && want_type != type)
-		return PV_ERR_WRAPPED;
-	if (ve_key_len_ok(type, len) != PV_OK)
-		return PV_ERR_WRAPPED;
-	if (kc_gcm_init(&g, &v->kek, blob + VE_BLOB_HDR, VE_BLOB_NONCE) != PV_OK)
-		goto out;
-	if (kc_gcm_aad(&g, blob, VE_BLOB_HDR) != PV_OK ||
-	    kc_gcm_aad(&g, id, PV_OBJ_ID_LEN) != PV_OK ||
-	    kc_gcm_decrypt(&g, blob + VE_BLOB_HDR + VE_BLOB_NONCE, k->k, len) != PV_OK)
-		goto out;
-	if (kc_gcm_check_tag(&g, blob + VE_BLOB_HDR + VE_BLOB_NONCE + len, VE_BLOB_TAG) != PV_OK)
-		goto out;
-	k->type = type;
-	k->usage = usage;
-	k->len = len;
-	rc = PV_OK;
-out:
-	if (rc != PV_OK)
-		kc_wipe(k, sizeof *k);
+	if (kc_gcm_init(&g, &v->kek, blob + VE_BLOB_HDR, VE_BLOB_NONCE) == PV_OK &&
+	    kc_gcm_aad(&g, blob, VE_BLOB_HDR) == PV_OK &&
+	    kc_gcm_aad(&g, id, PV_OBJ_ID_LEN) == PV_OK &&
+	    kc_gcm_decrypt(&g, blob + VE_BLOB_HDR + VE_BLOB_NONCE, pt, len) == PV_OK &&
+	    kc_gcm_check_tag(&g, blob + VE_BLOB_HDR + VE_BLOB_NONCE + len, VE_BLOB_TAG) == PV_OK)
+		rc = PV_OK;
 	kc_gcm_clear(&g);
 	return rc;
 }
 
-KC_API int ve_blob_seal(const ve_vault *v, ve_worker *w, const ve_key *k,
-                        const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out,
-                        uint32_t cap, uint32_t *outlen)
+KC_API int ve_blob_encrypt(const ve_vault *v, ve_worker *w, uint32_t type,
+                           uint32_t usage, const uint8_t *pt, uint32_t len,
+                           const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out)
 {
 	kc_gcm g;
 	uint8_t tag[16];
 	int rc;
 
-	*outlen = PV_BLOB_OVERHEAD + k->len;
-	if ((rc = ve_key_len_ok(k->type, k->len)) != PV_OK)
-		return rc;
-	if (cap < *outlen)
-		return PV_ERR_BUF_SMALL;
-	ve_blob_hdr(out, k->type, k->usage, k->len);
+	ve_blob_hdr(out, type, usage, len);
 	rc = kc_drbg_generate(&w->drbg, out + VE_BLOB_HDR, VE_BLOB_NONCE, NULL, 0);
 	if (rc != PV_OK)
 		return rc;
@@ -108,14 +97,48 @@ KC_API int ve_blob_seal(const ve_vault *v, ve_worker *w, const ve_key *k,
 	if (rc == PV_OK)
 		rc = kc_gcm_aad(&g, id, PV_OBJ_ID_LEN);
 	if (rc == PV_OK)
-		rc = kc_gcm_encrypt(&g, k->k, out + VE_BLOB_HDR + VE_BLOB_NONCE, k->len);
+		rc = kc_gcm_encrypt(&g, pt, out + VE_BLOB_HDR + VE_BLOB_NONCE, len);
 	if (rc == PV_OK) {
 		kc_gcm_tag(&g, tag);
-		kc_memcpy(out + VE_BLOB_HDR + VE_BLOB_NONCE + k->len, tag, VE_BLOB_TAG);
+		kc_memcpy(out + VE_BLOB_HDR + VE_BLOB_NONCE + len, tag, VE_BLOB_TAG);
 	}
 	kc_gcm_clear(&g);
 	kc_wipe(tag, sizeof tag);
 	return rc;
+}
+
+KC_API int ve_blob_open(const ve_vault *v, const uint8_t *blob, uint32_t blen,
+                        const uint8_t id[PV_OBJ_ID_LEN], uint32_t want_type,
+                        ve_key *k)
+{
+	uint32_t type, usage, len;
+
+	kc_memset(k, 0, sizeof *k);
+	if (ve_blob_parse(blob, blen, PV_BLOB_MAX, want_type, &type, &usage, &len) != PV_OK ||
+	    ve_key_len_ok(type, len) != PV_OK)
+		return PV_ERR_WRAPPED;
+	if (ve_blob_decrypt(v, blob, len, id, k->k) != PV_OK) {
+		kc_wipe(k, sizeof *k);
+		return PV_ERR_WRAPPED;
+	}
+	k->type = type;
+	k->usage = usage;
+	k->len = len;
+	return PV_OK;
+}
+
+KC_API int ve_blob_seal(const ve_vault *v, ve_worker *w, const ve_key *k,
+                        const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out,
+                        uint32_t cap, uint32_t *outlen)
+{
+	int rc;
+
+	*outlen = PV_BLOB_OVERHEAD + k->len;
+	if ((rc = ve_key_len_ok(k->type, k->len)) != PV_OK)
+		return rc;
+	if (cap < *outlen)
+		return PV_ERR_BUF_SMALL;
+	return ve_blob_encrypt(v, w, k->type, k->usage, k->k, k->len, id, out);
 }
 
 KC_API int ve_req_key(const ve_req *r, uint32_t usage, ve_key *k)

@@ -40,6 +40,24 @@ KC_PRIV uint8_t *ve_wptr(const ve_req *r, ve_span s)
 #define VE_BLOB_HDR     16u
 #define VE_BLOB_NONCE   12u
 #define VE_BLOB_TAG     16u
+/* The blob frame, shared with the private-key blobs of ve_pk.c.  Parse:
+ * check blob's public header (magic, version, blen at most max, key
+ * length = blen - PV_BLOB_OVERHEAD, type = want_type unless 0) and give
+ * type, usage and key length; PV_ERR_WRAPPED on any mismatch. */
+KC_API int ve_blob_parse(const uint8_t *blob, uint32_t blen, uint32_t max,
+                         uint32_t want_type, uint32_t *type, uint32_t *usage,
+                         uint32_t *len);
+/* Decrypt a parsed blob's len payload bytes into pt under the KEK with
+ * identity id and check the tag; PV_ERR_WRAPPED on failure (pt may then
+ * hold part of the payload: the caller wipes it). */
+KC_API int ve_blob_decrypt(const ve_vault *v, const uint8_t *blob, uint32_t len,
+                           const uint8_t id[PV_OBJ_ID_LEN], uint8_t *pt);
+/* Write the blob of len payload bytes pt (type, usage) to out: header,
+ * a fresh nonce, ciphertext, tag.  The caller checked the room
+ * (PV_BLOB_OVERHEAD + len). */
+KC_API int ve_blob_encrypt(const ve_vault *v, ve_worker *w, uint32_t type,
+                           uint32_t usage, const uint8_t *pt, uint32_t len,
+                           const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out);
 /* Valid secret length for a key type: PV_OK / PV_ERR_KEY_SIZE /
  * PV_ERR_KEY_TYPE. */
 KC_API int ve_key_len_ok(uint32_t type, uint32_t len);

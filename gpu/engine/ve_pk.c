@@ -40,17 +40,6 @@ KC_PRIV uint32_t vpk_payload_len(uint32_t type)
 	}
 }
 
-KC_PRIV void vpk_hdr(uint8_t h[16], uint32_t type, uint32_t usage, uint32_t len)
-{
-	h[0] = (uint8_t)'P';
-	h[1] = (uint8_t)'V';
-	h[2] = (uint8_t)'K';
-	h[3] = (uint8_t)VE_BLOB_VERSION;
-	kc_store_be32(h + 4, type);
-	kc_store_be32(h + 8, usage);
-	kc_store_be32(h + 12, len);
-}
-
 /* Serialize k's key material into buf (payload length bytes). */
 KC_PRIV void vpk_pack(const ve_pkey *k, uint8_t *buf)
 {
@@ -103,8 +92,6 @@ KC_PRIV int vpk_seal_raw(const ve_vault *v, ve_worker *w, const ve_pkey *k,
                          uint32_t *olen)
 {
 	uint8_t buf[VE_PK_RSA_LEN];
-	uint8_t tag[16];
-	kc_gcm g;
 	uint32_t len = vpk_payload_len(k->type);
 	int rc;
 
@@ -113,25 +100,9 @@ KC_PRIV int vpk_seal_raw(const ve_vault *v, ve_worker *w, const ve_pkey *k,
 		return PV_ERR_KEY_TYPE;
 	if (cap < PV_BLOB_OVERHEAD + len)
 		return PV_ERR_BUF_SMALL;
-	vpk_hdr(o, k->type, k->usage, len);
-	rc = kc_drbg_generate(&w->drbg, o + VE_BLOB_HDR, VE_BLOB_NONCE, NULL, 0);
-	if (rc != PV_OK)
-		return rc;
 	vpk_pack(k, buf);
-	rc = kc_gcm_init(&g, &v->kek, o + VE_BLOB_HDR, VE_BLOB_NONCE);
-	if (rc == PV_OK)
-		rc = kc_gcm_aad(&g, o, VE_BLOB_HDR);
-	if (rc == PV_OK)
-		rc = kc_gcm_aad(&g, id, PV_OBJ_ID_LEN);
-	if (rc == PV_OK)
-		rc = kc_gcm_encrypt(&g, buf, o + VE_BLOB_HDR + VE_BLOB_NONCE, len);
-	if (rc == PV_OK) {
-		kc_gcm_tag(&g, tag);
-		kc_memcpy(o + VE_BLOB_HDR + VE_BLOB_NONCE + len, tag, VE_BLOB_TAG);
-	}
-	kc_gcm_clear(&g);
+	rc = ve_blob_encrypt(v, w, k->type, k->usage, buf, len, id, o);
 	kc_wipe(buf, sizeof buf);
-	kc_wipe(tag, sizeof tag);
 	return rc;
 }
 
@@ -150,35 +121,20 @@ KC_PRIV int vpk_open_raw(const ve_vault *v, const uint8_t *b, uint32_t blen,
                          const uint8_t id[PV_OBJ_ID_LEN], uint32_t want_type, ve_pkey *k)
 {
 	uint8_t buf[VE_PK_RSA_LEN];
-	uint8_t hdr[VE_BLOB_HDR];
 	uint32_t type, use, len;
-	kc_gcm g;
-	int rc = PV_ERR_WRAPPED;
+	int rc;
 
 	kc_memset(k, 0, sizeof *k);
-	if (blen < PV_BLOB_OVERHEAD || blen > PV_PKBLOB_MAX)
-		return PV_ERR_WRAPPED;
-	type = kc_load_be32(b + 4);
-	use = kc_load_be32(b + 8);
-	len = kc_load_be32(b + 12);
-	vpk_hdr(hdr, type, use, len);
-	if (!kc_ct_eq(hdr, b, VE_BLOB_HDR) || len != blen - PV_BLOB_OVERHEAD ||
+	if (ve_blob_parse(b, blen, PV_PKBLOB_MAX, want_type, &type, &use, &len) != PV_OK ||
 	    !ve_pk_is_type(type) || len != vpk_payload_len(type))
 		return PV_ERR_WRAPPED;
-	if (want_type != 0u && want_type != type)
-		return PV_ERR_WRAPPED;
-	if (kc_gcm_init(&g, &v->kek, b + VE_BLOB_HDR, VE_BLOB_NONCE) == PV_OK &&
-	    kc_gcm_aad(&g, b, VE_BLOB_HDR) == PV_OK &&
-	    kc_gcm_aad(&g, id, PV_OBJ_ID_LEN) == PV_OK &&
-	    kc_gcm_decrypt(&g, b + VE_BLOB_HDR + VE_BLOB_NONCE, buf, len) == PV_OK &&
-	    kc_gcm_check_tag(&g, b + VE_BLOB_HDR + VE_BLOB_NONCE + len, VE_BLOB_TAG) == PV_OK) {
+	rc = ve_blob_decrypt(v, b, len, id, buf);
+	if (rc == PV_OK) {
 		k->type = type;
 		k->usage = use;
 		k->len = len;
 		vpk_unpack(k, buf);
-		rc = PV_OK;
 	}
-	kc_gcm_clear(&g);
 	kc_wipe(buf, sizeof buf);
 	if (rc != PV_OK)
 		kc_wipe(k, sizeof *k);
