@@ -46,6 +46,24 @@ static int adm_open(const char *path, int write, sqlite3 **db)
 	return PV_OK;
 }
 
+/* Open for writing, durable commits, and begin a write transaction. */
+static int adm_begin(const char *path, sqlite3 **db)
+{
+	int rc = adm_open(path, 1, db);
+
+	if (rc != PV_OK)
+		return rc;
+	sqlite3_exec(*db, "PRAGMA synchronous=FULL;", NULL, NULL, NULL);
+	if (sqlite3_exec(*db, "BEGIN IMMEDIATE;", NULL, NULL, NULL) != SQLITE_OK) {
+		rc = sqlite3_errcode(*db) == SQLITE_BUSY ? PV_ERR_BUSY :
+		     sqlite3_errcode(*db) == SQLITE_READONLY ? PV_ERR_PERM : PV_ERR_IO;
+		sqlite3_close(*db);
+		*db = NULL;
+		return rc;
+	}
+	return PV_OK;
+}
+
 static long adm_count(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
@@ -222,17 +240,10 @@ int tk_admin_meta_set(const char *dbpath, const char *const *keys,
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL, *del = NULL;
 	size_t i;
-	int rc = adm_open(dbpath, 1, &db);
+	int rc = adm_begin(dbpath, &db);
 
 	if (rc != PV_OK)
 		return rc;
-	sqlite3_exec(db, "PRAGMA synchronous=FULL;", NULL, NULL, NULL);
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE;", NULL, NULL, NULL) != SQLITE_OK) {
-		rc = sqlite3_errcode(db) == SQLITE_BUSY ? PV_ERR_BUSY :
-		     sqlite3_errcode(db) == SQLITE_READONLY ? PV_ERR_PERM : PV_ERR_IO;
-		sqlite3_close(db);
-		return rc;
-	}
 	rc = PV_ERR_IO;
 	if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS pv_meta(key TEXT PRIMARY KEY, "
 	                 "value TEXT NOT NULL);", NULL, NULL, NULL) != SQLITE_OK ||
@@ -313,17 +324,10 @@ int tk_admin_rewrap(const char *dbpath, const char *old_fpr, const char *new_fpr
 	size_t n = 0, cap = 0, i;
 	char cur[17];
 	uint8_t out[8192];
-	int rc = adm_open(dbpath, 1, &db);
+	int rc = adm_begin(dbpath, &db);
 
 	if (rc != PV_OK)
 		return rc;
-	sqlite3_exec(db, "PRAGMA synchronous=FULL;", NULL, NULL, NULL);
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE;", NULL, NULL, NULL) != SQLITE_OK) {
-		rc = sqlite3_errcode(db) == SQLITE_BUSY ? PV_ERR_BUSY :
-		     sqlite3_errcode(db) == SQLITE_READONLY ? PV_ERR_PERM : PV_ERR_IO;
-		sqlite3_close(db);
-		return rc;
-	}
 	rc = PV_ERR_IO;
 	adm_meta(db, "master_fpr", cur, sizeof cur);
 	if (!strcmp(cur, new_fpr)) {
