@@ -151,6 +151,8 @@ CK_USER_TYPE tk_slot_login(const tk_slot *s);
 /* Take / give back a store connection of an initialised slot. */
 int tk_slot_db(tk_slot *s, tk_db **out);
 void tk_slot_db_put(tk_slot *s, tk_db *d);
+/* tk_store_info of an initialised slot's store (a pooled connection). */
+int tk_slot_store_info(tk_slot *s, tk_tokinfo *ti);
 tk_db *tk_db_next(tk_db *d);
 void tk_db_set_next(tk_db *d, tk_db *n);
 /* Under g.mu: rescan the token directory; find a slot. */

@@ -88,7 +88,6 @@ CK_RV tk_open_session(CK_SLOT_ID id, CK_FLAGS flags, CK_SESSION_HANDLE *out)
 {
 	tk_slot *s;
 	tk_session *se;
-	tk_db *d;
 	tk_tokinfo ti;
 	CK_RV rv = CKR_OK;
 	int rc, initialized;
@@ -107,11 +106,7 @@ CK_RV tk_open_session(CK_SLOT_ID id, CK_FLAGS flags, CK_SESSION_HANDLE *out)
 		return CKR_TOKEN_NOT_RECOGNIZED;
 	/* make sure the store opens before handing out a session; its login
 	 * setting applies from this session on */
-	rc = tk_slot_db(s, &d);
-	if (rc < 0)
-		return tk_rv_from_pv(rc);
-	rc = tk_store_info(d, &ti);
-	tk_slot_db_put(s, d);
+	rc = tk_slot_store_info(s, &ti);
 	if (rc < 0)
 		return tk_rv_from_pv(rc);
 

@@ -48,6 +48,18 @@ void tk_slot_db_put(tk_slot *s, tk_db *d)
 	tk_mutex_unlock(s->pool_mu);
 }
 
+int tk_slot_store_info(tk_slot *s, tk_tokinfo *ti)
+{
+	tk_db *d;
+	int rc = tk_slot_db(s, &d);
+
+	if (rc < 0)
+		return rc;
+	rc = tk_store_info(d, ti);
+	tk_slot_db_put(s, d);
+	return rc;
+}
+
 /* ---- the slot table (all under tk_g.mu) ---- */
 tk_slot *tk_slot_find(CK_SLOT_ID id)
 {
@@ -238,7 +250,6 @@ CK_RV tk_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info)
 	tk_slot *s;
 	tk_slot copy;
 	tk_tokinfo ti;
-	tk_db *d;
 	int rc;
 
 	tk_mutex_lock(tk_g.mu);
@@ -277,11 +288,7 @@ CK_RV tk_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info)
 	if (!copy.initialized)
 		return CKR_OK;             /* the "new token" slot */
 
-	rc = tk_slot_db(s, &d);
-	if (rc < 0)
-		return tk_rv_from_pv(rc);
-	rc = tk_store_info(d, &ti);
-	tk_slot_db_put(s, d);
+	rc = tk_slot_store_info(s, &ti);
 	if (rc < 0)
 		return tk_rv_from_pv(rc);
 	memcpy(info->label, ti.label, sizeof info->label);
