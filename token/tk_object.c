@@ -37,6 +37,17 @@ static CK_RV tk_ctx_get(CK_SESSION_HANDLE h, tk_ctx *c)
 	return CKR_OK;
 }
 
+/* tk_ctx_get under g.mu. */
+static CK_RV tk_ctx_take(CK_SESSION_HANDLE h, tk_ctx *c)
+{
+	CK_RV rv;
+
+	tk_mutex_lock(tk_g.mu);
+	rv = tk_ctx_get(h, c);
+	tk_mutex_unlock(tk_g.mu);
+	return rv;
+}
+
 static int tk_visible(const tk_obj *o, CK_USER_TYPE login)
 {
 	return !tk_obj_bool(o, CKA_PRIVATE, CK_FALSE) || login == CKU_USER;
@@ -156,9 +167,7 @@ CK_RV tk_create_object(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n,
 	tk_obj *o;
 	CK_RV rv;
 
-	tk_mutex_lock(tk_g.mu);
-	rv = tk_ctx_get(h, &c);
-	tk_mutex_unlock(tk_g.mu);
+	rv = tk_ctx_take(h, &c);
 	if (rv != CKR_OK)
 		return rv;
 	rv = tk_policy_apply(TK_OP_CREATE, NULL, t, n, c.login == CKU_SO, &o);
@@ -440,20 +449,25 @@ CK_RV tk_find_init(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n)
 	return rv;
 }
 
+/* Under g.mu: session h, which must be in a find operation. */
+static CK_RV tk_finding(CK_SESSION_HANDLE h, tk_session **se)
+{
+	*se = tk_session_get(h);
+	if (*se == NULL)
+		return CKR_SESSION_HANDLE_INVALID;
+	return (*se)->finding ? CKR_OK : CKR_OPERATION_NOT_INITIALIZED;
+}
+
 CK_RV tk_find(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE *out, CK_ULONG max,
               CK_ULONG *count)
 {
 	tk_session *se;
-	CK_RV rv = CKR_OK;
+	CK_RV rv;
 	CK_ULONG k = 0;
 
 	tk_mutex_lock(tk_g.mu);
-	se = tk_session_get(h);
-	if (se == NULL) {
-		rv = CKR_SESSION_HANDLE_INVALID;
-	} else if (!se->finding) {
-		rv = CKR_OPERATION_NOT_INITIALIZED;
-	} else {
+	rv = tk_finding(h, &se);
+	if (rv == CKR_OK) {
 		while (k < max && se->pos < se->nfound)
 			out[k++] = se->found[se->pos++];
 		*count = k;
@@ -465,15 +479,11 @@ CK_RV tk_find(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE *out, CK_ULONG max,
 CK_RV tk_find_final(CK_SESSION_HANDLE h)
 {
 	tk_session *se;
-	CK_RV rv = CKR_OK;
+	CK_RV rv;
 
 	tk_mutex_lock(tk_g.mu);
-	se = tk_session_get(h);
-	if (se == NULL) {
-		rv = CKR_SESSION_HANDLE_INVALID;
-	} else if (!se->finding) {
-		rv = CKR_OPERATION_NOT_INITIALIZED;
-	} else {
+	rv = tk_finding(h, &se);
+	if (rv == CKR_OK) {
 		free(se->found);
 		se->found = NULL;
 		se->nfound = se->pos = 0;
@@ -502,9 +512,7 @@ CK_RV tk_object_add(CK_SESSION_HANDLE h, tk_obj *o, CK_OBJECT_HANDLE *out)
 	tk_ctx c;
 	CK_RV rv;
 
-	tk_mutex_lock(tk_g.mu);
-	rv = tk_ctx_get(h, &c);
-	tk_mutex_unlock(tk_g.mu);
+	rv = tk_ctx_take(h, &c);
 	if (rv != CKR_OK)
 		return rv;
 	return tk_store_new(h, &c, o, out);
