@@ -169,6 +169,51 @@ static void tk_priv_defaults(tk_obj *so, CK_KEY_TYPE kt)
 	tk_dflt(so, CKA_DESTROYABLE, CK_TRUE);
 }
 
+/* Both halves of a pair: CKA_CLASS and CKA_KEY_TYPE, then the private
+ * key's defaults.  CKR_HOST_MEMORY when an attribute cannot be set. */
+static CK_RV tk_pair_types(tk_obj *po, tk_obj *so, CK_KEY_TYPE kt)
+{
+	if (tk_setu(po, CKA_CLASS, CKO_PUBLIC_KEY) < 0 || tk_setu(so, CKA_CLASS, CKO_PRIVATE_KEY) < 0 ||
+	    tk_setu(po, CKA_KEY_TYPE, kt) < 0 || tk_setu(so, CKA_KEY_TYPE, kt) < 0)
+		return CKR_HOST_MEMORY;
+	tk_priv_defaults(so, kt);
+	return CKR_OK;
+}
+
+/* The vault call that makes the private-key blob (r's op, mechanism and
+ * input already set): usage from so, identity id, the blob into blob
+ * (PV_PKBLOB_MAX bytes), the public encoding into pubenc. */
+static int tk_pair_seal(pv_req *r, const tk_obj *so, const uint8_t id[PV_OBJ_ID_LEN],
+                        uint8_t *blob, uint8_t pubenc[PV_PK_PUB_MAX])
+{
+	r->new_usage = tk_pv_usage(so);
+	memcpy(r->new_id, id, PV_OBJ_ID_LEN);
+	r->out = blob; r->out_cap = PV_PKBLOB_MAX;
+	r->out2 = pubenc; r->out2_cap = PV_PK_PUB_MAX;
+	return tk_pcall(r);
+}
+
+/* Store both halves, the public one first; when the private one cannot
+ * be stored the public one is destroyed again.  What was stored is the
+ * token's (*po, *so = NULL); the caller frees what is left. */
+static CK_RV tk_pair_add(CK_SESSION_HANDLE h, tk_obj **po, tk_obj **so,
+                         CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv)
+{
+	CK_RV rv = tk_object_add(h, *po, pub);
+
+	if (rv != CKR_OK)
+		return rv;
+	*po = NULL;
+	rv = tk_object_add(h, *so, priv);
+	if (rv != CKR_OK) {
+		CK_RV ign = tk_destroy_object(h, *pub);   /* the public half alone */
+		(void)ign;
+		return rv;
+	}
+	*so = NULL;
+	return CKR_OK;
+}
+
 CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
                      const CK_ATTRIBUTE *pt, CK_ULONG pn,
                      const CK_ATTRIBUTE *st, CK_ULONG sn,
@@ -246,12 +291,8 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 	if ((rv = tk_tcopy(po, pt, pn, CKO_PUBLIC_KEY)) != CKR_OK ||
 	    (rv = tk_tcopy(so, st, sn, CKO_PRIVATE_KEY)) != CKR_OK)
 		goto fail;
-	if (tk_setu(po, CKA_CLASS, CKO_PUBLIC_KEY) < 0 || tk_setu(so, CKA_CLASS, CKO_PRIVATE_KEY) < 0 ||
-	    tk_setu(po, CKA_KEY_TYPE, kt) < 0 || tk_setu(so, CKA_KEY_TYPE, kt) < 0) {
-		rv = CKR_HOST_MEMORY;
+	if ((rv = tk_pair_types(po, so, kt)) != CKR_OK)
 		goto fail;
-	}
-	tk_priv_defaults(so, kt);
 	tk_dflt(po, CKA_PRIVATE, CK_FALSE);
 	tk_dflt(po, CKA_TOKEN, CK_FALSE);
 	tk_dflt(po, CKA_VERIFY, CK_TRUE);
@@ -290,11 +331,7 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 		rv = tk_rv_from_pv(rc);
 		goto fail;
 	}
-	r.new_usage = tk_pv_usage(so);
-	memcpy(r.new_id, id, sizeof id);
-	r.out = blob; r.out_cap = PV_PKBLOB_MAX;
-	r.out2 = pubenc; r.out2_cap = sizeof pubenc;
-	rc = tk_pcall(&r);
+	rc = tk_pair_seal(&r, so, id, blob, pubenc);
 	if (rc != PV_OK) {
 		rv = tk_rv_from_pv(rc);
 		goto fail;
@@ -315,16 +352,9 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 	kc_wipe(blob, PV_PKBLOB_MAX);
 	free(blob);
 	blob = NULL;
-	rv = tk_object_add(h, po, pub);
+	rv = tk_pair_add(h, &po, &so, pub, priv);
 	if (rv != CKR_OK)
 		goto fail;
-	po = NULL;
-	rv = tk_object_add(h, so, priv);
-	if (rv != CKR_OK) {
-		CK_RV ign = tk_destroy_object(h, *pub);   /* the public half alone */
-		(void)ign;
-		goto fail;
-	}
 	return CKR_OK;
 fail:
 	tk_obj_free(po);
@@ -423,12 +453,8 @@ CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OB
 	}
 	if ((rv = tk_tcopy(so, t, n, CKO_PRIVATE_KEY | 0x80000000UL)) != CKR_OK)
 		goto out;
-	if (tk_setu(so, CKA_CLASS, CKO_PRIVATE_KEY) < 0 || tk_setu(so, CKA_KEY_TYPE, kt) < 0 ||
-	    tk_setu(po, CKA_CLASS, CKO_PUBLIC_KEY) < 0 || tk_setu(po, CKA_KEY_TYPE, kt) < 0) {
-		rv = CKR_HOST_MEMORY;
+	if ((rv = tk_pair_types(po, so, kt)) != CKR_OK)
 		goto out;
-	}
-	tk_priv_defaults(so, kt);
 	/* the public object: same token/label/id */
 	tk_setb(po, CKA_TOKEN, tk_obj_bool(so, CKA_TOKEN, CK_FALSE));
 	tk_setb(po, CKA_PRIVATE, CK_FALSE);
@@ -460,11 +486,7 @@ CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OB
 	pv_req_init(&r, PV_OP_IMPORT_KEY, PV_MECH_NONE);
 	r.in = enc; r.in_len = el;
 	r.new_type = pvk;
-	r.new_usage = tk_pv_usage(so);
-	memcpy(r.new_id, id, sizeof id);
-	r.out = blob; r.out_cap = PV_PKBLOB_MAX;
-	r.out2 = pubenc; r.out2_cap = sizeof pubenc;
-	rc = tk_pcall(&r);
+	rc = tk_pair_seal(&r, so, id, blob, pubenc);
 	if (rc != PV_OK) {
 		/* invalid key material: out-of-range scalar, inconsistent RSA key */
 		rv = (rc == PV_ERR_KEY_SIZE || rc == PV_ERR_PUBKEY || rc == PV_ERR_ARGS ||
@@ -487,17 +509,7 @@ CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OB
 		rv = CKR_HOST_MEMORY;
 		goto out;
 	}
-	rv = tk_object_add(h, po, &ph);
-	if (rv != CKR_OK)
-		goto out;
-	po = NULL;
-	rv = tk_object_add(h, so, out);
-	if (rv != CKR_OK) {
-		CK_RV ign = tk_destroy_object(h, ph);
-		(void)ign;
-		goto out;
-	}
-	so = NULL;
+	rv = tk_pair_add(h, &po, &so, &ph, out);
 out:
 	tk_obj_free(so);
 	tk_obj_free(po);
