@@ -10,6 +10,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* After reading or writing the key: its fingerprint into fpr when rc is
+ * PV_OK; the key wiped, the passphrase (if any) wiped and freed. */
+static void master_done(int rc, uint8_t key[PV_MASTER_KEY_LEN],
+                        char fpr[PV_MASTER_FPR_LEN], char *pass)
+{
+	if (rc == PV_OK)
+		pv_master_fingerprint(key, fpr);
+	kc_wipe(key, PV_MASTER_KEY_LEN);
+	if (pass) {
+		kc_wipe(pass, strlen(pass));
+		free(pass);
+	}
+}
+
+/* Report a failed rc for file under cmd: 1; PV_OK: 0. */
+static int master_failed(const char *cmd, const char *file, int rc)
+{
+	if (rc == PV_ERR_PERM || rc == PV_ERR_IO) {
+		pvault_err("%s: %s: %s", cmd, file, strerror(errno));
+		return 1;
+	}
+	if (rc != PV_OK) {
+		pvault_err("%s: %s: %s", cmd, file, pv_master_strerror(rc));
+		return 1;
+	}
+	return 0;
+}
+
 static int master_new(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -44,21 +72,9 @@ static int master_new(int argc, char **argv)
 	rc = pv_master_generate(key);
 	if (rc == PV_OK)
 		rc = pv_master_write(out, key, pass);
-	if (rc == PV_OK)
-		pv_master_fingerprint(key, fpr);
-	kc_wipe(key, sizeof key);
-	if (pass) {
-		kc_wipe(pass, strlen(pass));
-		free(pass);
-	}
-	if (rc == PV_ERR_PERM || rc == PV_ERR_IO) {
-		pvault_err("master new: %s: %s", out, strerror(errno));
+	master_done(rc, key, fpr, pass);
+	if (master_failed("master new", out, rc))
 		return 1;
-	}
-	if (rc != PV_OK) {
-		pvault_err("master new: %s: %s", out, pv_master_strerror(rc));
-		return 1;
-	}
 	printf("master key written to %s (mode 0400%s), fingerprint %s\n", out,
 	       want_pass ? ", passphrase-protected" : "", fpr);
 	printf("keep it on removable media; without it the token store cannot be opened\n");
@@ -74,7 +90,7 @@ static int master_check(int argc, char **argv)
 	uint8_t key[PV_MASTER_KEY_LEN];
 	char fpr[PV_MASTER_FPR_LEN];
 	char *pass = NULL;
-	int c, rc;
+	int c, rc, had_pass;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -93,25 +109,14 @@ static int master_check(int argc, char **argv)
 	} else if (rc == 0) {
 		rc = pv_master_read(file, NULL, key);
 	}
-	if (rc == PV_OK)
-		pv_master_fingerprint(key, fpr);
-	kc_wipe(key, sizeof key);
-	if (pass) {
-		kc_wipe(pass, strlen(pass));
-		free(pass);
-	}
-	if (rc == PV_ERR_PERM && pass == NULL) {
+	had_pass = pass != NULL;
+	master_done(rc, key, fpr, pass);
+	if (rc == PV_ERR_PERM && !had_pass) {
 		pvault_err("master check: %s is passphrase-protected: give it on a terminal or with --passphrase-env VAR", file);
 		return 1;
 	}
-	if (rc == PV_ERR_IO || rc == PV_ERR_PERM) {
-		pvault_err("master check: %s: %s", file, strerror(errno));
+	if (master_failed("master check", file, rc))
 		return 1;
-	}
-	if (rc != PV_OK) {
-		pvault_err("master check: %s: %s", file, pv_master_strerror(rc));
-		return 1;
-	}
 	printf("%s: valid master key, fingerprint %s\n", file, fpr);
 	return 0;
 }
