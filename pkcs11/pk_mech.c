@@ -3,14 +3,14 @@
  *
  * Only mechanisms that work are listed.  Key sizes are in bytes (AES, SM4,
  * generic secrets).  CKF_HW is added when the vault runs on a GPU.  SM3/SM4
- * use our vendor constants (pk_vendor.h); the IAIK/xipki generic codes
+ * use our vendor constants (include/pixelvault/pkcs11-vendor.h); the IAIK/xipki generic codes
  * 0xFFFFF0xx with the same low byte are accepted as aliases.
  * docs/mechanisms.md describes every entry.
  */
 #include <string.h>
 
 #include "pkcs11/pk_mech.h"
-#include "pkcs11/pk_vendor.h"
+#include "include/pixelvault/pkcs11-vendor.h"
 #include "token/tk_pk.h"
 /* after pkcs11.h: its compat macros (iv_len, aad_len) rename pv_req
  * fields consistently in this file */

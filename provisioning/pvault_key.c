@@ -9,6 +9,7 @@
 #include "provisioning/pvault_pkey.h"
 #include "token/tk_pk.h"
 #include "gpu/core/kc_util.h"
+#include "include/pixelvault/pkcs11-vendor.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -16,10 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* Vendor key type of SM4 (the value pkcs11/pk_vendor.h publishes; this
- * layer may not include pkcs11/). */
-#define PVAULT_CKK_SM4 (0x80505600UL | 0x02UL)
 
 static int open_user(const char *token, const char *pin_env, CK_SLOT_ID *slot,
                      CK_SESSION_HANDLE *s, tk_admin_token *t)
@@ -86,7 +83,7 @@ static const char *type_name(CK_ULONG k)
 	switch (k) {
 	case CKK_AES: return "AES";
 	case CKK_GENERIC_SECRET: return "GENERIC";
-	case PVAULT_CKK_SM4: return "SM4";
+	case CKK_PV_SM4: return "SM4";
 	case CKK_RSA: return "RSA";
 	case CKK_EC: return "EC";
 	case CKK_EC_EDWARDS: return "Ed25519";
@@ -472,7 +469,7 @@ static int key_import(int argc, char **argv)
 		return c;
 	}
 	if (!strcmp(type, "aes")) kt = CKK_AES;
-	else if (!strcmp(type, "sm4")) kt = PVAULT_CKK_SM4;
+	else if (!strcmp(type, "sm4")) kt = CKK_PV_SM4;
 	else if (!strcmp(type, "generic") || !strcmp(type, "hmac")) kt = CKK_GENERIC_SECRET;
 	else {
 		pvault_err("key import: --type must be aes, sm4, generic, pkey or cert");
@@ -489,7 +486,7 @@ static int key_import(int argc, char **argv)
 	if (!(key = read_file(in, &keylen)))
 		goto out_noses;
 	if ((kt == CKK_AES && keylen != 16 && keylen != 24 && keylen != 32) ||
-	    (kt == PVAULT_CKK_SM4 && keylen != 16) || keylen > 512) {
+	    (kt == CKK_PV_SM4 && keylen != 16) || keylen > 512) {
 		pvault_err("key import: %s: %zu bytes is not a valid %s key length", in, keylen, type);
 		goto out_noses;
 	}

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "gpu/core/pv_err.h"
-#include "pkcs11/pk_vendor.h"
+#include "include/pixelvault/pkcs11-vendor.h"
 #include "token/tk_int.h"
 
 #ifndef CKA_UNIQUE_ID

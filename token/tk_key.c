@@ -18,7 +18,7 @@
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
 #include "gpu/core/sym/kc_sym.h"
-#include "pkcs11/pk_vendor.h"
+#include "include/pixelvault/pkcs11-vendor.h"
 #include "token/tk_key.h"
 /* after pkcs11.h: its compat macros (iv_len, aad_len) rename pv_req
  * fields consistently in this file */

@@ -14,7 +14,7 @@
 
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
-#include "pkcs11/pk_vendor.h"
+#include "include/pixelvault/pkcs11-vendor.h"
 #include "token/tk_key.h"
 #include "token/tk_pk.h"
 #include "token/tk_pk_int.h"

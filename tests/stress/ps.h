@@ -12,7 +12,7 @@
 #include <openssl/evp.h>
 
 #include "pkcs11/pk_pkcs11_3.h"
-#include "pkcs11/pk_vendor.h"
+#include "include/pixelvault/pkcs11-vendor.h"
 
 #define PS_MAXOPS 160            /* rows of the op table */
 #define PS_BUF    (64 * 1024 + 512)

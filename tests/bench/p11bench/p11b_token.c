@@ -14,7 +14,7 @@
 #include <openssl/rand.h>
 
 #include "gpu/host/pv_master.h"
-#include "pkcs11/pk_vendor.h"
+#include "include/pixelvault/pkcs11-vendor.h"
 #include "tests/bench/p11bench/p11bench.h"
 
 const p11b_mech p11b_mechs[] = {

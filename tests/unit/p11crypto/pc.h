@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "pkt.h"
-#include "pkcs11/pk_vendor.h"
+#include "include/pixelvault/pkcs11-vendor.h"
 
 extern CK_SLOT_ID pc_slot;
 extern CK_SESSION_HANDLE pc_s;

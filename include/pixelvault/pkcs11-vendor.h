@@ -1,13 +1,15 @@
 /*
- * pk_vendor.h - PixelVault's vendor-defined PKCS#11 constants.
+ * pixelvault/pkcs11-vendor.h - PixelVault's vendor-defined PKCS#11
+ * constants: the one definition for the module, the token layer, pvault and
+ * the tests, and installed for applications (beside pkcs11.h).
  *
  * SM2/SM3/SM4 have no standard PKCS#11 values.  Ours live in the vendor
  * range under the prefix 0x8050_56xx ('P','V').  docs/mechanisms.md lists
  * them with the values some HSM vendors and toolkits use, which the module
  * accepts as aliases (pk_vendor_alias()).
  */
-#ifndef PK_VENDOR_H
-#define PK_VENDOR_H
+#ifndef PIXELVAULT_PKCS11_VENDOR_H
+#define PIXELVAULT_PKCS11_VENDOR_H
 
 #define PV_VENDOR_BASE            0x80505600UL
 
