@@ -6,7 +6,7 @@
  * SM2/SM3/SM4 have no standard PKCS#11 values.  Ours live in the vendor
  * range under the prefix 0x8050_56xx ('P','V').  docs/mechanisms.md lists
  * them with the values some HSM vendors and toolkits use, which the module
- * accepts as aliases (pk_vendor_alias()).
+ * accepts as aliases (PV_ALIAS_XIPKI_BASE below).
  */
 #ifndef PIXELVAULT_PKCS11_VENDOR_H
 #define PIXELVAULT_PKCS11_VENDOR_H
