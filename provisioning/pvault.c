@@ -10,7 +10,7 @@
 
 static const pv_cmd *const tables[] = { pv_status_cmds, pv_master_cmds, pv_rotate_cmds,
 					  pv_token_cmds,
-					  pv_key_cmds, pv_backup_cmds, NULL };
+					  pv_key_cmds, pv_backup_cmds, pv_bench_cmds, NULL };
 
 void pvault_err(const char *fmt, ...)
 {
@@ -152,7 +152,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: pvault COMMAND [SUBCOMMAND] [OPTIONS]\n\n"
 	           "DESCRIPTION\n"
 	           "  Provision and operate a PixelVault token store: master key, tokens,\n"
-	           "  keys, master key rotation, backup and restore, status.\n"
+	           "  keys, master key rotation, backup and restore, status; measure the\n"
+	           "  token on this host (bench).\n"
 	           "  docs/operations.md walks through a whole installation.\n\n"
 	           "COMMANDS\n");
 	for (t = tables; *t; t++)

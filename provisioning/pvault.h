@@ -18,6 +18,7 @@ extern const pv_cmd pv_token_cmds[];
 extern const pv_cmd pv_key_cmds[];
 extern const pv_cmd pv_status_cmds[];
 extern const pv_cmd pv_backup_cmds[];
+extern const pv_cmd pv_bench_cmds[];
 
 /* Helpers shared by command files. */
 int pvault_is_help(const char *arg);
