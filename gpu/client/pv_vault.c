@@ -58,12 +58,12 @@ static void cpu_exec(void *ctx, void *slot, uint32_t t)
 
 static int open_cpu(const pv_conf *conf, const pv_cpu_params *p, pv_vault *v)
 {
-	int no_threads = conf != NULL ? conf->no_threads != 0 : p->inline_exec;
+	int inline_exec = conf != NULL ? pv_conf_cpu_inline(conf) : p->inline_exec;
 	int rc = conf != NULL ? pv_cpu_open_conf(conf, &v->cpu) : pv_cpu_open(p, &v->cpu);
 	if (rc != PV_OK)
 		return rc;
 	snprintf(v->info.backend, sizeof v->info.backend, "cpu");
-	if (no_threads)
+	if (inline_exec)
 		snprintf(v->info.device, sizeof v->info.device, "host CPU, in the calling threads");
 	else
 		snprintf(v->info.device, sizeof v->info.device, "host CPU, %u worker threads",
@@ -78,7 +78,7 @@ static int open_cpu(const pv_conf *conf, const pv_cpu_params *p, pv_vault *v)
 		void *ring = pv_cpu_ring(v->cpu, &ns, &sa);
 		rc = vault_finish_open(v, ring, ns, sa, 0);
 	}
-	if (rc == PV_OK && no_threads) {
+	if (rc == PV_OK && inline_exec) {
 		v->pr.exec = cpu_exec;
 		v->pr.exec_ctx = v->cpu;
 	}

@@ -36,6 +36,8 @@ struct pv_cpu {
 	ve_vault *vault;           /* pv_secmem */
 	ve_worker *workers;        /* pv_secmem, nworkers entries */
 	_Atomic uint32_t *busy;    /* inline mode: 1 while a caller uses workers[i] */
+	uint32_t free_gen;         /* inline mode: +1 per release (futex word)      */
+	_Atomic uint32_t sleepers; /* inline mode: callers asleep on free_gen        */
 	int inline_exec;
 	cpu_thread *threads;
 	_Atomic uint32_t claim;    /* worker-side ticket counter (never host-written) */
@@ -82,19 +84,28 @@ static void *cpu_worker(void *arg)
 
 void pv_cpu_execute(pv_cpu *c, void *slot, uint32_t t)
 {
-	uint32_t i = t % c->nworkers;
+	uint32_t i = t % c->nworkers, tried = 0;
 
 	for (;;) {
-		uint32_t zero = 0;
+		uint32_t zero = 0, gen = atomic_load(PV_AW(&c->free_gen));
 		if (atomic_compare_exchange_strong(&c->busy[i], &zero, 1u))
 			break;
-		if (++i == c->nworkers) {
+		if (++i == c->nworkers)
 			i = 0;
-			sched_yield();
+		if (++tried % c->nworkers == 0) {
+			/* every engine state is in use: sleep until one is given
+			 * back (free_gen moves), not spin against the callers that
+			 * hold them */
+			atomic_fetch_add(&c->sleepers, 1u);
+			pv_futex_wait(&c->free_gen, gen, 10);
+			atomic_fetch_sub(&c->sleepers, 1u);
 		}
 	}
 	cpu_run(c, &c->workers[i], (ve_slot *)slot, t);
 	atomic_store_explicit(&c->busy[i], 0u, memory_order_release);
+	atomic_fetch_add(PV_AW(&c->free_gen), 1u);
+	if (atomic_load(&c->sleepers) != 0u)
+		pv_futex_wake_one(&c->free_gen);
 }
 
 static uint32_t pow2_at_least(uint32_t n)
@@ -211,7 +222,7 @@ int pv_cpu_open_conf(const pv_conf *conf, pv_cpu **out)
 
 	memset(&p, 0, sizeof p);
 	p.workers = conf->workers;
-	p.inline_exec = conf->no_threads != 0;
+	p.inline_exec = pv_conf_cpu_inline(conf);
 	mk = (uint8_t *)pv_secmem_alloc(PV_MASTER_KEY_LEN);
 	if (mk == NULL)
 		return PV_ERR_NOMEM;

@@ -221,6 +221,10 @@ int main(int argc, char **argv)
 
 	bconf = conf;
 	snprintf(bconf.mode, sizeof bconf.mode, "embedded");
+	/* clients' requests are executed by the backend's workers, never by
+	 * the daemon threads that move them (one slow request must not hold
+	 * up a client's ring) */
+	snprintf(bconf.cpu_exec, sizeof bconf.cpu_exec, "workers");
 	rc = pv_vault_open(&bconf, &d.backend);
 	if (rc != PV_OK) {
 		fprintf(stderr, "pvaultd: cannot open the backend (%d)\n", rc);

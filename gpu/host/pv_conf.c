@@ -41,8 +41,14 @@ void pv_conf_defaults(pv_conf *c)
 		snprintf(c->socket, sizeof c->socket, "%s/pixelvault/pvaultd.sock", rt);
 	else
 		snprintf(c->socket, sizeof c->socket, "/run/pixelvault/pvaultd.sock");
+	set_str(c->cpu_exec, sizeof c->cpu_exec, "caller");
 	c->workers = 0;
 	c->gpu_device = 0;
+}
+
+int pv_conf_cpu_inline(const pv_conf *c)
+{
+	return c->no_threads != 0 || strcmp(c->cpu_exec, "caller") == 0;
 }
 
 static char *trim(char *s)
@@ -97,6 +103,12 @@ static int apply(pv_conf *c, const char *dir, const char *key, const char *val)
 		if (strcmp(val, "embedded") && strcmp(val, "daemon"))
 			return PV_ERR_CONFIG;
 		set_str(c->mode, sizeof c->mode, val);
+		return PV_OK;
+	}
+	if (!strcmp(key, "cpu_exec")) {
+		if (strcmp(val, "caller") && strcmp(val, "workers"))
+			return PV_ERR_CONFIG;
+		set_str(c->cpu_exec, sizeof c->cpu_exec, val);
 		return PV_OK;
 	}
 	if (!strcmp(key, "workers"))

@@ -11,7 +11,12 @@
  *   backend    = auto|cpu|cuda
  *   mode       = embedded|daemon
  *   socket     = PATH       pvaultd socket (daemon mode)
- *   workers    = N          CPU backend worker threads (0 = one per core)
+ *   cpu_exec   = caller|workers  embedded CPU backend: run each request in
+ *                           the calling thread (default: no hand-off, the
+ *                           lowest latency) or hand it to worker threads
+ *                           (pvaultd always uses workers)
+ *   workers    = N          CPU backend engine states / worker threads
+ *                           (0 = one per core)
  *   gpu_device = N          CUDA device ordinal
  *
  * $PIXELVAULT_BACKEND (auto|cpu|cuda), when set, overrides `backend`.
@@ -30,6 +35,7 @@ typedef struct pv_conf {
 	char backend[16];
 	char mode[16];
 	char socket[108];                   /* sun_path size */
+	char cpu_exec[16];                  /* "caller" or "workers" */
 	uint32_t workers;
 	uint32_t gpu_device;
 	/* not from the file: set by the PKCS#11 module when the application
@@ -37,6 +43,10 @@ typedef struct pv_conf {
 	 * backend, each request runs in the calling thread) */
 	uint32_t no_threads;
 } pv_conf;
+
+/* 1 when the CPU backend runs each request in the calling thread (no
+ * worker threads): cpu_exec = caller, or the application forbids threads. */
+int pv_conf_cpu_inline(const pv_conf *c);
 
 /* Fill with built-in defaults (per-user paths). */
 void pv_conf_defaults(pv_conf *c);

@@ -40,6 +40,10 @@ static inline void pv_futex_wake(uint32_t *p)
 {
 	(void)syscall(SYS_futex, p, FUTEX_WAKE, 0x7fffffff, NULL, NULL, 0);
 }
+static inline void pv_futex_wake_one(uint32_t *p)
+{
+	(void)syscall(SYS_futex, p, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
 
 /* Wait until *p == want (acquire).  Spins briefly, then sleeps in
  * timeout_ms slices; returns 0 when seen, 1 if *stop became non-zero. */

@@ -147,6 +147,47 @@ static void t_cuda_refused(void)
 	setenv("PIXELVAULT_BACKEND", "auto", 1);
 }
 
+/* Append "key = value" to the test's pixelvault.conf (a later line wins). */
+static void conf_set(const char *line)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/pixelvault.conf", pkt_dir);
+	f = fopen(path, "a");
+	if (f == NULL) {             /* also used before the run starts */
+		perror(path);
+		exit(1);
+	}
+	fprintf(f, "%s\n", line);
+	fclose(f);
+}
+
+/* Without the flag: cpu_exec = caller (the default) runs requests in the
+ * calling thread too; cpu_exec = workers starts the backend's workers. */
+static void t_cpu_exec(void)
+{
+	CK_SESSION_HANDLE s;
+	uint8_t m[64];
+
+	ts_rand(m, sizeof m);
+	pkt_f->C_Finalize(NULL);
+	conf_set("cpu_exec = caller");
+	CU_ASSERT_FATAL(pkt_f->C_Initialize(NULL) == CKR_OK);
+	CU_ASSERT_FATAL(pkt_f->C_OpenSession(pc_slot, CKF_SERIAL_SESSION, NULL, NULL, &s) == CKR_OK);
+	CU_ASSERT(digest_ok(s, m, sizeof m));
+	CU_ASSERT(count_threads() == base_threads);
+	pkt_f->C_Finalize(NULL);
+	conf_set("cpu_exec = workers");
+	CU_ASSERT_FATAL(pkt_f->C_Initialize(NULL) == CKR_OK);
+	CU_ASSERT_FATAL(pkt_f->C_OpenSession(pc_slot, CKF_SERIAL_SESSION, NULL, NULL, &s) == CKR_OK);
+	CU_ASSERT(digest_ok(s, m, sizeof m));
+	CU_ASSERT(count_threads() >= base_threads + 2);     /* workers = 2 (pc.c) */
+	pkt_f->C_Finalize(NULL);
+	conf_set("cpu_exec = sometimes");
+	CU_ASSERT(pkt_f->C_Initialize(NULL) != CKR_OK);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -155,6 +196,9 @@ int main(void)
 	setenv("PIXELVAULT_BACKEND", "auto", 1);
 	pc_setup();
 	pkt_f->C_Finalize(NULL);
+	/* worker threads unless the flag forbids them: the checks below then
+	 * fail if the flag is ignored (cpu_exec = caller would start none) */
+	conf_set("cpu_exec = workers");
 	if (pkt_f->C_Initialize(&no_threads) != CKR_OK) {
 		fprintf(stderr, "C_Initialize with CKF_LIBRARY_CANT_CREATE_OS_THREADS failed\n");
 		return 1;
@@ -167,5 +211,7 @@ int main(void)
 	CU_add_test(s, "four application threads at once: answers right, no module thread",
 	            t_app_threads);
 	CU_add_test(s, "backend = cuda with the flag: CKR_DEVICE_ERROR, no thread", t_cuda_refused);
+	CU_add_test(s, "no flag: cpu_exec = caller starts no thread, workers does, bad value refused",
+	            t_cpu_exec);
 	return ts_run();
 }
