@@ -295,26 +295,25 @@ void pv_req_init(pv_req *r, uint32_t op, uint32_t mech)
 	r->mech = mech;
 }
 
-int pv_vault_submit(pv_vault *v, pv_req *r)
+static int submit(pv_vault *v, pv_req *r, int block)
 {
 	if (v == NULL || r == NULL)
 		return PV_ERR_ARGS;
 	if (v->dc != NULL)
-		return pv_dc_submit(v->dc, r, 1);
+		return pv_dc_submit(v->dc, r, block);
 	if (getpid() != v->pid)
 		return r->status = PV_ERR_REMOVED;
-	return pvp_submit(&v->pr, r, 1, NULL, NULL);
+	return pvp_submit(&v->pr, r, block, NULL, NULL);
+}
+
+int pv_vault_submit(pv_vault *v, pv_req *r)
+{
+	return submit(v, r, 1);
 }
 
 int pv_vault_try_submit(pv_vault *v, pv_req *r)
 {
-	if (v == NULL || r == NULL)
-		return PV_ERR_ARGS;
-	if (v->dc != NULL)
-		return pv_dc_submit(v->dc, r, 0);
-	if (getpid() != v->pid)
-		return r->status = PV_ERR_REMOVED;
-	return pvp_submit(&v->pr, r, 0, NULL, NULL);
+	return submit(v, r, 0);
 }
 
 int pv_vault_done(pv_vault *v, const pv_req *r)

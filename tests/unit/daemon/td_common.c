@@ -2,7 +2,6 @@
 #include "td_common.h"
 #include "gpu/host/pv_master.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -130,18 +129,8 @@ void td_cleanup(td_daemon *d)
 int td_fd_count(pid_t pid)
 {
 	char p[64];
-	DIR *dd;
-	struct dirent *e;
-	int n = 0;
 	snprintf(p, sizeof p, "/proc/%d/fd", (int)pid);
-	dd = opendir(p);
-	if (dd == NULL)
-		return -1;
-	while ((e = readdir(dd)) != NULL)
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(dd);
-	return n;
+	return ts_dir_entries(p);
 }
 
 long td_rss_kb(pid_t pid)

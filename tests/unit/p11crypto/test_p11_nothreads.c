@@ -7,7 +7,6 @@
  * application threads at once; every answer is checked.  backend = cuda
  * with the flag is refused (its watchdog is a thread): CKR_DEVICE_ERROR.
  */
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,17 +24,7 @@ static int base_threads;
 
 static int count_threads(void)
 {
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	int n = 0;
-
-	if (d == NULL)
-		return -1;
-	while ((e = readdir(d)) != NULL)
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
+	return ts_dir_entries("/proc/self/task");
 }
 
 static int digest_ok(CK_SESSION_HANDLE s, const uint8_t *m, size_t n)

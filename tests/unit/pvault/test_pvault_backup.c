@@ -6,7 +6,6 @@
  * unknown version.  tk_backup_restore must refuse, before touching the
  * token directory, a backup of another master key and an image that is
  * not a token store. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,20 +120,6 @@ static void test_format(void)
 	CU_ASSERT_EQUAL(tk_backup_check("/nonexistent/x.pvbk", &info, NULL, (char[64]){0}, 64), PV_ERR_IO);
 }
 
-static int count_entries(const char *d)
-{
-	DIR *dd = opendir(d);
-	struct dirent *e;
-	int n = 0;
-	if (!dd)
-		return -1;
-	while ((e = readdir(dd)) != NULL)
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(dd);
-	return n;
-}
-
 static void test_restore_refusals(void)
 {
 	static uint8_t img[4096], b[4300];
@@ -153,18 +138,18 @@ static void test_restore_refusals(void)
 	CU_ASSERT_EQUAL(tk_backup_restore(path, tokens, "ffffffffffffffff", &info, &replaced,
 	                                  why, sizeof why), PV_ERR_WRAPPED);
 	CU_ASSERT(strstr(why, "00112233aabbccdd") != NULL);
-	CU_ASSERT_EQUAL(count_entries(tokens), 0);
+	CU_ASSERT_EQUAL(ts_dir_entries(tokens), 0);
 	/* the right key, but the image is not a token store */
 	CU_ASSERT_EQUAL(tk_backup_restore(path, tokens, "00112233aabbccdd", &info, &replaced,
 	                                  why, sizeof why), PV_ERR_CORRUPT);
-	CU_ASSERT_EQUAL(count_entries(tokens), 0);     /* .new-<serial> removed too */
+	CU_ASSERT_EQUAL(ts_dir_entries(tokens), 0);     /* .new-<serial> removed too */
 	CU_ASSERT_EQUAL(replaced, 0);
 	/* a serial that could escape the directory */
 	n = build(b, 1, "../../../etc/xx", "00112233aabbccdd", img, sizeof img);
 	put(path, b, n);
 	CU_ASSERT_EQUAL(tk_backup_restore(path, tokens, "00112233aabbccdd", &info, &replaced,
 	                                  why, sizeof why), PV_ERR_CORRUPT);
-	CU_ASSERT_EQUAL(count_entries(tokens), 0);
+	CU_ASSERT_EQUAL(ts_dir_entries(tokens), 0);
 }
 
 int main(void)

@@ -2,6 +2,7 @@
 #include <CUnit/Basic.h>
 #include "tsupport.h"
 
+#include <dirent.h>
 #include <openssl/rand.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,21 @@ int ts_wp_has_flag(const ts_wp_case *tc, const char *flag)
 		if (!strcmp(json_object_get_string(json_object_array_get_idx(v, i)), flag))
 			return 1;
 	return 0;
+}
+
+int ts_dir_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			n++;
+	closedir(d);
+	return n;
 }
 
 int ts_run(void)

@@ -23,6 +23,10 @@ const char *ts_hex(const uint8_t *p, size_t n);
  * 1 if any assertion, test or suite set-up failed. */
 int ts_run(void);
 
+/* Entries of a directory other than "." and "..", -1 if it cannot be read
+ * (e.g. /proc/self/task: the process's threads; /proc/PID/fd: its fds). */
+int ts_dir_entries(const char *path);
+
 /* Random bytes / integers from OpenSSL's RAND (the oracle's RNG). */
 void ts_rand(void *p, size_t n);
 uint32_t ts_rand_u32(uint32_t bound);   /* uniform in [0, bound) */
