@@ -10,7 +10,8 @@
  *
  * Shape: a grid of (multiprocessors x resident blocks) blocks that never
  * return while the vault is open; one request per block (thread 0 runs
- * it, the block moves its data), one block of the grid is the poller.
+ * it, or all of warp 0 for RSA: pvc_lanes, pvc_bn_warp.cuh; the block
+ * moves its data), one block of the grid is the poller.
  *   boot   thread 0 of each block runs ve_boot() from the device staging
  *          buffer (master key + boot entropy, identical for all blocks, so
  *          every block derives the same KEK and state key) into the block's
@@ -48,6 +49,7 @@
 #undef KC_API
 #define KC_API __host__ __device__ static __noinline__ __attribute__((unused))
 
+#include "gpu/cuda/pvc_bn_warp.cuh"
 #include "pvc_core_all.inc"
 #include "gpu/core/pv_err.h"
 #include "gpu/core/kc_util.h"
@@ -214,6 +216,18 @@ __device__ static inline void pvc_out_span(const ve_desc *d, const ve_result *re
 	*len = (res->status == PV_OK && l <= s.len) ? l : 0u;
 }
 
+/* Lanes of warp 0 that run a request: RSA requests run on all 32 with
+ * identical data, so that kc_bn's Montgomery arithmetic is done by the
+ * warp (pvc_bn_warp.cuh); everything else on lane 0.  (The descriptor is
+ * the host's: any value only picks the shape, ve_execute validates it.) */
+__device__ static inline uint32_t pvc_lanes(const ve_desc *d)
+{
+	const bool rsa = d->mech >= PV_MECH_RSA_PKCS && d->mech <= PV_MECH_RSA_X_509;
+	const bool op = d->op == PV_OP_SIGN || d->op == PV_OP_VERIFY ||
+	                d->op == PV_OP_ENCRYPT || d->op == PV_OP_DECRYPT;
+	return rsa && op ? 32u : 1u;
+}
+
 #define PVC_POLL_WINDOW 128u
 
 /* The poller block (pvc_ring.h): mirrors the host's ready_seq words and
@@ -272,9 +286,12 @@ pvc_vault_kernel(const pvc_kparams p)
 	__shared__ uint32_t s_slot[PVC_NSEG];
 	__shared__ uint32_t s_off[PVC_NSEG];
 	ve_vault *sv = (ve_vault *)s_dyn;
-	ve_worker *sw = (ve_worker *)((uint8_t *)s_dyn + PVC_VAULT_SMEM) + threadIdx.x;
+	ve_worker *sw0 = (ve_worker *)((uint8_t *)s_dyn + PVC_VAULT_SMEM);
+	ve_worker *sw = sw0 + threadIdx.x;
 	const uint32_t tid = threadIdx.x;
 	ve_ring_hdr *hdr = (ve_ring_hdr *)p.ring;
+
+	pvcw_mode(0);
 
 	/* boot */
 	if (tid == 0) {
@@ -376,20 +393,32 @@ pvc_vault_kernel(const pvc_kparams p)
 		if (mine)
 			pvc_trace(p, 1);
 
-		/* execute: one request per thread, on private device copies */
+		/* execute on the private device copies: lane 0, or the whole of
+		 * warp 0 for RSA (the other lanes take a copy of lane 0's DRBG,
+		 * so that every lane draws the same bytes; it is wiped after) */
 		ve_result res;
 		uint8_t *darena = p.darena + (size_t)slot * p.slot_arena;
 		uint32_t wipe_end = in_end;
+		const uint32_t lanes = pvc_lanes(dd);
 		res.status = PV_ERR_PROTOCOL;
 		res.out_len = res.out2_len = res.state_len = 0;
-		if (mine)
+		if (tid > 0 && tid < lanes)
+			*sw = *sw0;
+		if (tid == 0)
+			pvc_coop = lanes > 1u;
+		__syncthreads();
+		if (tid < lanes)
 			ve_execute(sv, sw, dd, darena, p.slot_arena, &res);
+		if (tid > 0 && tid < lanes)
+			kc_wipe(sw, sizeof *sw);
 		if (mine)
 			pvc_trace(p, 2);
 
 		/* output spans -> host: 16-byte middles by the block, unaligned
 		 * head/tail bytes by the owner (never a byte outside a span) */
 		__syncthreads();
+		if (tid == 0)
+			pvc_coop = 0;
 		if (mine) {
 			uint8_t *harena = ve_slot_arena(pvc_slot(p, t));
 			for (int i = 0; i < 3; i++) {

@@ -16,6 +16,8 @@
 #      rows after sm2-sign (3 stopped there)
 #   5  what 4 did not reach: the rest of the PKCS#11 suites, the e2e clients
 #   6  p11pk_wycheproof alone (it needs minutes on the GPU), 30 s load runs
+#   7  RSA on a whole warp: the public-key suites through the CUDA backend,
+#      the kernel-only public-key rates, p11bench RSA / P-256 to 256 threads
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -46,8 +48,13 @@ case "${1:-}" in
   6) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=420 PV_UNIT_NAMES="p11pk_wycheproof" \
        PV_LOAD_SECS=30 PV_LOAD_LIMIT=60 PV_LOAD_CFGS="embedded:cuda:1:64 daemon:cuda:8:8"
      exec timeout 585 bash tests/gpu/run-device --bundle "$B" --phases unit,load ;;
+  7) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=240 PV_UNIT_TIMEOUT_SCALE=0.5 \
+       PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk" \
+       PV_GPU_BENCH_ONLY=pk PV_GPU_BENCH_LIMIT=150 PV_BENCH_SECS=2 PV_BENCH_THREADS=1,64,128,256 \
+       PV_P11BENCH_LIMIT=120 PV_BENCH_MECH=rsa2048-sign,p256-sign
+     exec timeout 570 bash tests/gpu/run-device --bundle "$B" --phases unit,bench --scale 0.5 ;;
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 PV_BENCH_SECS=2 \
        PV_BENCH_THREADS=1,16,64,128 PV_P11BENCH_LIMIT=250 PV_GPU_BENCH=0
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
-  *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -44,6 +44,9 @@
 #undef KC_API
 #define KC_API __host__ __device__ static __noinline__ __attribute__((unused))
 
+/* the vault kernel's warp-cooperative big-number hooks: every kernel here
+ * sets its mode first (pvcw_mode) */
+#include "gpu/cuda/pvc_bn_warp.cuh"
 #include "pvc_core_all.inc"
 #include "gpu/core/pv_err.h"
 #include "gpu/core/hash/kc_hash.h"
@@ -69,6 +72,7 @@ static double now_s(void)
 __global__ void k_hash(uint32_t alg, const uint8_t *in, size_t len, uint32_t n, uint8_t *out)
 {
 	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	pvcw_mode(0);
 	if (i < n)
 		kc_hash(alg, in + (size_t)i * len, len, out + (size_t)i * 64);
 }
@@ -76,6 +80,7 @@ __global__ void k_hash(uint32_t alg, const uint8_t *in, size_t len, uint32_t n, 
 __global__ void k_gcm(const uint8_t *key, const uint8_t *in, size_t len, uint32_t n, uint8_t *out)
 {
 	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	pvcw_mode(0);
 	if (i >= n)
 		return;
 	kc_bc bc;
@@ -169,7 +174,7 @@ static void kernel_only(const char *name, int is_gcm, uint32_t alg, size_t len, 
  * and main() returns 1.  The digest of 64 bytes and the DRBG instantiation
  * are inside the timed operation (a few HMAC/hash blocks: noise next to
  * the signature). */
-enum { PK_RSA, PK_P256, PK_SM2, PK_ED25519, PK_NKIND };
+enum { PK_RSA, PK_P256, PK_SM2, PK_ED25519, PK_RSA_WARP, PK_NKIND };
 #define PK_SIGMAX 256            /* bytes reserved per signature in out[] */
 #define PK_MSGLEN 64
 #define PK_BLOCK  64u
@@ -181,8 +186,12 @@ struct pk_keys {
 	uint8_t ed[32], ed_pub[32];
 };
 
-static const char *const pk_name[PK_NKIND] = { "RSA2048-sign", "P256-sign", "SM2-sign", "Ed25519-sign" };
-static const size_t pk_siglen[PK_NKIND] = { 256, 64, 64, 64 };
+static const char *const pk_name[PK_NKIND] = { "RSA2048-sign", "P256-sign", "SM2-sign", "Ed25519-sign",
+	"RSA2048-sign-warp" };
+static const size_t pk_siglen[PK_NKIND] = { 256, 64, 64, 64, 256 };
+/* lanes per operation: RSA_WARP is RSA on a whole warp, as the vault
+ * kernel runs it (pvc_bn_warp.cuh); the same signatures as RSA */
+static const uint32_t pk_lanes[PK_NKIND] = { 1, 1, 1, 1, 32 };
 
 __host__ __device__ static inline void pk_msg(int kind, uint32_t i, uint8_t m[PK_MSGLEN])
 {
@@ -196,6 +205,8 @@ __host__ __device__ static inline int pk_one(int kind, uint32_t i, const pk_keys
 	uint8_t m[PK_MSGLEN], h[32], ent[32];
 	kc_drbg d;
 	int rc;
+	if (kind == PK_RSA_WARP)
+		kind = PK_RSA;
 	pk_msg(kind, i, m);
 	if (kind == PK_ED25519)
 		return kc_ed25519_sign(K->ed, K->ed_pub, m, sizeof m, sig);
@@ -219,9 +230,14 @@ __host__ __device__ static inline int pk_one(int kind, uint32_t i, const pk_keys
 template <int KIND>
 __global__ void k_pk(const pk_keys *K, uint32_t n, uint8_t *out, int *rc)
 {
-	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n)
-		rc[i] = pk_one(KIND, i, K, out + (size_t)i * PK_SIGMAX);
+	const uint32_t lanes = KIND == PK_RSA_WARP ? 32u : 1u;
+	uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / lanes;
+	pvcw_mode(lanes > 1u);
+	if (i < n) {
+		int r = pk_one(KIND, i, K, out + (size_t)i * PK_SIGMAX);
+		if (threadIdx.x % lanes == 0u)
+			rc[i] = r;
+	}
 }
 
 static void pk_launch(int kind, unsigned grid, const pk_keys *dk, uint32_t n, uint8_t *out, int *rc)
@@ -232,6 +248,8 @@ static void pk_launch(int kind, unsigned grid, const pk_keys *dk, uint32_t n, ui
 		k_pk<PK_P256><<<grid, PK_BLOCK>>>(dk, n, out, rc);
 	else if (kind == PK_SM2)
 		k_pk<PK_SM2><<<grid, PK_BLOCK>>>(dk, n, out, rc);
+	else if (kind == PK_RSA_WARP)
+		k_pk<PK_RSA_WARP><<<grid, PK_BLOCK>>>(dk, n, out, rc);
 	else
 		k_pk<PK_ED25519><<<grid, PK_BLOCK>>>(dk, n, out, rc);
 }
@@ -244,6 +262,8 @@ static cudaError_t pk_attrs(int kind, cudaFuncAttributes *a)
 		return cudaFuncGetAttributes(a, k_pk<PK_P256>);
 	if (kind == PK_SM2)
 		return cudaFuncGetAttributes(a, k_pk<PK_SM2>);
+	if (kind == PK_RSA_WARP)
+		return cudaFuncGetAttributes(a, k_pk<PK_RSA_WARP>);
 	return cudaFuncGetAttributes(a, k_pk<PK_ED25519>);
 }
 
@@ -251,6 +271,8 @@ static cudaError_t pk_attrs(int kind, cudaFuncAttributes *a)
 static int pk_verify(int kind, uint32_t i, const pk_keys *K, const kc_rsa_pub *rpub, const uint8_t *sig)
 {
 	uint8_t m[PK_MSGLEN], h[32];
+	if (kind == PK_RSA_WARP)
+		kind = PK_RSA;
 	pk_msg(kind, i, m);
 	if (kind == PK_ED25519)
 		return kc_ed25519_verify(K->ed_pub, m, sizeof m, sig, 64);
@@ -336,7 +358,7 @@ static int pk_kernel_only(int kind, const pk_keys *K, const kc_rsa_pub *rpub,
 	if (fa.localSizeBytes > stack)
 		CK(cudaDeviceSetLimit(cudaLimitStackSize, (fa.localSizeBytes + 1023) & ~(size_t)1023));
 	CK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
-	unsigned grid = (n + PK_BLOCK - 1) / PK_BLOCK;
+	unsigned grid = (n * pk_lanes[kind] + PK_BLOCK - 1) / PK_BLOCK;
 	printf("BENCH %-12s n %u, %u blocks of %u, %d regs, %zu B local/thread, stack limit %zu B "
 	       "(host: %.2f ms/op, one thread)\n", name, n, grid, PK_BLOCK, fa.numRegs,
 	       (size_t)fa.localSizeBytes, stack, hms);
@@ -432,6 +454,8 @@ static int pk_host_only(void)
 	}
 	printf("pkhost: keys made on the host in %.2f s\n", now_s() - t0);
 	for (int kind = 0; kind < PK_NKIND; kind++) {
+		if (pk_lanes[kind] > 1u)
+			continue;           /* the same host signatures as its kind */
 		int b = pk_host_sign(kind, &K, &rpub, idx, 6, s.data(), &ms);
 		/* deterministic in i: a second run gives the same bytes */
 		b += pk_host_sign(kind, &K, &rpub, idx, 6, s2.data(), &ms2);

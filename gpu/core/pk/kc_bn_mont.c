@@ -8,6 +8,17 @@
 #include "kc_bn.h"
 #include "../kc_util.h"
 
+/* An execution space may do the Montgomery product, the exponentiation
+ * and repeated doubling cooperatively (gpu/cuda/pvc_bn_warp.cuh: the 32
+ * lanes of a warp that run one request with identical data).  A hook
+ * returns 1 when it did the work with the same result, 0 to run the
+ * serial code below. */
+#ifndef KC_BN_COOP_MONTMUL
+#define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) 0
+#define KC_BN_COOP_MODEXP(x, e, ebits, r2, m, nl, m0i) 0
+#define KC_BN_COOP_DBL(x, m, nl, n) 0
+#endif
+
 KC_API uint32_t kc_bn_ninv32(uint32_t m0)
 {
 	uint32_t y = m0;            /* correct mod 2^3 for odd m0 */
@@ -24,6 +35,8 @@ KC_API void kc_bn_montmul(uint32_t *d, const uint32_t *x, const uint32_t *y,
 	uint32_t dh = 0, ctl;
 	size_t i, j;
 
+	if (KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i))
+		return;
 	/* FIOS: t = (t + x[i] y + q m) / 2^32 in one pass per limb of x */
 	kc_bn_zero(d, nl);
 	for (i = 0; i < nl; i++) {
@@ -99,8 +112,9 @@ KC_API void kc_bn_r2(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
 	/* R mod m = mont(1), by doubling 1 (32 nl times) */
 	kc_bn_zero(r2, nl);
 	r2[0] = 1;
-	for (i = 0; i < 32u * nl; i++)
-		kc_bn_mont_dbl(r2, m, nl);
+	if (!KC_BN_COOP_DBL(r2, m, nl, 32u * (uint32_t)nl))
+		for (i = 0; i < 32u * nl; i++)
+			kc_bn_mont_dbl(r2, m, nl);
 	kc_bn_r2_finish(r2, m, nl, m0i);
 }
 
@@ -110,8 +124,9 @@ KC_API void kc_bn_r2_pub(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0
 	/* R mod m: start from 2^(bl-1) < m and double up to 2^(32 nl) */
 	kc_bn_zero(r2, nl);
 	r2[(bl - 1) >> 5] = 1u << ((bl - 1) & 31);
-	for (i = bl - 1; i < 32u * (uint32_t)nl; i++)
-		kc_bn_mont_dbl(r2, m, nl);
+	if (!KC_BN_COOP_DBL(r2, m, nl, 32u * (uint32_t)nl - (bl - 1)))
+		for (i = bl - 1; i < 32u * (uint32_t)nl; i++)
+			kc_bn_mont_dbl(r2, m, nl);
 	kc_bn_r2_finish(r2, m, nl, m0i);
 }
 
@@ -154,6 +169,10 @@ KC_API void kc_bn_modexp(uint32_t *x, const uint32_t *e, size_t ebits,
 	uint32_t *sel = t + nl;
 	size_t nw = (ebits + 3) / 4, w, i, k;
 
+	if (KC_BN_COOP_MODEXP(x, e, ebits, r2, m, nl, m0i)) {
+		kc_wipe(tmp, KC_BN_MODEXP_TMP(nl) * sizeof(uint32_t));
+		return;
+	}
 	/* tab[0] = mont(1), tab[1] = mont(x), tab[i] = tab[i-1] * tab[1] */
 	kc_bn_zero(sel, nl);
 	sel[0] = 1;

@@ -1,0 +1,366 @@
+/*
+ * pvc_bn_warp.cuh - warp-cooperative Montgomery arithmetic for the core's
+ * big integers (the KC_BN_COOP_* hooks of gpu/core/pk/kc_bn_mont.c).
+ *
+ * The vault kernel runs an RSA request on all 32 lanes of a warp with
+ * identical data (pvc_coop set, see vault_kernel.cu): every lane executes
+ * the same engine code on its own copy of the locals, and kc_bn's
+ * Montgomery product, exponentiation and doubling are then done by the
+ * warp together instead of by each lane alone.  A modulus of nl <= 64
+ * limbs is spread over the lanes, K = 1 or 2 limbs per lane: lane L holds
+ * limbs L and 32 + L.  The result is gathered back into every lane's copy,
+ * so the serial code around the hooks sees exactly what it would have
+ * computed itself.
+ *
+ * Montgomery product (FIOS, one limb of a per step): each lane adds
+ * a_i * b_L + q * m_L into its limb and keeps the high words in a 64-bit
+ * carry; the division by 2^32 is one shuffle down; every lane computes q
+ * itself from the position-0 word, which it gets by two shuffles issued
+ * with the shift (one shuffle latency per step on the dependent chain).
+ * The carries left at the end and the final conditional subtraction are
+ * resolved across the warp with ballots: a limb generates or propagates a
+ * carry (borrow), and (G << 1) + P gives every limb its carry-in at once.
+ *
+ * Constant time as the serial code: loops run nl (public) steps; the
+ * exponent window selects its table entry by masks over all 16 entries,
+ * which live in registers; the final subtraction is a mask.  The working
+ * values (table, accumulator) are registers only; results go to the
+ * caller's arrays, which the serial code wipes as before.
+ */
+#ifndef PVC_BN_WARP_CUH
+#define PVC_BN_WARP_CUH
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define PVCW_ALL 0xffffffffu
+
+/* Set by the vault kernel while a warp runs one request on all lanes. */
+static __shared__ uint32_t pvc_coop;
+
+/* Every kernel of a translation unit that includes this header sets the
+ * mode before any core call (shared memory starts undefined): 1 = each
+ * warp runs one operation on all lanes with identical data. */
+__device__ __forceinline__ void pvcw_mode(uint32_t on)
+{
+	if (threadIdx.x == 0)
+		pvc_coop = on;
+	__syncthreads();
+}
+
+__device__ __forceinline__ uint32_t pvcw_lane(void)
+{
+	return threadIdx.x & 31u;
+}
+
+/* Limbs L, 32 + L, ... of a (nl limbs, identical in every lane). */
+template <int K>
+__device__ __forceinline__ void pvcw_ld(uint32_t (&v)[K], const uint32_t *a, uint32_t nl)
+{
+	const uint32_t L = pvcw_lane();
+#pragma unroll
+	for (int k = 0; k < K; k++) {
+		const uint32_t i = 32u * (uint32_t)k + L;
+		v[k] = i < nl ? a[i] : 0u;
+	}
+}
+
+/* Every lane writes all nl limbs into its own a. */
+template <int K>
+__device__ __forceinline__ void pvcw_st(uint32_t *a, const uint32_t (&v)[K], uint32_t nl)
+{
+#pragma unroll
+	for (int k = 0; k < K; k++) {
+		for (uint32_t l = 0; l < 32u; l++) {
+			const uint32_t w = __shfl_sync(PVCW_ALL, v[k], l);
+			if (32u * (uint32_t)k + l < nl)
+				a[32u * (uint32_t)k + l] = w;
+		}
+	}
+}
+
+/* 0/1 flags of every limb as one mask: bit 32 k + L is f[k] of lane L. */
+template <int K>
+__device__ __forceinline__ uint64_t pvcw_ballot(const uint32_t (&f)[K])
+{
+	uint64_t r = 0;
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		r |= (uint64_t)__ballot_sync(PVCW_ALL, f[k]) << (32 * k);
+	return r;
+}
+
+/* A carry (or borrow) chain over the 32 K limbs: limb i generates one
+ * (G) or passes an incoming one on (P); never both.  Returns the carry-in
+ * of every limb as a mask and the carry out of the top limb in *out. */
+template <int K>
+__device__ __forceinline__ uint64_t pvcw_chain(uint64_t G, uint64_t P, uint32_t *out)
+{
+	const int top = 32 * K - 1;
+	const uint64_t cin = ((G << 1) + P) ^ P;
+	*out = (uint32_t)(((G >> top) | ((P >> top) & (cin >> top))) & 1u);
+	return cin;
+}
+
+__device__ __forceinline__ uint32_t pvcw_bit(uint64_t mask, int k)
+{
+	return (uint32_t)(mask >> (32u * (uint32_t)k + pvcw_lane())) & 1u;
+}
+
+/* d = t - m if t + top 2^(1024 K) >= m, else t (t < 2m).  d may be t. */
+template <int K>
+__device__ __forceinline__ void pvcw_csub(uint32_t (&d)[K], const uint32_t (&t)[K],
+	const uint32_t (&m)[K], uint32_t top)
+{
+	uint32_t x[K], bo[K], z[K], bout, mask;
+	uint64_t bin;
+
+#pragma unroll
+	for (int k = 0; k < K; k++) {
+		x[k] = t[k] - m[k];
+		bo[k] = t[k] < m[k] ? 1u : 0u;
+		z[k] = x[k] == 0u ? 1u : 0u;
+	}
+	bin = pvcw_chain<K>(pvcw_ballot<K>(bo), pvcw_ballot<K>(z), &bout);
+	mask = 0u - (top | (bout ^ 1u));
+#pragma unroll
+	for (int k = 0; k < K; k++) {
+		x[k] -= pvcw_bit(bin, k);
+		d[k] = t[k] ^ (mask & (t[k] ^ x[k]));
+	}
+}
+
+/* d = a b / 2^(32 nl) mod m, for a < 2^(32 nl), b < m, nl <= 32 K.  d may
+ * be a or b. */
+template <int K>
+__device__ __forceinline__ void pvcw_mm(uint32_t (&d)[K], const uint32_t (&a)[K],
+	const uint32_t (&b)[K], const uint32_t (&m)[K], uint32_t nl, uint32_t m0i)
+{
+	const uint32_t L = pvcw_lane();
+	const uint32_t src = (L + 1u) & 31u;
+	const uint32_t b0 = __shfl_sync(PVCW_ALL, b[0], 0);
+	uint32_t t[K], g[K], pf[K], t0 = 0, topc, cout;
+	uint64_t c[K], cin;
+
+#pragma unroll
+	for (int k = 0; k < K; k++) {
+		t[k] = 0;
+		c[k] = 0;
+	}
+	for (uint32_t i = 0; i < nl; i++) {
+		uint32_t ak = a[0];
+		if (K > 1 && i >= 32u)
+			ak = a[K - 1];
+		const uint32_t ai = __shfl_sync(PVCW_ALL, ak, i & 31u);
+		const uint32_t q = (t0 + ai * b0) * m0i;
+		uint32_t v[K];
+#pragma unroll
+		for (int k = 0; k < K; k++) {
+			const uint64_t p = (uint64_t)ai * b[k] + t[k];
+			const uint64_t p2 = (uint64_t)q * m[k] + (uint32_t)p;
+			t[k] = (uint32_t)p2;
+			c[k] += (p >> 32) + (p2 >> 32);
+		}
+		/* divide by 2^32: limb j takes limb j + 1 plus the carries of
+		 * limb j; the new position-0 word for everyone's next q */
+#pragma unroll
+		for (int k = 0; k < K; k++)
+			v[k] = __shfl_sync(PVCW_ALL, t[k], src);
+		t0 = __shfl_sync(PVCW_ALL, t[0], 1) + __shfl_sync(PVCW_ALL, (uint32_t)c[0], 0);
+#pragma unroll
+		for (int k = 0; k < K; k++) {
+			const uint32_t up = L == 31u ? (k + 1 < K ? v[k + 1 < K ? k + 1 : 0] : 0u) : v[k];
+			const uint64_t s = (uint64_t)up + c[k];
+			t[k] = (uint32_t)s;
+			c[k] = s >> 32;
+		}
+	}
+	/* value = t + (c one limb up), c <= 3: add the carries, then resolve
+	 * the one-bit carries that this makes */
+	topc = __shfl_sync(PVCW_ALL, (uint32_t)c[K - 1], 31);
+#pragma unroll
+	for (int k = 0; k < K; k++) {
+		uint32_t ci = __shfl_up_sync(PVCW_ALL, (uint32_t)c[k], 1);
+		const uint32_t cw = __shfl_sync(PVCW_ALL, (uint32_t)c[k > 0 ? k - 1 : 0], 31);
+		if (L == 0u)
+			ci = k > 0 ? cw : 0u;
+		const uint64_t s = (uint64_t)t[k] + ci;
+		t[k] = (uint32_t)s;
+		g[k] = (uint32_t)(s >> 32);
+		pf[k] = t[k] == 0xffffffffu ? 1u : 0u;
+	}
+	cin = pvcw_chain<K>(pvcw_ballot<K>(g), pvcw_ballot<K>(pf), &cout);
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		t[k] += pvcw_bit(cin, k);
+	pvcw_csub<K>(d, t, m, topc + cout);
+}
+
+/* x = 2x mod m (x < m) */
+template <int K>
+__device__ __forceinline__ void pvcw_dbl(uint32_t (&x)[K], const uint32_t (&m)[K])
+{
+	const uint32_t L = pvcw_lane();
+	uint32_t hi[K], t[K], top;
+
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		hi[k] = x[k] >> 31;
+	top = __shfl_sync(PVCW_ALL, hi[K - 1], 31);
+#pragma unroll
+	for (int k = 0; k < K; k++) {
+		uint32_t in = __shfl_up_sync(PVCW_ALL, hi[k], 1);
+		const uint32_t w = __shfl_sync(PVCW_ALL, hi[k > 0 ? k - 1 : 0], 31);
+		if (L == 0u)
+			in = k > 0 ? w : 0u;
+		t[k] = (x[k] << 1) | in;
+	}
+	pvcw_csub<K>(x, t, m, top);
+}
+
+/* x = x^e mod m, kc_bn_modexp's window of 4 bits from the top, the table
+ * of 16 entries in registers. */
+template <int K>
+__device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uint32_t ebits,
+	const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
+{
+	const uint32_t L = pvcw_lane();
+	const uint32_t nw = (ebits + 3u) / 4u;
+	uint32_t m[K], r2[K], x[K], one[K], tab[16][K], acc[K], b[K], r[K] = {};
+
+	pvcw_ld<K>(m, mp, nl);
+	pvcw_ld<K>(r2, r2p, nl);
+	pvcw_ld<K>(x, xp, nl);
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		one[k] = (k == 0 && L == 0u) ? 1u : 0u;
+	/* tab[0] = mont(1), tab[1] = mont(x), tab[s] = tab[s-1] tab[1] */
+	for (uint32_t s = 0; s < 16u; s++) {
+#pragma unroll
+		for (int k = 0; k < K; k++) {
+			acc[k] = s == 0u ? one[k] : s == 1u ? x[k] : r[k];
+			b[k] = s < 2u ? r2[k] : tab[1][k];
+		}
+		pvcw_mm<K>(r, acc, b, m, nl, m0i);
+#pragma unroll
+		for (int j = 0; j < 16; j++)
+			if ((uint32_t)j == s)
+#pragma unroll
+				for (int k = 0; k < K; k++)
+					tab[j][k] = r[k];
+	}
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		acc[k] = tab[0][k];
+	for (uint32_t w = nw; w > 0u; w--) {
+		const uint32_t pos = 4u * (w - 1u);
+		const uint32_t bits = (e[pos >> 5] >> (pos & 31u)) & 15u;
+		uint32_t sel[K];
+#pragma unroll
+		for (int k = 0; k < K; k++)
+			sel[k] = 0;
+#pragma unroll
+		for (int j = 0; j < 16; j++) {
+			const uint32_t mk = 0u - (uint32_t)(bits == (uint32_t)j);
+#pragma unroll
+			for (int k = 0; k < K; k++)
+				sel[k] |= mk & tab[j][k];
+		}
+		for (uint32_t s = w == nw ? 4u : 0u; s < 5u; s++) {
+#pragma unroll
+			for (int k = 0; k < K; k++)
+				b[k] = s < 4u ? acc[k] : sel[k];
+			pvcw_mm<K>(acc, acc, b, m, nl, m0i);
+		}
+	}
+	pvcw_mm<K>(r, acc, one, m, nl, m0i);        /* out of Montgomery form */
+	pvcw_st<K>(xp, r, nl);
+}
+
+/* The whole warp is here, running one request with identical data. */
+__device__ __forceinline__ bool pvcw_on(size_t nl)
+{
+	return pvc_coop != 0u && nl <= 64u && __activemask() == PVCW_ALL;
+}
+
+/* ---- the hooks (kc_bn_mont.c): 1 = done, 0 = run the serial code ---- */
+
+__host__ __device__ static inline int pvcw_hook_montmul(uint32_t *d, const uint32_t *x,
+	const uint32_t *y, const uint32_t *m, size_t nl, uint32_t m0i)
+{
+#ifdef __CUDA_ARCH__
+	if (!pvcw_on(nl))
+		return 0;
+	if (nl <= 32u) {
+		uint32_t a[1], b[1], mm[1], r[1];
+		pvcw_ld<1>(a, x, (uint32_t)nl);
+		pvcw_ld<1>(b, y, (uint32_t)nl);
+		pvcw_ld<1>(mm, m, (uint32_t)nl);
+		pvcw_mm<1>(r, a, b, mm, (uint32_t)nl, m0i);
+		pvcw_st<1>(d, r, (uint32_t)nl);
+	} else {
+		uint32_t a[2], b[2], mm[2], r[2];
+		pvcw_ld<2>(a, x, (uint32_t)nl);
+		pvcw_ld<2>(b, y, (uint32_t)nl);
+		pvcw_ld<2>(mm, m, (uint32_t)nl);
+		pvcw_mm<2>(r, a, b, mm, (uint32_t)nl, m0i);
+		pvcw_st<2>(d, r, (uint32_t)nl);
+	}
+	return 1;
+#else
+	(void)d; (void)x; (void)y; (void)m; (void)nl; (void)m0i;
+	return 0;
+#endif
+}
+
+__host__ __device__ static inline int pvcw_hook_modexp(uint32_t *x, const uint32_t *e,
+	size_t ebits, const uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
+{
+#ifdef __CUDA_ARCH__
+	/* one limb per lane only: with two the table of 32 registers per
+	 * lane spills; larger moduli use the serial loop over the warp's
+	 * products */
+	if (nl > 32u || !pvcw_on(nl))
+		return 0;
+	pvcw_modexp<1>(x, e, (uint32_t)ebits, r2, m, (uint32_t)nl, m0i);
+	return 1;
+#else
+	(void)x; (void)e; (void)ebits; (void)r2; (void)m; (void)nl; (void)m0i;
+	return 0;
+#endif
+}
+
+/* x = 2^n x mod m (x < m) */
+__host__ __device__ static inline int pvcw_hook_dbl(uint32_t *x, const uint32_t *m, size_t nl,
+	uint32_t n)
+{
+#ifdef __CUDA_ARCH__
+	if (!pvcw_on(nl))
+		return 0;
+	if (nl <= 32u) {
+		uint32_t v[1], mm[1];
+		pvcw_ld<1>(v, x, (uint32_t)nl);
+		pvcw_ld<1>(mm, m, (uint32_t)nl);
+		for (uint32_t i = 0; i < n; i++)
+			pvcw_dbl<1>(v, mm);
+		pvcw_st<1>(x, v, (uint32_t)nl);
+	} else {
+		uint32_t v[2], mm[2];
+		pvcw_ld<2>(v, x, (uint32_t)nl);
+		pvcw_ld<2>(mm, m, (uint32_t)nl);
+		for (uint32_t i = 0; i < n; i++)
+			pvcw_dbl<2>(v, mm);
+		pvcw_st<2>(x, v, (uint32_t)nl);
+	}
+	return 1;
+#else
+	(void)x; (void)m; (void)nl; (void)n;
+	return 0;
+#endif
+}
+
+#define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) pvcw_hook_montmul(d, x, y, m, nl, m0i)
+#define KC_BN_COOP_MODEXP(x, e, ebits, r2, m, nl, m0i) pvcw_hook_modexp(x, e, ebits, r2, m, nl, m0i)
+#define KC_BN_COOP_DBL(x, m, nl, n) pvcw_hook_dbl(x, m, nl, n)
+
+#endif /* PVC_BN_WARP_CUH */
