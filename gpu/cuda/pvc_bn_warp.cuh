@@ -35,8 +35,20 @@
 
 #define PVCW_ALL 0xffffffffu
 
-/* Set by the vault kernel while a warp runs one request on all lanes. */
+/* Set by the vault kernel while a warp runs one request on all lanes:
+ * 0 each thread alone, 1 warp 0 runs it, 2 warp 0 runs it and warp 1
+ * serves its second exponentiations (pvcw_helper). */
 static __shared__ uint32_t pvc_coop;
+
+/* One exponentiation handed from warp 0 to warp 1 (kc_bn_modexp2's
+ * second half), up to 32 limbs and a 34-limb exponent (RSA-2048 CRT with
+ * 64 bits of blinding).  Wiped by warp 0 after each use. */
+#define PVCW_JOB_EW 34u
+struct pvcw_job {
+	uint32_t op, nl, ebits, m0i;
+	uint32_t x[32], r2[32], m[32], e[PVCW_JOB_EW];
+};
+static __shared__ pvcw_job pvcw_sjob;
 
 /* Every kernel of a translation unit that includes this header sets the
  * mode before any core call (shared memory starts undefined): 1 = each
@@ -277,6 +289,40 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 	pvcw_st<K>(xp, r, nl);
 }
 
+/* Named barriers of warps 0 and 1 (0 is __syncthreads): 1 = a job (or
+ * the end) is posted, 2 = the job is done. */
+__device__ __forceinline__ void pvcw_bar(int id)
+{
+	if (id == 1)
+		asm volatile("bar.sync 1, 64;" ::: "memory");
+	else
+		asm volatile("bar.sync 2, 64;" ::: "memory");
+}
+
+/* Warp 1 while warp 0 runs a request in mode 2: serve exponentiations
+ * until warp 0 posts the end (pvcw_release). */
+__device__ static __noinline__ void pvcw_helper(void)
+{
+	for (;;) {
+		pvcw_bar(1);
+		if (pvcw_sjob.op == 0u)
+			return;
+		pvcw_modexp<1>(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
+		               pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
+		pvcw_bar(2);
+	}
+}
+
+/* Warp 0, all lanes, after its request in mode 2: let warp 1 go. */
+__device__ static __noinline__ void pvcw_release(void)
+{
+	__syncwarp();
+	if (pvcw_lane() == 0u)
+		pvcw_sjob.op = 0;
+	__syncwarp();
+	pvcw_bar(1);
+}
+
 /* The whole warp is here, running one request with identical data. */
 __device__ __forceinline__ bool pvcw_on(size_t nl)
 {
@@ -359,6 +405,55 @@ __host__ __device__ static inline int pvcw_hook_dbl(uint32_t *x, const uint32_t 
 #endif
 }
 
+/* x1 = x1^e1 mod m1 on this warp while warp 1 does x2 = x2^e2 mod m2 */
+__host__ __device__ static inline int pvcw_hook_modexp2(uint32_t *x1, const uint32_t *e1,
+	const uint32_t *r2_1, const uint32_t *m1, uint32_t m0i_1, uint32_t *x2, const uint32_t *e2,
+	const uint32_t *r2_2, const uint32_t *m2, uint32_t m0i_2, size_t ebits, size_t nl)
+{
+#ifdef __CUDA_ARCH__
+	const uint32_t ew = (uint32_t)((ebits + 31u) / 32u);
+	if (pvc_coop != 2u || nl > 32u || ew > PVCW_JOB_EW || !pvcw_on(nl) || (threadIdx.x >> 5) != 0u)
+		return 0;
+	const uint32_t L = pvcw_lane();
+	pvcw_job *j = &pvcw_sjob;
+	if (L < nl) {
+		j->x[L] = x2[L];
+		j->r2[L] = r2_2[L];
+		j->m[L] = m2[L];
+	}
+	if (L < ew)
+		j->e[L] = e2[L];
+	if (L == 0u) {
+		j->nl = (uint32_t)nl;
+		j->ebits = (uint32_t)ebits;
+		j->m0i = m0i_2;
+		j->op = 1;
+	}
+	__syncwarp();
+	pvcw_bar(1);
+	pvcw_modexp<1>(x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
+	pvcw_bar(2);
+	for (uint32_t i = 0; i < nl; i++)
+		x2[i] = j->x[i];
+	__syncwarp();
+	j->x[L] = 0;
+	j->r2[L] = 0;
+	j->m[L] = 0;
+	if (L < PVCW_JOB_EW)
+		j->e[L] = 0;
+	if (L < 2u)
+		j->e[32u + L] = 0;
+	__syncwarp();
+	return 1;
+#else
+	(void)x1; (void)e1; (void)r2_1; (void)m1; (void)m0i_1;
+	(void)x2; (void)e2; (void)r2_2; (void)m2; (void)m0i_2; (void)ebits; (void)nl;
+	return 0;
+#endif
+}
+
+#define KC_BN_COOP_MODEXP2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl) \
+	pvcw_hook_modexp2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl)
 #define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) pvcw_hook_montmul(d, x, y, m, nl, m0i)
 #define KC_BN_COOP_MODEXP(x, e, ebits, r2, m, nl, m0i) pvcw_hook_modexp(x, e, ebits, r2, m, nl, m0i)
 #define KC_BN_COOP_DBL(x, m, nl, n) pvcw_hook_dbl(x, m, nl, n)

@@ -10,8 +10,9 @@
  *
  * Shape: a grid of (multiprocessors x resident blocks) blocks that never
  * return while the vault is open; one request per block (thread 0 runs
- * it, or all of warp 0 for RSA: pvc_lanes, pvc_bn_warp.cuh; the block
- * moves its data), one block of the grid is the poller.
+ * it, or for RSA all of warp 0 with warp 1 as its helper: pvc_lanes,
+ * pvc_bn_warp.cuh; the block moves its data), one block of the grid is
+ * the poller.
  *   boot   thread 0 of each block runs ve_boot() from the device staging
  *          buffer (master key + boot entropy, identical for all blocks, so
  *          every block derives the same KEK and state key) into the block's
@@ -58,6 +59,7 @@
 #include "gpu/cuda/pvc_kernel.h"
 
 #define PVC_BLOCK 64u
+static_assert(PVC_BLOCK >= 64u, "RSA needs warps 0 and 1 of a block (pvc_lanes)");
 #define PVC_UNROLL 8
 #define PVC_NSEG (3u * PVC_BLOCK)
 #define PVC_VAULT_SMEM ((sizeof(ve_vault) + 15u) & ~(size_t)15u)
@@ -218,7 +220,8 @@ __device__ static inline void pvc_out_span(const ve_desc *d, const ve_result *re
 
 /* Lanes of warp 0 that run a request: RSA requests run on all 32 with
  * identical data, so that kc_bn's Montgomery arithmetic is done by the
- * warp (pvc_bn_warp.cuh); everything else on lane 0.  (The descriptor is
+ * warp, and warp 1 computes the second CRT half beside it (mode 2 of
+ * pvc_bn_warp.cuh); everything else on lane 0.  (The descriptor is
  * the host's: any value only picks the shape, ve_execute validates it.) */
 __device__ static inline uint32_t pvc_lanes(const ve_desc *d)
 {
@@ -405,10 +408,15 @@ pvc_vault_kernel(const pvc_kparams p)
 		if (tid > 0 && tid < lanes)
 			*sw = *sw0;
 		if (tid == 0)
-			pvc_coop = lanes > 1u;
+			pvc_coop = lanes > 1u ? 2u : 0u;
 		__syncthreads();
-		if (tid < lanes)
+		if (tid < lanes) {
 			ve_execute(sv, sw, dd, darena, p.slot_arena, &res);
+			if (lanes > 1u)
+				pvcw_release();
+		} else if (lanes > 1u && tid < 2u * lanes) {
+			pvcw_helper();
+		}
 		if (tid > 0 && tid < lanes)
 			kc_wipe(sw, sizeof *sw);
 		if (mine)

@@ -44,6 +44,7 @@ void pv_conf_defaults(pv_conf *c)
 	set_str(c->cpu_exec, sizeof c->cpu_exec, "caller");
 	c->workers = 0;
 	c->gpu_device = 0;
+	c->gpu_slots = 0;
 }
 
 int pv_conf_cpu_inline(const pv_conf *c)
@@ -115,6 +116,13 @@ static int apply(pv_conf *c, const char *dir, const char *key, const char *val)
 		return parse_u32(val, &c->workers);
 	if (!strcmp(key, "gpu_device"))
 		return parse_u32(val, &c->gpu_device);
+	if (!strcmp(key, "gpu_slots")) {
+		uint32_t n;
+		if (parse_u32(val, &n) != PV_OK || n < 16u || n > 4096u || (n & (n - 1u)) != 0)
+			return PV_ERR_CONFIG;
+		c->gpu_slots = n;
+		return PV_OK;
+	}
 	return PV_ERR_CONFIG;
 }
 

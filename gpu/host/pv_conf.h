@@ -18,6 +18,13 @@
  *   workers    = N          CPU backend engine states / worker threads
  *                           (0 = one per core)
  *   gpu_device = N          CUDA device ordinal
+ *   gpu_slots  = N          CUDA backend: requests in flight on the GPU
+ *                           (ring slots; a power of two, 16..4096, default
+ *                           128).  Each holds 2 MiB + 64 KiB of pinned host
+ *                           memory and as much device memory; the kernel
+ *                           serves up to one request per resident block
+ *                           (785 on an H200), so a host with that many
+ *                           concurrent callers wants 1024.
  *
  * $PIXELVAULT_BACKEND (auto|cpu|cuda), when set, overrides `backend`.
  */
@@ -38,6 +45,7 @@ typedef struct pv_conf {
 	char cpu_exec[16];                  /* "caller" or "workers" */
 	uint32_t workers;
 	uint32_t gpu_device;
+	uint32_t gpu_slots;                 /* 0: the default (128) */
 	/* not from the file: set by the PKCS#11 module when the application
 	 * passed CKF_LIBRARY_CANT_CREATE_OS_THREADS (embedded vault: CPU
 	 * backend, each request runs in the calling thread) */

@@ -100,7 +100,7 @@ if has bench; then
   if [ "${PV_P11BENCH:-1}" = 0 ]; then :
   elif [ -x "$BD/tests/bench/p11bench/p11bench" ]; then
     phase p11bench "${PV_P11BENCH_LIMIT:-480}" "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" \
-      ${PV_BENCH_MECH:+--mech $PV_BENCH_MECH} \
+      ${PV_BENCH_MECH:+--mech $PV_BENCH_MECH} ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
       --threads "${PV_BENCH_THREADS:-1,4,16,64,128}" --openssl-threads 1,16 \
       --seconds "${PV_BENCH_SECS:-2}" --csv "$OUT/p11bench.csv"
     cp "$L/p11bench.log" "$OUT/p11bench.txt"

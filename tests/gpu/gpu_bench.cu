@@ -174,7 +174,7 @@ static void kernel_only(const char *name, int is_gcm, uint32_t alg, size_t len, 
  * and main() returns 1.  The digest of 64 bytes and the DRBG instantiation
  * are inside the timed operation (a few HMAC/hash blocks: noise next to
  * the signature). */
-enum { PK_RSA, PK_P256, PK_SM2, PK_ED25519, PK_RSA_WARP, PK_NKIND };
+enum { PK_RSA, PK_P256, PK_SM2, PK_ED25519, PK_RSA_WARP, PK_RSA_2WARP, PK_NKIND };
 #define PK_SIGMAX 256            /* bytes reserved per signature in out[] */
 #define PK_MSGLEN 64
 #define PK_BLOCK  64u
@@ -187,11 +187,12 @@ struct pk_keys {
 };
 
 static const char *const pk_name[PK_NKIND] = { "RSA2048-sign", "P256-sign", "SM2-sign", "Ed25519-sign",
-	"RSA2048-sign-warp" };
-static const size_t pk_siglen[PK_NKIND] = { 256, 64, 64, 64, 256 };
-/* lanes per operation: RSA_WARP is RSA on a whole warp, as the vault
- * kernel runs it (pvc_bn_warp.cuh); the same signatures as RSA */
-static const uint32_t pk_lanes[PK_NKIND] = { 1, 1, 1, 1, 32 };
+	"RSA2048-sign-warp", "RSA2048-sign-2warp" };
+static const size_t pk_siglen[PK_NKIND] = { 256, 64, 64, 64, 256, 256 };
+/* lanes per operation: RSA_WARP is RSA on a whole warp, RSA_2WARP with a
+ * second warp for the second CRT half, as the vault kernel runs it
+ * (pvc_bn_warp.cuh); the same signatures as RSA */
+static const uint32_t pk_lanes[PK_NKIND] = { 1, 1, 1, 1, 32, 64 };
 
 __host__ __device__ static inline void pk_msg(int kind, uint32_t i, uint8_t m[PK_MSGLEN])
 {
@@ -205,7 +206,7 @@ __host__ __device__ static inline int pk_one(int kind, uint32_t i, const pk_keys
 	uint8_t m[PK_MSGLEN], h[32], ent[32];
 	kc_drbg d;
 	int rc;
-	if (kind == PK_RSA_WARP)
+	if (kind == PK_RSA_WARP || kind == PK_RSA_2WARP)
 		kind = PK_RSA;
 	pk_msg(kind, i, m);
 	if (kind == PK_ED25519)
@@ -230,14 +231,20 @@ __host__ __device__ static inline int pk_one(int kind, uint32_t i, const pk_keys
 template <int KIND>
 __global__ void k_pk(const pk_keys *K, uint32_t n, uint8_t *out, int *rc)
 {
-	const uint32_t lanes = KIND == PK_RSA_WARP ? 32u : 1u;
+	const uint32_t lanes = KIND == PK_RSA_2WARP ? 64u : KIND == PK_RSA_WARP ? 32u : 1u;
 	uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / lanes;
-	pvcw_mode(lanes > 1u);
-	if (i < n) {
-		int r = pk_one(KIND, i, K, out + (size_t)i * PK_SIGMAX);
-		if (threadIdx.x % lanes == 0u)
-			rc[i] = r;
+	pvcw_mode(lanes == 64u ? 2u : lanes == 32u ? 1u : 0u);
+	if (i >= n)
+		return;
+	if (lanes == 64u && threadIdx.x >= 32u) {
+		pvcw_helper();
+		return;
 	}
+	int r = pk_one(KIND, i, K, out + (size_t)i * PK_SIGMAX);
+	if (lanes == 64u)
+		pvcw_release();
+	if (threadIdx.x % lanes == 0u)
+		rc[i] = r;
 }
 
 static void pk_launch(int kind, unsigned grid, const pk_keys *dk, uint32_t n, uint8_t *out, int *rc)
@@ -250,6 +257,8 @@ static void pk_launch(int kind, unsigned grid, const pk_keys *dk, uint32_t n, ui
 		k_pk<PK_SM2><<<grid, PK_BLOCK>>>(dk, n, out, rc);
 	else if (kind == PK_RSA_WARP)
 		k_pk<PK_RSA_WARP><<<grid, PK_BLOCK>>>(dk, n, out, rc);
+	else if (kind == PK_RSA_2WARP)
+		k_pk<PK_RSA_2WARP><<<grid, PK_BLOCK>>>(dk, n, out, rc);
 	else
 		k_pk<PK_ED25519><<<grid, PK_BLOCK>>>(dk, n, out, rc);
 }
@@ -264,6 +273,8 @@ static cudaError_t pk_attrs(int kind, cudaFuncAttributes *a)
 		return cudaFuncGetAttributes(a, k_pk<PK_SM2>);
 	if (kind == PK_RSA_WARP)
 		return cudaFuncGetAttributes(a, k_pk<PK_RSA_WARP>);
+	if (kind == PK_RSA_2WARP)
+		return cudaFuncGetAttributes(a, k_pk<PK_RSA_2WARP>);
 	return cudaFuncGetAttributes(a, k_pk<PK_ED25519>);
 }
 
@@ -271,7 +282,7 @@ static cudaError_t pk_attrs(int kind, cudaFuncAttributes *a)
 static int pk_verify(int kind, uint32_t i, const pk_keys *K, const kc_rsa_pub *rpub, const uint8_t *sig)
 {
 	uint8_t m[PK_MSGLEN], h[32];
-	if (kind == PK_RSA_WARP)
+	if (kind == PK_RSA_WARP || kind == PK_RSA_2WARP)
 		kind = PK_RSA;
 	pk_msg(kind, i, m);
 	if (kind == PK_ED25519)
@@ -375,6 +386,17 @@ static int pk_kernel_only(int kind, const pk_keys *K, const kc_rsa_pub *rpub,
 		CK(cudaMemset(drc, 0xff, (size_t)n * sizeof(int)));
 		CK(cudaMemset(dout, 0, (size_t)n * PK_SIGMAX));
 	});
+
+	/* one operation alone in the grid: its latency on the GPU (the
+	 * results checked below are those of the full launches, run again) */
+	double lone = median_launch_s([&] {
+		pk_launch(kind, (pk_lanes[kind] + PK_BLOCK - 1) / PK_BLOCK, dk, 1, dout, drc);
+	});
+	CK(cudaMemset(drc, 0xff, (size_t)n * sizeof(int)));
+	CK(cudaMemset(dout, 0, (size_t)n * PK_SIGMAX));
+	pk_launch(kind, grid, dk, n, dout, drc);
+	CK(cudaDeviceSynchronize());
+	printf("BENCH %-12s one operation alone: %.3f ms (kernel-only, launch included)\n", name, 1e3 * lone);
 
 	/* the last launch's results */
 	std::vector<int> rc(n);

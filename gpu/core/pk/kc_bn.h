@@ -103,6 +103,15 @@ KC_API void kc_bn_mod_wide(uint32_t *r, const uint32_t *a, const uint32_t *r2,
 KC_API void kc_bn_modexp(uint32_t *x, const uint32_t *e, size_t ebits,
                          const uint32_t *r2, const uint32_t *m, size_t nl,
                          uint32_t m0i, uint32_t *tmp);
+/* The same for two moduli of nl limbs and two exponents of ebits bits:
+ * x1 = x1^e1 mod m1, x2 = x2^e2 mod m2 (RSA's CRT halves).  The two are
+ * independent, so an execution space may run them at once (the GPU: one
+ * warp each).  tmp: KC_BN_MODEXP_TMP(nl) limbs, wiped on return. */
+KC_API void kc_bn_modexp2(uint32_t *x1, const uint32_t *e1, const uint32_t *r2_1,
+                          const uint32_t *m1, uint32_t m0i_1,
+                          uint32_t *x2, const uint32_t *e2, const uint32_t *r2_2,
+                          const uint32_t *m2, uint32_t m0i_2,
+                          size_t ebits, size_t nl, uint32_t *tmp);
 /* x = x^e mod m for a public exponent (variable time in e only).
  * tmp: 2*nl limbs. */
 KC_API void kc_bn_modexp_pub(uint32_t *x, uint32_t e, const uint32_t *r2,

@@ -17,6 +17,7 @@
 #define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) 0
 #define KC_BN_COOP_MODEXP(x, e, ebits, r2, m, nl, m0i) 0
 #define KC_BN_COOP_DBL(x, m, nl, n) 0
+#define KC_BN_COOP_MODEXP2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl) 0
 #endif
 
 KC_API uint32_t kc_bn_ninv32(uint32_t m0)
@@ -205,6 +206,18 @@ KC_API void kc_bn_modexp(uint32_t *x, const uint32_t *e, size_t ebits,
 	}
 	kc_bn_from_mont(x, acc, m, nl, m0i);
 	kc_wipe(tmp, KC_BN_MODEXP_TMP(nl) * sizeof(uint32_t));
+}
+
+KC_API void kc_bn_modexp2(uint32_t *x1, const uint32_t *e1, const uint32_t *r2_1,
+                          const uint32_t *m1, uint32_t m0i_1,
+                          uint32_t *x2, const uint32_t *e2, const uint32_t *r2_2,
+                          const uint32_t *m2, uint32_t m0i_2,
+                          size_t ebits, size_t nl, uint32_t *tmp)
+{
+	if (KC_BN_COOP_MODEXP2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl))
+		return;
+	kc_bn_modexp(x1, e1, ebits, r2_1, m1, nl, m0i_1, tmp);
+	kc_bn_modexp(x2, e2, ebits, r2_2, m2, nl, m0i_2, tmp);
 }
 
 KC_API void kc_bn_modexp_pub(uint32_t *x, uint32_t e, const uint32_t *r2,

@@ -3,7 +3,7 @@
  * exponent blinding and a fault check, key checks.
  *
  * Private operation, for c < n (all steps constant time in p, q, dp, dq,
- * qinv, c):
+ * qinv, c; the two exponentiations are one kc_bn_modexp2):
  *   cp = c mod p                       (Montgomery wide reduction)
  *   m1 = cp^(dp + r1 (p-1)) mod p      (r1: 64 random bits)
  *   m2 = cq^(dq + r2 (q-1)) mod q
@@ -85,12 +85,13 @@ KC_API int kc_rsa_public(const kc_rsa_pub *pk, const uint8_t *in, size_t inlen, 
 	return PV_OK;
 }
 
-/* m = c^(dx + r (px - 1)) mod px, for one prime.  Returns ctl "fits". */
-KC_PRIV uint32_t kc_rsa_core_half(uint32_t *m, const uint32_t *cw, const uint8_t *pb,
+/* For one prime: px, its r2, ex = dx + r (px - 1) (hl + 2 limbs) and
+ * m = c mod px, ready for m^ex mod px.  Returns ctl "fits"; *m0i. */
+KC_PRIV uint32_t kc_rsa_core_prep(uint32_t *m, uint32_t *ex, const uint32_t *cw, const uint8_t *pb,
                                   const uint8_t *db, const uint8_t *rnd, size_t hl,
-                                  uint32_t *px, uint32_t *r2, uint32_t *tmp)
+                                  uint32_t *px, uint32_t *r2, uint32_t *m0ip)
 {
-	uint32_t ex[KC_RSA_HL + 2], t[KC_RSA_HL + 2], r[2], ok, m0i;
+	uint32_t t[KC_RSA_HL + 2], r[2], ok, m0i;
 
 	ok = kc_bn_decode(px, hl, pb, KC_RSA_MAX_HBYTES);
 	ok &= px[0] & 1u;
@@ -106,10 +107,8 @@ KC_PRIV uint32_t kc_rsa_core_half(uint32_t *m, const uint32_t *cw, const uint8_t
 	kc_bn_zero(t, hl + 2);
 	ok &= kc_bn_decode(t, hl, db, KC_RSA_MAX_HBYTES);
 	kc_bn_add(ex, t, hl + 2, 1);
-	/* m = (c mod px)^ex */
 	kc_bn_mod_wide(m, cw, r2, px, hl, m0i);
-	kc_bn_modexp(m, ex, 32 * (hl + 2), r2, px, hl, m0i, tmp);
-	kc_wipe(ex, sizeof ex);
+	*m0ip = m0i;
 	kc_wipe(t, sizeof t);
 	kc_wipe(r, sizeof r);
 	return ok;
@@ -121,6 +120,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	uint32_t nn[KC_RSA_NL], cw[KC_RSA_NL], s[KC_RSA_NL + 2], r2n[KC_RSA_NL];
 	uint32_t pp[KC_RSA_HL], qq[KC_RSA_HL], r2p[KC_RSA_HL], r2q[KC_RSA_HL];
 	uint32_t m1[KC_RSA_HL], m2[KC_RSA_HL + KC_RSA_HL], h[KC_RSA_HL];
+	uint32_t ex1[KC_RSA_HL + 2], ex2[KC_RSA_HL + 2], m0q;
 	uint32_t tmp[KC_BN_MODEXP_TMP(KC_RSA_HL)];
 	uint8_t rnd[16];
 	size_t nl, hl, k, i;
@@ -146,11 +146,14 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	range = kc_bn_lt(cw, nn, nl);
 
 	ok = range;
-	ok &= kc_rsa_core_half(m1, cw, sk->p, sk->dp, rnd, hl, pp, r2p, tmp);
-	ok &= kc_rsa_core_half(m2, cw, sk->q, sk->dq, rnd + 8, hl, qq, r2q, tmp);
+	ok &= kc_rsa_core_prep(m1, ex1, cw, sk->p, sk->dp, rnd, hl, pp, r2p, &m0p);
+	ok &= kc_rsa_core_prep(m2, ex2, cw, sk->q, sk->dq, rnd + 8, hl, qq, r2q, &m0q);
+	/* m1 = cp^ex1 mod p, m2 = cq^ex2 mod q */
+	kc_bn_modexp2(m1, ex1, r2p, pp, m0p, m2, ex2, r2q, qq, m0q, 32 * (hl + 2), hl, tmp);
+	kc_wipe(ex1, sizeof ex1);
+	kc_wipe(ex2, sizeof ex2);
 
 	/* h = (m1 - m2) qinv mod p */
-	m0p = kc_bn_ninv32(pp[0]);
 	kc_bn_zero(m2 + hl, hl);
 	kc_bn_mod_wide(h, m2, r2p, pp, hl, m0p);          /* m2 mod p */
 	c = kc_bn_sub(m1, h, hl, 1);

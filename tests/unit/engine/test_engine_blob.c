@@ -234,6 +234,33 @@ static void test_backend_choice(void)
 	rmdir(dir);
 }
 
+/* gpu_slots: a power of two in [16, 4096]; anything else is refused */
+static void test_gpu_slots(void)
+{
+	static const struct { const char *v; int rc; uint32_t n; } c[] = {
+		{ "1024", PV_OK, 1024 }, { "16", PV_OK, 16 }, { "4096", PV_OK, 4096 },
+		{ "100", PV_ERR_CONFIG, 0 }, { "8", PV_ERR_CONFIG, 0 }, { "8192", PV_ERR_CONFIG, 0 },
+		{ "0", PV_ERR_CONFIG, 0 }, { "-64", PV_ERR_CONFIG, 0 }, { "64k", PV_ERR_CONFIG, 0 },
+	};
+	char dir[] = "/tmp/pv-slots-XXXXXX", path[256];
+	pv_conf conf;
+	size_t i;
+
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof path, "%s/pixelvault.conf", dir);
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		FILE *f = fopen(path, "w");
+		CU_ASSERT_FATAL(f != NULL);
+		fprintf(f, "gpu_slots = %s\n", c[i].v);
+		fclose(f);
+		CU_ASSERT_EQUAL(pv_conf_load_file(&conf, path), c[i].rc);
+		if (c[i].rc == PV_OK)
+			CU_ASSERT_EQUAL(conf.gpu_slots, c[i].n);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 static te_key aes_key(uint32_t usage, size_t kl)
 {
 	uint8_t k[32];
@@ -573,6 +600,7 @@ int main(void)
 	CU_add_test(s, "same / different master key", test_other_master);
 	CU_add_test(s, "sealed vault", test_sealed);
 	CU_add_test(s, "backend choice: cuda / auto / $PIXELVAULT_BACKEND", test_backend_choice);
+	CU_add_test(s, "gpu_slots = N (power of two, 16..4096)", test_gpu_slots);
 	CU_add_test(s, "bad parameters", test_params);
 	CU_add_test(s, "short outputs -> BUF_SMALL with size", test_buf_small);
 	CU_add_test(s, "usage policy", test_usage);
