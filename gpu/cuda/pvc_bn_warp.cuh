@@ -421,8 +421,8 @@ __host__ __device__ static inline int pvcw_hook_modexp2(uint32_t *x1, const uint
 		j->r2[L] = r2_2[L];
 		j->m[L] = m2[L];
 	}
-	if (L < ew)
-		j->e[L] = e2[L];
+	for (uint32_t i = L; i < ew; i += 32u)
+		j->e[i] = e2[i];
 	if (L == 0u) {
 		j->nl = (uint32_t)nl;
 		j->ebits = (uint32_t)ebits;
