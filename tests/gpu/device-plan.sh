@@ -61,7 +61,7 @@ case "${1:-}" in
        PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=150 PV_BENCH_MECH=rsa2048-sign,p256-sign
      exec timeout 570 bash tests/gpu/run-device --bundle "$B" --phases unit,bench --scale 0.5 ;;
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 PV_BENCH_SECS=2 \
-       PV_BENCH_THREADS=1,16,64,128 PV_P11BENCH_LIMIT=250 PV_GPU_BENCH=0
+       PV_BENCH_THREADS=1,16,64,128,512 PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=260 PV_GPU_BENCH=0
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
   *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
