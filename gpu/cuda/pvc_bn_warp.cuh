@@ -331,27 +331,40 @@ __device__ __forceinline__ bool pvcw_on(size_t nl)
 
 /* ---- the hooks (kc_bn_mont.c): 1 = done, 0 = run the serial code ---- */
 
+/* d = x y / R mod m and x = 2^n x mod m over arrays, K limbs per lane */
+template <int K>
+__device__ __forceinline__ void pvcw_montmul_arr(uint32_t *d, const uint32_t *x, const uint32_t *y,
+	const uint32_t *m, uint32_t nl, uint32_t m0i)
+{
+	uint32_t a[K], b[K], mm[K], r[K];
+	pvcw_ld<K>(a, x, nl);
+	pvcw_ld<K>(b, y, nl);
+	pvcw_ld<K>(mm, m, nl);
+	pvcw_mm<K>(r, a, b, mm, nl, m0i);
+	pvcw_st<K>(d, r, nl);
+}
+
+template <int K>
+__device__ __forceinline__ void pvcw_dbl_arr(uint32_t *x, const uint32_t *m, uint32_t nl, uint32_t n)
+{
+	uint32_t v[K], mm[K];
+	pvcw_ld<K>(v, x, nl);
+	pvcw_ld<K>(mm, m, nl);
+	for (uint32_t i = 0; i < n; i++)
+		pvcw_dbl<K>(v, mm);
+	pvcw_st<K>(x, v, nl);
+}
+
 __host__ __device__ static inline int pvcw_hook_montmul(uint32_t *d, const uint32_t *x,
 	const uint32_t *y, const uint32_t *m, size_t nl, uint32_t m0i)
 {
 #ifdef __CUDA_ARCH__
 	if (!pvcw_on(nl))
 		return 0;
-	if (nl <= 32u) {
-		uint32_t a[1], b[1], mm[1], r[1];
-		pvcw_ld<1>(a, x, (uint32_t)nl);
-		pvcw_ld<1>(b, y, (uint32_t)nl);
-		pvcw_ld<1>(mm, m, (uint32_t)nl);
-		pvcw_mm<1>(r, a, b, mm, (uint32_t)nl, m0i);
-		pvcw_st<1>(d, r, (uint32_t)nl);
-	} else {
-		uint32_t a[2], b[2], mm[2], r[2];
-		pvcw_ld<2>(a, x, (uint32_t)nl);
-		pvcw_ld<2>(b, y, (uint32_t)nl);
-		pvcw_ld<2>(mm, m, (uint32_t)nl);
-		pvcw_mm<2>(r, a, b, mm, (uint32_t)nl, m0i);
-		pvcw_st<2>(d, r, (uint32_t)nl);
-	}
+	if (nl <= 32u)
+		pvcw_montmul_arr<1>(d, x, y, m, (uint32_t)nl, m0i);
+	else
+		pvcw_montmul_arr<2>(d, x, y, m, (uint32_t)nl, m0i);
 	return 1;
 #else
 	(void)d; (void)x; (void)y; (void)m; (void)nl; (void)m0i;
@@ -383,21 +396,10 @@ __host__ __device__ static inline int pvcw_hook_dbl(uint32_t *x, const uint32_t 
 #ifdef __CUDA_ARCH__
 	if (!pvcw_on(nl))
 		return 0;
-	if (nl <= 32u) {
-		uint32_t v[1], mm[1];
-		pvcw_ld<1>(v, x, (uint32_t)nl);
-		pvcw_ld<1>(mm, m, (uint32_t)nl);
-		for (uint32_t i = 0; i < n; i++)
-			pvcw_dbl<1>(v, mm);
-		pvcw_st<1>(x, v, (uint32_t)nl);
-	} else {
-		uint32_t v[2], mm[2];
-		pvcw_ld<2>(v, x, (uint32_t)nl);
-		pvcw_ld<2>(mm, m, (uint32_t)nl);
-		for (uint32_t i = 0; i < n; i++)
-			pvcw_dbl<2>(v, mm);
-		pvcw_st<2>(x, v, (uint32_t)nl);
-	}
+	if (nl <= 32u)
+		pvcw_dbl_arr<1>(x, m, (uint32_t)nl, n);
+	else
+		pvcw_dbl_arr<2>(x, m, (uint32_t)nl, n);
 	return 1;
 #else
 	(void)x; (void)m; (void)nl; (void)n;
