@@ -20,6 +20,8 @@
 #      the kernel-only public-key rates, p11bench RSA / P-256 to 256 threads
 #   8  7 with the CRT halves on two warps, and p11bench to 1024 threads
 #      with gpu_slots = 1024
+#   9  waiters asleep on futexes: RSA suites, kernel-only public-key rates,
+#      p11bench RSA / P-256 / SHA3 to 1024 threads
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -60,8 +62,12 @@ case "${1:-}" in
        PV_GPU_BENCH_ONLY=pk PV_GPU_BENCH_LIMIT=150 PV_BENCH_SECS=2 PV_BENCH_THREADS=1,128,512,1024 \
        PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=150 PV_BENCH_MECH=rsa2048-sign,p256-sign
      exec timeout 570 bash tests/gpu/run-device --bundle "$B" --phases unit,bench --scale 0.5 ;;
+  9) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=100 PV_UNIT_TIMEOUT_SCALE=0.5 PV_UNIT_NAMES="engine_pk p11pk" \
+       PV_GPU_BENCH_ONLY=pk PV_GPU_BENCH_LIMIT=100 PV_BENCH_SECS=2 PV_BENCH_THREADS=1,128,512,1024 \
+       PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=150 PV_BENCH_MECH=rsa2048-sign,p256-sign,sha3-256-4k
+     exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases unit,bench --scale 0.5 ;;
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 PV_BENCH_SECS=2 \
        PV_BENCH_THREADS=1,16,64,128,512 PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=260 PV_GPU_BENCH=0
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
-  *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
