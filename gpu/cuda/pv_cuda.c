@@ -225,8 +225,8 @@ static double pvc_now_s(void)
 }
 
 /* Watchdog: health every ms; futex wakes for completed slots (a scan
- * every 20 us while a waiter sleeps, every ms otherwise); after a fault,
- * the ring's worker of last resort. */
+ * every 20 us while a pv_cuda_wait caller sleeps, every ms otherwise);
+ * after a fault, the ring's worker of last resort. */
 static void *pvc_watchdog(void *arg)
 {
 	pv_cuda *v = (pv_cuda *)arg;
@@ -258,11 +258,11 @@ static void *pvc_watchdog(void *arg)
 				}
 			}
 			if (d != v->seen_done[s]) {
+				/* every change: the token's waiters (gpu/client's
+				 * producer) sleep on done_seq without counting
+				 * themselves in sleepers */
 				v->seen_done[s] = d;
-				/* a waiter that missed this sleeps 2 ms at most */
-				__atomic_thread_fence(__ATOMIC_SEQ_CST);
-				if (__atomic_load_n(&v->sleepers, __ATOMIC_SEQ_CST) > 0)
-					pvc_futex_wake(&sl->dev.done_seq);
+				pvc_futex_wake(&sl->dev.done_seq);
 			}
 		}
 		if (dead == 1)
@@ -707,9 +707,9 @@ int pv_cuda_try_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint3
 
 /* Until slot s completes ticket t: spin briefly, then sleep on its
  * done_seq; the watchdog wakes sleepers (it scans every 20 us while one
- * sleeps) and completes the slot itself if the GPU dies.  (Sleeping in
- * nanosleep loops instead cost every waiting thread ~15k wake-ups a
- * second: with 512 threads waiting on 16 cores, the host saturated.) */
+ * sleeps) and completes the slot itself if the GPU dies.  (nanosleep
+ * loops instead cost each waiting thread tens of thousands of wake-ups a
+ * second.)  The token does not wait here: gpu/client's producer does. */
 static void pvc_await(pv_cuda *v, ve_slot *s, uint32_t t)
 {
 	unsigned spins = 0;

@@ -22,6 +22,9 @@
 #      with gpu_slots = 1024
 #   9  waiters asleep on futexes: RSA suites, kernel-only public-key rates,
 #      p11bench RSA / P-256 / SHA3 to 1024 threads
+#   10 one call for a commit that changed the kernel: gpu_ring, the KAT /
+#      Wycheproof / oracle suites, the e2e clients, p11bench of every
+#      mechanism to 512 threads (gpu_slots = 1024)
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -66,8 +69,13 @@ case "${1:-}" in
        PV_GPU_BENCH_ONLY=pk PV_GPU_BENCH_LIMIT=100 PV_BENCH_SECS=2 PV_BENCH_THREADS=1,128,512,1024 \
        PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=150 PV_BENCH_MECH=rsa2048-sign,p256-sign,sha3-256-4k
      exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases unit,bench --scale 0.5 ;;
+  10) export PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 PV_UNIT_TIMEOUT_SCALE=0.5 \
+       PV_UNIT_NAMES="engine_oracle engine_wycheproof engine_blob engine_pk engine_pk_wycheproof p11_wycheproof p11_oracle p11_bad pk_general pk_session p11pk" \
+       PV_E2E="token-basic symmetric pubkey nss gnutls provision daemon" PV_E2E_LIMIT=150 \
+       PV_GPU_BENCH=0 PV_BENCH_SECS=1 PV_BENCH_THREADS=1,128,512 PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=120
+     exec timeout 560 bash tests/gpu/run-device --bundle "$B" --phases ring,unit,e2e,bench ;;
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 PV_BENCH_SECS=2 \
        PV_BENCH_THREADS=1,16,64,128,512 PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=260 PV_GPU_BENCH=0
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
-  *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
