@@ -25,6 +25,9 @@
 #   10 one call for a commit that changed the kernel: gpu_ring, the KAT /
 #      Wycheproof / oracle suites, the e2e clients, p11bench of every
 #      mechanism to 512 threads (gpu_slots = 1024)
+#   11 (short) host-side waiting: RSA/PKCS#11 suites, token-basic,
+#      signatures through the ring without PKCS#11 (gpu_bench sig),
+#      p11bench RSA / P-256 / SHA3 at 1, 128, 512 threads
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -74,8 +77,13 @@ case "${1:-}" in
        PV_E2E="token-basic symmetric pubkey nss gnutls provision daemon" PV_E2E_LIMIT=150 \
        PV_GPU_BENCH=0 PV_BENCH_SECS=1 PV_BENCH_THREADS=1,128,512 PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=120
      exec timeout 560 bash tests/gpu/run-device --bundle "$B" --phases ring,unit,e2e,bench ;;
+  11) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=60 PV_UNIT_TIMEOUT_SCALE=0.5 PV_UNIT_NAMES="engine_pk p11pk" \
+       PV_E2E="token-basic" PV_E2E_LIMIT=40 PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=60 \
+       PV_BENCH_SECS=1 PV_BENCH_THREADS=1,128,512 PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=70 \
+       PV_BENCH_MECH=rsa2048-sign,p256-sign,sha3-256-4k
+     exec timeout 250 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,bench --scale 0.3 ;;
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 PV_BENCH_SECS=2 \
        PV_BENCH_THREADS=1,16,64,128,512 PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=260 PV_GPU_BENCH=0
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
-  *) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

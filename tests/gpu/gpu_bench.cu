@@ -18,12 +18,14 @@
  * signatures, each checked against the host (see pk_one).  Prints
  * "BENCH name mode req/s GB/s" lines (GB/s 0 for the signatures, "-" in
  * the summary table; n = SMs * 64 * scale signatures per launch).
- * usage: gpu_bench [scale [latency|pk|pkhost]]
+ * usage: gpu_bench [scale [latency|pk|pkhost|sig]]
  *   scale 1 = default sizes; 0.1 for a quick run;
  *   latency  the lone-request round trip alone;
  *   pk       the public-key kernel-only rates alone;
  *   pkhost   no GPU: the host half of the public-key checks (keygen, sign
- *            and verify with the same pk_one), host timings, no rate.
+ *            and verify with the same pk_one), host timings, no rate;
+ *   sig      RSA-2048 and P-256 signatures through the vault ring without
+ *            PKCS#11: a lone request split by stage, then 1024 in flight.
  * Exit status: 0, 1 if a signature was wrong, 77 without a CUDA device.
  */
 #include <cstdio>
@@ -696,6 +698,141 @@ static void latency(void)
 	pv_cuda_close(v);
 }
 
+/* One request through the vault, its result and the kernel's stage
+ * stamps; PV_OK or the request's status. */
+static int ring_call(pv_cuda *v, const e2e_req &rq, std::vector<uint8_t> &out, ve_result *res,
+                     uint64_t tr[4])
+{
+	uint32_t t;
+	out.resize(rq.a.size());
+	if (pv_cuda_submit(v, &rq.d, rq.a.data(), (uint32_t)rq.a.size(), &t) != PV_OK)
+		return PV_ERR_GENERAL;
+	int rc = pv_cuda_wait(v, t, res, out.data(), rq.copy_back);
+	pv_cuda_last_trace(v, tr);
+	return rc;
+}
+
+/* A private key imported into the vault: its blob (out) and public
+ * encoding (out2). */
+static int ring_import(pv_cuda *v, uint32_t type, const std::vector<uint8_t> &in, const uint8_t id[16],
+                       std::vector<uint8_t> &blob, std::vector<uint8_t> &pub)
+{
+	e2e_req rq;
+	std::vector<uint8_t> out;
+	ve_result res;
+	uint64_t tr[4];
+	memset(&rq.d, 0, sizeof rq.d);
+	rq.d.version = VE_DESC_VERSION;
+	rq.d.op = PV_OP_IMPORT_KEY;
+	rq.d.new_type = type;
+	rq.d.new_usage = PV_USE_SIGN;
+	memcpy(rq.d.new_id, id, 16);
+	lay(rq.a, &rq.d.in, in.data(), in.size());
+	lay(rq.a, &rq.d.out, NULL, PV_PKBLOB_MAX);
+	rq.copy_back = lay(rq.a, &rq.d.out2, NULL, PV_PK_PUB_MAX);
+	int rc = ring_call(v, rq, out, &res, tr);
+	if (rc != PV_OK)
+		return rc;
+	blob.assign(out.begin() + rq.d.out.off, out.begin() + rq.d.out.off + res.out_len);
+	pub.assign(out.begin() + rq.d.out2.off, out.begin() + rq.d.out2.off + res.out2_len);
+	return PV_OK;
+}
+
+static void be16_field(std::vector<uint8_t> &v, const uint8_t *p, size_t n)
+{
+	while (n > 1 && *p == 0) {
+		p++;
+		n--;
+	}
+	v.push_back((uint8_t)(n >> 8));
+	v.push_back((uint8_t)n);
+	v.insert(v.end(), p, p + n);
+}
+
+/* "sig": signatures through the vault ring without PKCS#11 - a lone
+ * request's time split by the kernel's stamps, then the rate with 1024 in
+ * flight (16 host threads, 64 each).  Separates the GPU side from the
+ * token's and p11bench's. */
+static int sig_ring(double scale)
+{
+	static pk_keys K;
+	kc_rsa_pub rpub;
+	int bad = 0;
+	if (pk_keygen(&K, &rpub) != PV_OK) {
+		printf("FAIL sig: key generation on the host failed\n");
+		return 1;
+	}
+	pv_cuda *v = open_vault(1024, 8192);
+	if (v == NULL)
+		return 1;
+	const uint8_t id[16] = { 7, 7, 7 };
+	for (int kind = 0; kind < 2; kind++) {
+		const char *name = kind ? "ring-P256" : "ring-RSA2048";
+		std::vector<uint8_t> in, blob, pub, out;
+		if (kind) {
+			in.assign(K.p256, K.p256 + 32);
+		} else {
+			const kc_rsa_priv &r = K.rsa;
+			uint8_t e[4] = { (uint8_t)(r.e >> 24), (uint8_t)(r.e >> 16), (uint8_t)(r.e >> 8), (uint8_t)r.e };
+			be16_field(in, r.n, sizeof r.n); be16_field(in, e, 4); be16_field(in, r.d, sizeof r.d);
+			be16_field(in, r.p, sizeof r.p); be16_field(in, r.q, sizeof r.q);
+			be16_field(in, r.dp, sizeof r.dp); be16_field(in, r.dq, sizeof r.dq);
+			be16_field(in, r.qinv, sizeof r.qinv);
+		}
+		int rc = ring_import(v, kind ? PV_KEY_EC_P256 : PV_KEY_RSA, in, id, blob, pub);
+		if (rc != PV_OK) {
+			printf("FAIL %s: import rc %d\n", name, rc);
+			bad++;
+			continue;
+		}
+		e2e_req rq;
+		uint8_t h[32];
+		for (int k = 0; k < 32; k++) h[k] = (uint8_t)(k * 5 + 3);
+		memset(&rq.d, 0, sizeof rq.d);
+		rq.d.version = VE_DESC_VERSION;
+		rq.d.op = PV_OP_SIGN;
+		rq.d.mech = kind ? PV_MECH_ECDSA : PV_MECH_RSA_PKCS;
+		rq.d.prf = kind ? 0 : PV_MECH_SHA256;
+		memcpy(rq.d.key_id, id, 16);
+		lay(rq.a, &rq.d.key, blob.data(), blob.size());
+		lay(rq.a, &rq.d.in, h, 32);
+		rq.copy_back = lay(rq.a, &rq.d.out, NULL, 256);
+		std::vector<double> us, st[3];
+		ve_result res;
+		uint64_t tr[4];
+		for (int i = 0; i < 40; i++) {
+			double t0 = now_s();
+			rc = ring_call(v, rq, out, &res, tr);
+			if (rc != PV_OK)
+				break;
+			us.push_back((now_s() - t0) * 1e6);
+			for (int k = 0; k < 3; k++)
+				st[k].push_back((double)(tr[k + 1] - tr[k]) / 1e3);
+		}
+		const uint8_t *sig = out.data() + rq.d.out.off;
+		int vr = rc != PV_OK ? rc : kind ? kc_ecdsa_verify(KC_EC_P256, pub.data(), pub.size(), h, 32, sig, 64)
+		                                 : kc_rsa_pkcs1_verify(&rpub, KC_HASH_SHA256, h, 32, sig, 256);
+		if (rc != PV_OK || vr != PV_OK) {
+			printf("FAIL %s: sign rc %d, host verify %d\n", name, rc, vr);
+			bad++;
+			continue;
+		}
+		std::sort(us.begin(), us.end());
+		for (int k = 0; k < 3; k++)
+			std::sort(st[k].begin(), st[k].end());
+		printf("BENCH %-12s lone: median %.0f us (claim->inputs %.0f, execute %.0f, outputs+wipe %.0f, "
+		       "rest %.0f us); the host verified the signature\n", name, us[us.size() / 2],
+		       st[0][st[0].size() / 2], st[1][st[1].size() / 2], st[2][st[2].size() / 2],
+		       us[us.size() / 2] - st[0][st[0].size() / 2] - st[1][st[1].size() / 2] - st[2][st[2].size() / 2]);
+		int total = (int)((kind ? 60000 : 30000) * scale);
+		if (total < 2048) total = 2048;
+		end_to_end(name, v, rq, 0, 1024, total, 16);
+	}
+	pv_cuda_close(v);
+	kc_rsa_priv_clear(&K.rsa);
+	return bad;
+}
+
 static void summary(void)
 {
 	printf("\n%-12s %-12s %14s %10s\n", "workload", "mode", "req/s", "GB/s");
@@ -725,6 +862,13 @@ int main(int argc, char **argv)
 	bool lat_only = argc > 2 && strcmp(argv[2], "latency") == 0;
 	/* "pk": the public-key kernel-only rates alone */
 	bool pk_only = argc > 2 && strcmp(argv[2], "pk") == 0;
+	/* "sig": signatures through the ring, without PKCS#11 */
+	if (argc > 2 && strcmp(argv[2], "sig") == 0) {
+		printf("gpu_bench: %s, scale %.2f, signatures through the ring\n", why, scale);
+		int bad = sig_ring(scale);
+		summary();
+		return bad ? 1 : 0;
+	}
 	printf("gpu_bench: %s, scale %.2f%s\n", why, scale,
 	       lat_only ? ", latency only" : pk_only ? ", public-key kernel-only" : "");
 	if (lat_only) {
