@@ -157,8 +157,6 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 		p->exec(p->exec_ctx, s, t);   /* inline: no worker threads */
 	else if (!p->gpu)
 		pv_futex_wake(&s->host.ready_seq);
-	else
-		pv_ring_wake_idle(&((ve_ring_hdr *)p->ring)->idle);
 	return PV_OK;
 }
 
@@ -240,11 +238,9 @@ static uint64_t now_ns(void)
 }
 
 /* Until *word != seen or *busy == 0: spin a little; a CPU worker's (or
- * pvaultd's, or the CUDA watchdog's) FUTEX_WAKE ends the sleep.  For the
- * GPU, poll (yielding the core) for up to 200 us first; after that the
- * watchdog, which scans every 50 us while requests are in flight, wakes
- * the sleeper.  (Polling for 2 ms, as before, kept hundreds of waiting
- * threads runnable at once.) */
+ * pvaultd's) FUTEX_WAKE ends the sleep.  For the GPU, poll (yielding the
+ * core) for up to 2 ms first: a lone request must not pay pv_cuda's
+ * watchdog wake-up (~1 ms). */
 static void wait_change(const pv_producer *p, uint32_t *word, uint32_t seen, const uint32_t *busy)
 {
 	int spin;
@@ -252,7 +248,7 @@ static void wait_change(const pv_producer *p, uint32_t *word, uint32_t seen, con
 	for (spin = 0; spin < 64 && pv_load_acq(word) == seen; spin++)
 		cpu_relax();
 	if (p->gpu && pv_load_acq(word) == seen) {
-		uint64_t end = now_ns() + 200000u;
+		uint64_t end = now_ns() + 2000000u;
 		do {
 			for (spin = 0; spin < 32 && pv_load_acq(word) == seen; spin++)
 				cpu_relax();

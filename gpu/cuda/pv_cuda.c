@@ -36,7 +36,6 @@
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
 #include "gpu/cuda/pvc_check.h"
-#include "gpu/host/pv_futex.h"
 #include "gpu/cuda/pvc_kernel.h"
 #include "gpu/cuda/pvc_ring.h"
 
@@ -68,6 +67,7 @@ struct pv_cuda {
 	int wd_running;
 	int wd_stop;               /* atomic                                 */
 	uint32_t *seen_done;       /* watchdog: done_seq at its last scan    */
+	int sleepers;              /* atomic: waiters asleep on a futex      */
 
 	pthread_mutex_t why_mu;
 	int sealed;                /* atomic: 1 once sealed by a fault       */
@@ -139,6 +139,11 @@ static void pvc_relax(unsigned *spins)
 
 static uint32_t ld_acq(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static void st_rel(uint32_t *p, uint32_t x) { __atomic_store_n(p, x, __ATOMIC_RELEASE); }
+
+static void pvc_futex_wake(uint32_t *p)
+{
+	(void)syscall(SYS_futex, p, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
 
 int pv_cuda_probe(int device, char *why, size_t whylen)
 {
@@ -219,69 +224,59 @@ static double pvc_now_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* 1 if any slot holds a published request that is not complete. */
-static int pvc_busy(const pv_cuda *v)
-{
-	for (uint32_t s = 0; s < v->nslots; s++) {
-		const ve_slot *sl = ve_ring_slot(v->ring, v->nslots, v->slot_arena, s);
-		if (ld_acq(&sl->host.ready_seq) != ld_acq(&sl->dev.done_seq))
-			return 1;
-	}
-	return 0;
-}
-
-/* Watchdog: health every ms; a futex wake for every completed slot; a
- * scan every 50 us while requests are in flight, else asleep on hdr.idle
- * until a producer publishes (or a ms passes); after a fault, the ring's
- * worker of last resort. */
+/* Watchdog: health every ms; futex wakes for completed slots (a scan
+ * every 20 us while a pv_cuda_wait caller sleeps, every ms otherwise);
+ * after a fault, the ring's worker of last resort. */
 static void *pvc_watchdog(void *arg)
 {
 	pv_cuda *v = (pv_cuda *)arg;
-	ve_ring_hdr *hdr = (ve_ring_hdr *)v->ring;
 	int dead = 0;
 	double next_health = 0;
 	while (!__atomic_load_n(&v->wd_stop, __ATOMIC_ACQUIRE)) {
 		double now = pvc_now_s();
-		int busy = 0;
+		int sleepers;
 		if (!dead && now >= next_health) {
 			next_health = now + 1e-3;
 			/* a sealed vault drains and stops its kernel; a dead one
 			 * (fault, or stopped) hands the ring to this thread */
 			if (pvc_health(v) != PV_OK)
-				st_rel(&hdr->stop, 1u);
+				st_rel(&((ve_ring_hdr *)v->ring)->stop, 1u);
 			if (cudaEventQuery(v->done) != cudaErrorNotReady)
 				dead = 1;
 		}
 		for (uint32_t s = 0; s < v->nslots; s++) {
 			ve_slot *sl = ve_ring_slot(v->ring, v->nslots, v->slot_arena, s);
 			uint32_t d = ld_acq(&sl->dev.done_seq);
-			uint32_t r = ld_acq(&sl->host.ready_seq);
-			if (dead && r != 0 && r != d) {
-				/* the GPU is gone: complete on its behalf */
-				sl->dev.res.status = dead == 1 ? PV_ERR_DEVICE : PV_ERR_SEALED;
-				sl->dev.res.out_len = sl->dev.res.out2_len = sl->dev.res.state_len = 0;
-				st_rel(&sl->dev.done_seq, r);
-				d = r;
+			if (dead) {
+				uint32_t r = ld_acq(&sl->host.ready_seq);
+				if (r != 0 && r != d) {
+					/* the GPU is gone: complete on its behalf */
+					sl->dev.res.status = dead == 1 ? PV_ERR_DEVICE : PV_ERR_SEALED;
+					sl->dev.res.out_len = sl->dev.res.out2_len = sl->dev.res.state_len = 0;
+					st_rel(&sl->dev.done_seq, r);
+					d = r;
+				}
 			}
-			busy |= r != d;
 			if (d != v->seen_done[s]) {
+				/* every change: the token's waiters (gpu/client's
+				 * producer) sleep on done_seq without counting
+				 * themselves in sleepers */
 				v->seen_done[s] = d;
-				pv_futex_wake(&sl->dev.done_seq);
+				pvc_futex_wake(&sl->dev.done_seq);
 			}
 		}
 		if (dead == 1)
 			dead = 2;       /* later requests: PV_ERR_SEALED */
-		if (busy) {
-			struct timespec ts = { 0, 50000 };
+		sleepers = __atomic_load_n(&v->sleepers, __ATOMIC_ACQUIRE);
+		if (sleepers > 0) {
+			struct timespec ts = { 0, 20000 };
 			nanosleep(&ts, NULL);
-			continue;
+		} else {
+			/* until the first waiter goes to sleep (pvc_await wakes
+			 * this), at most a millisecond */
+			struct timespec ts = { 0, 1000000 };
+			(void)syscall(SYS_futex, &v->sleepers, FUTEX_WAIT, 0, &ts, NULL, 0);
 		}
-		/* idle: announce it, look again (a producer that published
-		 * before seeing the flag is caught here), then sleep */
-		__atomic_store_n(&hdr->idle, 1u, __ATOMIC_SEQ_CST);
-		if (!pvc_busy(v))
-			pv_futex_wait(&hdr->idle, 1u, 1);
-		__atomic_store_n(&hdr->idle, 0u, __ATOMIC_SEQ_CST);
 	}
 	return NULL;
 }
@@ -694,7 +689,6 @@ static int pvc_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32
 		memcpy(ve_slot_arena(s), arena, arena_len);
 	v->arena_used[t & (v->nslots - 1u)] = arena_len;
 	st_rel(&s->host.ready_seq, t + 1u);
-	pv_ring_wake_idle(&((ve_ring_hdr *)v->ring)->idle);
 	*ticket = t;
 	return PV_OK;
 }
@@ -712,10 +706,11 @@ int pv_cuda_try_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint3
 }
 
 /* Until slot s completes ticket t: spin briefly, then sleep on its
- * done_seq; the watchdog wakes sleepers (it scans every 50 us while
- * requests are in flight) and completes the slot itself if the GPU dies.
- * The token does not wait here: gpu/client's producer does, the same way. */
-static void pvc_await(ve_slot *s, uint32_t t)
+ * done_seq; the watchdog wakes sleepers (it scans every 20 us while one
+ * sleeps) and completes the slot itself if the GPU dies.  (nanosleep
+ * loops instead cost each waiting thread tens of thousands of wake-ups a
+ * second.)  The token does not wait here: gpu/client's producer does. */
+static void pvc_await(pv_cuda *v, ve_slot *s, uint32_t t)
 {
 	unsigned spins = 0;
 	uint32_t d;
@@ -726,7 +721,12 @@ static void pvc_await(ve_slot *s, uint32_t t)
 		} else if (spins < 576) {
 			sched_yield();
 		} else {
-			pv_futex_wait(&s->dev.done_seq, d, 2);
+			struct timespec to = { 0, 2000000 };
+			if (__atomic_add_fetch(&v->sleepers, 1, __ATOMIC_SEQ_CST) == 1)
+				pvc_futex_wake((uint32_t *)&v->sleepers);   /* the watchdog: scan fast */
+			if (ld_acq(&s->dev.done_seq) == d)
+				(void)syscall(SYS_futex, &s->dev.done_seq, FUTEX_WAIT, d, &to, NULL, 0);
+			__atomic_sub_fetch(&v->sleepers, 1, __ATOMIC_SEQ_CST);
 		}
 		spins++;
 	}
@@ -740,7 +740,7 @@ int pv_cuda_wait(pv_cuda *v, uint32_t t, ve_result *res, uint8_t *arena_out, uin
 	if (v == NULL || res == NULL || out_len > v->slot_arena)
 		return PV_ERR_ARGS;
 	s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, t);
-	pvc_await(s, t);
+	pvc_await(v, s, t);
 	memcpy(res, (const void *)&s->dev.res, sizeof *res);
 	if (arena_out != NULL && out_len > 0)
 		memcpy(arena_out, ve_slot_arena(s), out_len);

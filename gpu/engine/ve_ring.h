@@ -49,11 +49,7 @@ typedef struct ve_ring_hdr {
 	uint32_t nslots;               /* power of two                          */
 	uint32_t slot_arena;           /* arena bytes per slot (multiple of 64) */
 	uint32_t stop;                 /* host writes; workers read             */
-	uint32_t idle;                 /* 1 while a host-side waker (the CUDA
-	                                  backend's watchdog) sleeps on it with
-	                                  nothing in flight; a producer that
-	                                  publishes and sees 1 wakes it        */
-	uint32_t rsv[10];
+	uint32_t rsv[11];
 } ve_ring_hdr;
 
 typedef struct ve_slot_host {

@@ -40,16 +40,6 @@ static inline void pv_futex_wake(uint32_t *p)
 {
 	(void)syscall(SYS_futex, p, FUTEX_WAKE, 0x7fffffff, NULL, NULL, 0);
 }
-/* After publishing a request on a ring: wake the waker asleep on the
- * ring header's idle word (gpu/engine/ve_ring.h: the CUDA backend's
- * watchdog), if one is.  The fence pairs with the waker's: it sets idle,
- * then looks for published requests. */
-static inline void pv_ring_wake_idle(uint32_t *idle)
-{
-	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(PV_AW(idle), memory_order_relaxed) != 0u)
-		pv_futex_wake(idle);
-}
 static inline void pv_futex_wake_one(uint32_t *p)
 {
 	(void)syscall(SYS_futex, p, FUTEX_WAKE, 1, NULL, NULL, 0);
