@@ -24,6 +24,7 @@
 #include "gpu/engine/ve_proto.h"
 #include "gpu/cuda/pv_cuda.h"
 
+int gpu_fault_prepare(void);
 int gpu_fault_launch(void);
 
 static int n_pass, n_fail, t_fail;
@@ -594,6 +595,9 @@ int main(void)
 	if (getrandom(&rs, sizeof rs, 0) != sizeof rs || rs == 0)
 		rs = 0x243f6a8885a308d3ull;
 	printf("gpu_ring: %s, seed 0x%llx\n", why, (unsigned long long)rs);
+	/* the fault kernel must be loaded before the vault's kernel runs */
+	if (gpu_fault_prepare() != 0)
+		printf("gpu_ring: cannot load the fault kernel\n");
 	t_open();
 	if (V != NULL && getenv("GPU_RING_ONLY") != NULL &&
 	    strcmp(getenv("GPU_RING_ONLY"), "threads") == 0) {
