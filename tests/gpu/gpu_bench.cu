@@ -609,6 +609,48 @@ static void digest_e2e(const char *name, uint32_t mech, int total)
 	pv_cuda_close(v);
 }
 
+/* One request through the vault, its result and the kernel's stage
+ * stamps; PV_OK or the request's status. */
+static int ring_call(pv_cuda *v, const e2e_req &rq, std::vector<uint8_t> &out, ve_result *res,
+                     uint64_t tr[4])
+{
+	uint32_t t;
+	out.resize(rq.a.size());
+	if (pv_cuda_submit(v, &rq.d, rq.a.data(), (uint32_t)rq.a.size(), &t) != PV_OK)
+		return PV_ERR_GENERAL;
+	int rc = pv_cuda_wait(v, t, res, out.data(), rq.copy_back);
+	pv_cuda_last_trace(v, tr);
+	return rc;
+}
+
+/* A key imported into the vault: its blob (out) and, for a private key,
+ * the public encoding (out2) into *pub. */
+static int ring_import(pv_cuda *v, uint32_t type, uint32_t usage, const std::vector<uint8_t> &in,
+                       const uint8_t id[16], std::vector<uint8_t> &blob, std::vector<uint8_t> *pub)
+{
+	e2e_req rq;
+	std::vector<uint8_t> out;
+	ve_result res;
+	uint64_t tr[4];
+	memset(&rq.d, 0, sizeof rq.d);
+	rq.d.version = VE_DESC_VERSION;
+	rq.d.op = PV_OP_IMPORT_KEY;
+	rq.d.new_type = type;
+	rq.d.new_usage = usage;
+	memcpy(rq.d.new_id, id, 16);
+	lay(rq.a, &rq.d.in, in.data(), in.size());
+	rq.copy_back = lay(rq.a, &rq.d.out, NULL, PV_PKBLOB_MAX);
+	if (pub != NULL)
+		rq.copy_back = lay(rq.a, &rq.d.out2, NULL, PV_PK_PUB_MAX);
+	int rc = ring_call(v, rq, out, &res, tr);
+	if (rc != PV_OK)
+		return rc;
+	blob.assign(out.begin() + rq.d.out.off, out.begin() + rq.d.out.off + res.out_len);
+	if (pub != NULL)
+		pub->assign(out.begin() + rq.d.out2.off, out.begin() + rq.d.out2.off + res.out2_len);
+	return PV_OK;
+}
+
 static void gcm_e2e(const char *name, int total)
 {
 	const uint32_t len = 1u << 20;
@@ -619,21 +661,10 @@ static void gcm_e2e(const char *name, int total)
 	if (v == NULL)
 		return;
 	/* import the key on the GPU: the blob is what the token would store */
-	e2e_req imp;
-	memset(&imp.d, 0, sizeof imp.d);
-	imp.d.version = VE_DESC_VERSION;
-	imp.d.op = PV_OP_IMPORT_KEY;
-	imp.d.new_type = PV_KEY_AES;
-	imp.d.new_usage = PV_USE_ALL;
-	memcpy(imp.d.new_id, id, 16);
-	lay(imp.a, &imp.d.in, key, 32);
-	imp.copy_back = lay(imp.a, &imp.d.out, NULL, PV_BLOB_MAX);
-	uint32_t t;
-	ve_result res;
-	std::vector<uint8_t> o(imp.a.size());
-	if (pv_cuda_submit(v, &imp.d, imp.a.data(), (uint32_t)imp.a.size(), &t) != PV_OK ||
-	    pv_cuda_wait(v, t, &res, o.data(), imp.copy_back) != PV_OK) {
-		printf("BENCH %s: import failed (%d)\n", name, res.status);
+	std::vector<uint8_t> blob;
+	int rc = ring_import(v, PV_KEY_AES, PV_USE_ALL, std::vector<uint8_t>(key, key + 32), id, blob, NULL);
+	if (rc != PV_OK) {
+		printf("BENCH %s: import failed (%d)\n", name, rc);
 		pv_cuda_close(v);
 		return;
 	}
@@ -645,7 +676,7 @@ static void gcm_e2e(const char *name, int total)
 	rq.d.op = PV_OP_ENCRYPT;
 	rq.d.mech = PV_MECH_AES_GCM;
 	memcpy(rq.d.key_id, id, 16);
-	lay(rq.a, &rq.d.key, o.data() + imp.d.out.off, res.out_len);
+	lay(rq.a, &rq.d.key, blob.data(), blob.size());
 	lay(rq.a, &rq.d.iv, iv.data(), 12);
 	lay(rq.a, &rq.d.in, m.data(), len);
 	rq.copy_back = lay(rq.a, &rq.d.out, NULL, len + 16);
@@ -698,46 +729,6 @@ static void latency(void)
 	pv_cuda_close(v);
 }
 
-/* One request through the vault, its result and the kernel's stage
- * stamps; PV_OK or the request's status. */
-static int ring_call(pv_cuda *v, const e2e_req &rq, std::vector<uint8_t> &out, ve_result *res,
-                     uint64_t tr[4])
-{
-	uint32_t t;
-	out.resize(rq.a.size());
-	if (pv_cuda_submit(v, &rq.d, rq.a.data(), (uint32_t)rq.a.size(), &t) != PV_OK)
-		return PV_ERR_GENERAL;
-	int rc = pv_cuda_wait(v, t, res, out.data(), rq.copy_back);
-	pv_cuda_last_trace(v, tr);
-	return rc;
-}
-
-/* A private key imported into the vault: its blob (out) and public
- * encoding (out2). */
-static int ring_import(pv_cuda *v, uint32_t type, const std::vector<uint8_t> &in, const uint8_t id[16],
-                       std::vector<uint8_t> &blob, std::vector<uint8_t> &pub)
-{
-	e2e_req rq;
-	std::vector<uint8_t> out;
-	ve_result res;
-	uint64_t tr[4];
-	memset(&rq.d, 0, sizeof rq.d);
-	rq.d.version = VE_DESC_VERSION;
-	rq.d.op = PV_OP_IMPORT_KEY;
-	rq.d.new_type = type;
-	rq.d.new_usage = PV_USE_SIGN;
-	memcpy(rq.d.new_id, id, 16);
-	lay(rq.a, &rq.d.in, in.data(), in.size());
-	lay(rq.a, &rq.d.out, NULL, PV_PKBLOB_MAX);
-	rq.copy_back = lay(rq.a, &rq.d.out2, NULL, PV_PK_PUB_MAX);
-	int rc = ring_call(v, rq, out, &res, tr);
-	if (rc != PV_OK)
-		return rc;
-	blob.assign(out.begin() + rq.d.out.off, out.begin() + rq.d.out.off + res.out_len);
-	pub.assign(out.begin() + rq.d.out2.off, out.begin() + rq.d.out2.off + res.out2_len);
-	return PV_OK;
-}
-
 static void be16_field(std::vector<uint8_t> &v, const uint8_t *p, size_t n)
 {
 	while (n > 1 && *p == 0) {
@@ -779,7 +770,7 @@ static int sig_ring(double scale)
 			be16_field(in, r.dp, sizeof r.dp); be16_field(in, r.dq, sizeof r.dq);
 			be16_field(in, r.qinv, sizeof r.qinv);
 		}
-		int rc = ring_import(v, kind ? PV_KEY_EC_P256 : PV_KEY_RSA, in, id, blob, pub);
+		int rc = ring_import(v, kind ? PV_KEY_EC_P256 : PV_KEY_RSA, PV_USE_SIGN, in, id, blob, &pub);
 		if (rc != PV_OK) {
 			printf("FAIL %s: import rc %d\n", name, rc);
 			bad++;
