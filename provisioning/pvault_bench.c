@@ -66,7 +66,7 @@ static const struct {
 	int arg;
 } bench_opts[] = {
 	{ "--threads", 1 }, { "--seconds", 1 }, { "--mech", 1 }, { "--csv", 1 },
-	{ "--openssl-threads", 1 }, { "--lone", 0 }, { "--quick", 0 },
+	{ "--openssl-threads", 1 }, { "--lone", 0 }, { "--quick", 0 }, { "--gpu-slots", 1 },
 };
 
 /* Checks argv[1..] (names only: p11bench checks the values). */
@@ -137,7 +137,8 @@ static int bench_run(int argc, char **argv)
 const pv_cmd pv_bench_cmds[] = {
 	{ NULL, "bench", "measure the token (and OpenSSL) on this host",
 	  "pvault bench [--threads LIST] [--seconds S] [--mech LIST] [--csv FILE]\n"
-	  "                    [--openssl-threads LIST|none] [--lone] [--quick]\n\n"
+	  "                    [--openssl-threads LIST|none] [--lone] [--quick]\n"
+	  "                    [--gpu-slots N]\n\n"
 	  "DESCRIPTION\n"
 	  "  Measures the PixelVault PKCS#11 module on this host, and OpenSSL on the\n"
 	  "  same data for comparison: for each mechanism and thread count, ops/s,\n"
@@ -168,6 +169,9 @@ const pv_cmd pv_bench_cmds[] = {
 	  "  --csv FILE               also write one CSV row per (impl, mech, threads)\n"
 	  "  --lone                   threads 1 only: the latency of a lone request\n"
 	  "  --quick                  threads 1,2 and 0.25 s per row: a smoke test\n"
+	  "  --gpu-slots N            the temporary token's gpu_slots (GPU requests in\n"
+	  "                           flight, a power of two 16..4096; default 128):\n"
+	  "                           with more threads than 128, say 1024\n"
 	  "\nENVIRONMENT\n"
 	  "  PIXELVAULT_BACKEND  auto (default), cpu or cuda: the backend measured\n"
 	  "\nEXIT STATUS\n"
