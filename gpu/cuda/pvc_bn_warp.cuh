@@ -10,13 +10,16 @@
  * limbs is spread over the lanes, K = 1 or 2 limbs per lane: lane L holds
  * limbs L and 32 + L.  The result is gathered back into every lane's copy,
  * so the serial code around the hooks sees exactly what it would have
- * computed itself.
+ * computed itself.  RSA's two CRT exponentiations (kc_bn_modexp2) run on
+ * warps 0 and 1 at once: warp 1 waits in pvcw_helper for the second one.
+ * tests/gpu/pvcw_model.py models the lane algorithm in Python.
  *
  * Montgomery product (FIOS, one limb of a per step): each lane adds
  * a_i * b_L + q * m_L into its limb and keeps the high words in a 64-bit
  * carry; the division by 2^32 is one shuffle down; every lane computes q
  * itself from the position-0 word, which it gets by two shuffles issued
- * with the shift (one shuffle latency per step on the dependent chain).
+ * with the shift (one shuffle on the dependent chain per step by design;
+ * the H200's lone times suggest ~160 cycles per step, not yet profiled).
  * The carries left at the end and the final conditional subtraction are
  * resolved across the warp with ballots: a limb generates or propagates a
  * carry (borrow), and (G << 1) + P gives every limb its carry-in at once.
@@ -51,8 +54,8 @@ struct pvcw_job {
 static __shared__ pvcw_job pvcw_sjob;
 
 /* Every kernel of a translation unit that includes this header sets the
- * mode before any core call (shared memory starts undefined): 1 = each
- * warp runs one operation on all lanes with identical data. */
+ * mode (pvc_coop's values) before any core call: shared memory starts
+ * undefined. */
 __device__ __forceinline__ void pvcw_mode(uint32_t on)
 {
 	if (threadIdx.x == 0)
