@@ -126,6 +126,23 @@ static int apply(pv_conf *c, const char *dir, const char *key, const char *val)
 	return PV_ERR_CONFIG;
 }
 
+/* What a known key takes, for the error message; NULL: not a key. */
+static const char *conf_expects(const char *key)
+{
+	static const struct { const char *key, *want; } k[] = {
+		{ "token_dir", "a directory" }, { "master_key", "a file" },
+		{ "socket", "a path" }, { "backend", "auto, cpu or cuda" },
+		{ "mode", "embedded or daemon" }, { "cpu_exec", "caller or workers" },
+		{ "workers", "a number" }, { "gpu_device", "a number" },
+		{ "gpu_slots", "a power of two from 16 to 4096" },
+	};
+	size_t i;
+	for (i = 0; i < sizeof k / sizeof k[0]; i++)
+		if (!strcmp(key, k[i].key))
+			return k[i].want;
+	return NULL;
+}
+
 /* $PIXELVAULT_BACKEND overrides the file's backend (operators and tests
  * pick cpu or cuda without editing the config). */
 static int env_overrides(pv_conf *c)
@@ -163,7 +180,7 @@ int pv_conf_load_file(pv_conf *c, const char *path)
 		dir[0] = 0;
 
 	while (fgets(line, sizeof line, f)) {
-		char *s, *eq, *hash;
+		char *s, *eq, *hash, *key, *val;
 		lineno++;
 		hash = strchr(line, '#');
 		if (hash)
@@ -173,13 +190,21 @@ int pv_conf_load_file(pv_conf *c, const char *path)
 			continue;
 		eq = strchr(s, '=');
 		if (!eq) {
+			fprintf(stderr, "pixelvault: %s:%d: not a 'key = value' line\n", path, lineno);
 			rc = PV_ERR_CONFIG;
-		} else {
-			*eq = 0;
-			rc = apply(c, dir, trim(s), trim(eq + 1));
+			break;
 		}
+		*eq = 0;
+		key = trim(s);
+		val = trim(eq + 1);
+		rc = apply(c, dir, key, val);
 		if (rc != PV_OK) {
-			fprintf(stderr, "pixelvault: %s:%d: invalid setting\n", path, lineno);
+			const char *want = conf_expects(key);
+			if (want != NULL)
+				fprintf(stderr, "pixelvault: %s:%d: invalid setting '%s = %s' (%s)\n",
+				        path, lineno, key, val, want);
+			else
+				fprintf(stderr, "pixelvault: %s:%d: unknown setting '%s'\n", path, lineno, key);
 			break;
 		}
 	}
