@@ -69,7 +69,7 @@ static int status_run(int argc, char **argv)
 	}
 	rc = pv_conf_load(&conf);
 	if (rc != PV_OK) {
-		pvault_err("status: configuration: error %d", rc);
+		pvault_err("status: the configuration cannot be used (the reason is above)");
 		return 1;
 	}
 	printf("config:       %s\n", conf.path[0] ? conf.path : "(built-in defaults)");
