@@ -67,7 +67,6 @@ struct pv_cuda {
 	int wd_running;
 	int wd_stop;               /* atomic                                 */
 	uint32_t *seen_done;       /* watchdog: done_seq at its last scan    */
-	int sleepers;              /* atomic: waiters asleep on a futex      */
 
 	pthread_mutex_t why_mu;
 	int sealed;                /* atomic: 1 once sealed by a fault       */
@@ -217,26 +216,15 @@ static int pvc_health(pv_cuda *v)
 	return PV_ERR_SEALED;
 }
 
-static double pvc_now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Watchdog: health every ms; futex wakes for completed slots (a scan
- * every 20 us while a pv_cuda_wait caller sleeps, every ms otherwise);
- * after a fault, the ring's worker of last resort. */
+/* Watchdog: health every ms; futex wakes for completed slots; after a
+ * fault, the ring's worker of last resort. */
 static void *pvc_watchdog(void *arg)
 {
 	pv_cuda *v = (pv_cuda *)arg;
 	int dead = 0;
-	double next_health = 0;
 	while (!__atomic_load_n(&v->wd_stop, __ATOMIC_ACQUIRE)) {
-		double now = pvc_now_s();
-		int sleepers;
-		if (!dead && now >= next_health) {
-			next_health = now + 1e-3;
+		struct timespec ts = { 0, 1000000 };
+		if (!dead) {
 			/* a sealed vault drains and stops its kernel; a dead one
 			 * (fault, or stopped) hands the ring to this thread */
 			if (pvc_health(v) != PV_OK)
@@ -258,25 +246,13 @@ static void *pvc_watchdog(void *arg)
 				}
 			}
 			if (d != v->seen_done[s]) {
-				/* every change: the token's waiters (gpu/client's
-				 * producer) sleep on done_seq without counting
-				 * themselves in sleepers */
 				v->seen_done[s] = d;
 				pvc_futex_wake(&sl->dev.done_seq);
 			}
 		}
 		if (dead == 1)
 			dead = 2;       /* later requests: PV_ERR_SEALED */
-		sleepers = __atomic_load_n(&v->sleepers, __ATOMIC_ACQUIRE);
-		if (sleepers > 0) {
-			struct timespec ts = { 0, 20000 };
-			nanosleep(&ts, NULL);
-		} else {
-			/* until the first waiter goes to sleep (pvc_await wakes
-			 * this), at most a millisecond */
-			struct timespec ts = { 0, 1000000 };
-			(void)syscall(SYS_futex, &v->sleepers, FUTEX_WAIT, 0, &ts, NULL, 0);
-		}
+		nanosleep(&ts, NULL);
 	}
 	return NULL;
 }
@@ -705,42 +681,17 @@ int pv_cuda_try_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint3
 	return pvc_submit(v, d, arena, arena_len, ticket, 0);
 }
 
-/* Until slot s completes ticket t: spin briefly, then sleep on its
- * done_seq; the watchdog wakes sleepers (it scans every 20 us while one
- * sleeps) and completes the slot itself if the GPU dies.  (nanosleep
- * loops instead cost each waiting thread tens of thousands of wake-ups a
- * second.)  The token does not wait here: gpu/client's producer does. */
-static void pvc_await(pv_cuda *v, ve_slot *s, uint32_t t)
-{
-	unsigned spins = 0;
-	uint32_t d;
-
-	while ((d = ld_acq(&s->dev.done_seq)) != t + 1u) {
-		if (spins < 512) {
-			__builtin_ia32_pause();
-		} else if (spins < 576) {
-			sched_yield();
-		} else {
-			struct timespec to = { 0, 2000000 };
-			if (__atomic_add_fetch(&v->sleepers, 1, __ATOMIC_SEQ_CST) == 1)
-				pvc_futex_wake((uint32_t *)&v->sleepers);   /* the watchdog: scan fast */
-			if (ld_acq(&s->dev.done_seq) == d)
-				(void)syscall(SYS_futex, &s->dev.done_seq, FUTEX_WAIT, d, &to, NULL, 0);
-			__atomic_sub_fetch(&v->sleepers, 1, __ATOMIC_SEQ_CST);
-		}
-		spins++;
-	}
-}
-
 int pv_cuda_wait(pv_cuda *v, uint32_t t, ve_result *res, uint8_t *arena_out, uint32_t out_len)
 {
+	unsigned spins = 0;
 	ve_slot *s;
 	uint32_t used;
 
 	if (v == NULL || res == NULL || out_len > v->slot_arena)
 		return PV_ERR_ARGS;
 	s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, t);
-	pvc_await(v, s, t);
+	while (ld_acq(&s->dev.done_seq) != t + 1u)
+		pvc_relax(&spins);   /* the watchdog completes it if the GPU dies */
 	memcpy(res, (const void *)&s->dev.res, sizeof *res);
 	if (arena_out != NULL && out_len > 0)
 		memcpy(arena_out, ve_slot_arena(s), out_len);

@@ -86,38 +86,47 @@ static int parse_u32(const char *v, uint32_t *out)
 	return PV_OK;
 }
 
-static int apply(pv_conf *c, const char *dir, const char *key, const char *val)
+/* Sets key = val.  *want: what the key takes (for the error message),
+ * NULL when the key is unknown. */
+static int apply(pv_conf *c, const char *dir, const char *key, const char *val, const char **want)
 {
-	if (!strcmp(key, "token_dir"))
-		return set_path(c->token_dir, sizeof c->token_dir, dir, val);
-	if (!strcmp(key, "master_key"))
-		return set_path(c->master_key, sizeof c->master_key, dir, val);
-	if (!strcmp(key, "socket"))
+	*want = NULL;
+	if (!strcmp(key, "token_dir") || !strcmp(key, "master_key") || !strcmp(key, "socket")) {
+		*want = "a path";
+		if (!strcmp(key, "token_dir"))
+			return set_path(c->token_dir, sizeof c->token_dir, dir, val);
+		if (!strcmp(key, "master_key"))
+			return set_path(c->master_key, sizeof c->master_key, dir, val);
 		return set_path(c->socket, sizeof c->socket, dir, val);
+	}
 	if (!strcmp(key, "backend")) {
+		*want = "auto, cpu or cuda";
 		if (strcmp(val, "auto") && strcmp(val, "cpu") && strcmp(val, "cuda"))
 			return PV_ERR_CONFIG;
 		set_str(c->backend, sizeof c->backend, val);
 		return PV_OK;
 	}
 	if (!strcmp(key, "mode")) {
+		*want = "embedded or daemon";
 		if (strcmp(val, "embedded") && strcmp(val, "daemon"))
 			return PV_ERR_CONFIG;
 		set_str(c->mode, sizeof c->mode, val);
 		return PV_OK;
 	}
 	if (!strcmp(key, "cpu_exec")) {
+		*want = "caller or workers";
 		if (strcmp(val, "caller") && strcmp(val, "workers"))
 			return PV_ERR_CONFIG;
 		set_str(c->cpu_exec, sizeof c->cpu_exec, val);
 		return PV_OK;
 	}
-	if (!strcmp(key, "workers"))
-		return parse_u32(val, &c->workers);
-	if (!strcmp(key, "gpu_device"))
-		return parse_u32(val, &c->gpu_device);
+	if (!strcmp(key, "workers") || !strcmp(key, "gpu_device")) {
+		*want = "a number";
+		return parse_u32(val, !strcmp(key, "workers") ? &c->workers : &c->gpu_device);
+	}
 	if (!strcmp(key, "gpu_slots")) {
 		uint32_t n;
+		*want = "a power of two from 16 to 4096";
 		if (parse_u32(val, &n) != PV_OK || n < 16u || n > 4096u || (n & (n - 1u)) != 0)
 			return PV_ERR_CONFIG;
 		c->gpu_slots = n;
@@ -126,33 +135,16 @@ static int apply(pv_conf *c, const char *dir, const char *key, const char *val)
 	return PV_ERR_CONFIG;
 }
 
-/* What a known key takes, for the error message; NULL: not a key. */
-static const char *conf_expects(const char *key)
-{
-	static const struct { const char *key, *want; } k[] = {
-		{ "token_dir", "a directory" }, { "master_key", "a file" },
-		{ "socket", "a path" }, { "backend", "auto, cpu or cuda" },
-		{ "mode", "embedded or daemon" }, { "cpu_exec", "caller or workers" },
-		{ "workers", "a number" }, { "gpu_device", "a number" },
-		{ "gpu_slots", "a power of two from 16 to 4096" },
-	};
-	size_t i;
-	for (i = 0; i < sizeof k / sizeof k[0]; i++)
-		if (!strcmp(key, k[i].key))
-			return k[i].want;
-	return NULL;
-}
-
 /* $PIXELVAULT_BACKEND overrides the file's backend (operators and tests
  * pick cpu or cuda without editing the config). */
 static int env_overrides(pv_conf *c)
 {
-	const char *b = getenv("PIXELVAULT_BACKEND");
+	const char *b = getenv("PIXELVAULT_BACKEND"), *want;
 
 	if (b == NULL || *b == '\0')
 		return PV_OK;
-	if (apply(c, "", "backend", b) != PV_OK) {
-		fprintf(stderr, "pixelvault: PIXELVAULT_BACKEND=%s: expected auto, cpu or cuda\n", b);
+	if (apply(c, "", "backend", b, &want) != PV_OK) {
+		fprintf(stderr, "pixelvault: PIXELVAULT_BACKEND=%s: expected %s\n", b, want);
 		return PV_ERR_CONFIG;
 	}
 	return PV_OK;
@@ -181,6 +173,7 @@ int pv_conf_load_file(pv_conf *c, const char *path)
 
 	while (fgets(line, sizeof line, f)) {
 		char *s, *eq, *hash, *key, *val;
+		const char *want;
 		lineno++;
 		hash = strchr(line, '#');
 		if (hash)
@@ -197,9 +190,8 @@ int pv_conf_load_file(pv_conf *c, const char *path)
 		*eq = 0;
 		key = trim(s);
 		val = trim(eq + 1);
-		rc = apply(c, dir, key, val);
+		rc = apply(c, dir, key, val, &want);
 		if (rc != PV_OK) {
-			const char *want = conf_expects(key);
 			if (want != NULL)
 				fprintf(stderr, "pixelvault: %s:%d: invalid setting '%s = %s' (%s)\n",
 				        path, lineno, key, val, want);

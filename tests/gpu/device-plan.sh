@@ -20,12 +20,10 @@
 #      the kernel-only public-key rates, p11bench RSA / P-256 to 256 threads
 #   8  7 with the CRT halves on two warps, and p11bench to 1024 threads
 #      with gpu_slots = 1024
-#   9  waiters asleep on futexes: RSA suites, kernel-only public-key rates,
-#      p11bench RSA / P-256 / SHA3 to 1024 threads
 #   10 one call for a commit that changed the kernel: gpu_ring, the KAT /
 #      Wycheproof / oracle suites, the e2e clients, p11bench of every
 #      mechanism to 512 threads (gpu_slots = 1024)
-#   11 (short) host-side waiting: RSA/PKCS#11 suites, token-basic,
+#   11 (short) the RSA/PKCS#11 suites, token-basic,
 #      signatures through the ring without PKCS#11 (gpu_bench sig),
 #      p11bench RSA / P-256 / SHA3 at 1, 128, 512 threads
 set -uo pipefail
@@ -68,10 +66,6 @@ case "${1:-}" in
        PV_GPU_BENCH_ONLY=pk PV_GPU_BENCH_LIMIT=150 PV_BENCH_SECS=2 PV_BENCH_THREADS=1,128,512,1024 \
        PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=150 PV_BENCH_MECH=rsa2048-sign,p256-sign
      exec timeout 570 bash tests/gpu/run-device --bundle "$B" --phases unit,bench --scale 0.5 ;;
-  9) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=100 PV_UNIT_TIMEOUT_SCALE=0.5 PV_UNIT_NAMES="engine_pk p11pk" \
-       PV_GPU_BENCH_ONLY=pk PV_GPU_BENCH_LIMIT=100 PV_BENCH_SECS=2 PV_BENCH_THREADS=1,128,512,1024 \
-       PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=150 PV_BENCH_MECH=rsa2048-sign,p256-sign,sha3-256-4k
-     exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases unit,bench --scale 0.5 ;;
   10) export PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 PV_UNIT_TIMEOUT_SCALE=0.5 \
        PV_UNIT_NAMES="engine_oracle engine_wycheproof engine_blob engine_pk engine_pk_wycheproof p11_wycheproof p11_oracle p11_bad pk_general pk_session p11pk" \
        PV_E2E="token-basic symmetric pubkey nss gnutls provision daemon" PV_E2E_LIMIT=150 \
@@ -85,5 +79,5 @@ case "${1:-}" in
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 PV_BENCH_SECS=2 \
        PV_BENCH_THREADS=1,16,64,128,512 PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=260 PV_GPU_BENCH=0
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
-  *) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
