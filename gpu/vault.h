@@ -137,6 +137,7 @@ typedef struct pv_req {
 	/* private to the client */
 	uint32_t ticket_, inflight_;
 	void *slot_;
+	uint64_t t_pub_;             /* pv_ringstat.h, when it is on */
 } pv_req;
 
 /* Open the vault described by conf (backend "auto" | "cpu"; mode

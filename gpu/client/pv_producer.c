@@ -1,5 +1,6 @@
 /* pv_producer.c - the ring's producer side (pv_producer.h). */
 #include "gpu/client/pv_producer.h"
+#include "gpu/client/pv_ringstat.h"
 #include "gpu/engine/ve_ring.h"
 #include "gpu/host/pv_futex.h"
 #include "gpu/core/kc_util.h"
@@ -26,6 +27,8 @@ int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena,
 	p->nslots = nslots;
 	p->slot_arena = slot_arena;
 	p->gpu = gpu;
+	if (p->stats == NULL)
+		p->stats = pvrs_open();
 	atomic_store(&p->prod, 0u);
 	atomic_store(&p->inflight, 0u);
 	return PV_OK;
@@ -33,6 +36,8 @@ int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena,
 
 void pvp_release(pv_producer *p)
 {
+	pvrs_close(p->stats, p->gpu ? "GPU" : "CPU");
+	p->stats = NULL;
 	free(p->owner);
 	free((void *)p->reaping);
 	p->owner = NULL;
@@ -151,6 +156,8 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	atomic_fetch_add(&p->inflight, 1u);
 	pv_store_rel(&r->inflight_, 1u);
 	p->owner[t & (p->nslots - 1u)] = r;
+	if (p->stats != NULL)
+		r->t_pub_ = pvrs_now();
 	/* 4: publish */
 	pv_store_rel(&s->host.ready_seq, t + 1u);
 	if (p->exec != NULL)
@@ -204,6 +211,8 @@ static int reap(pv_producer *p, ve_slot *s, uint32_t t)
 		                            res.state_len, d.state_out.len);
 	}
 	kc_wipe(a, s->host.rsv[0] <= p->slot_arena ? s->host.rsv[0] : p->slot_arena);
+	if (p->stats != NULL)
+		pvrs_add(p->stats, r->t_pub_, s->dev.t_claim, s->dev.t_done, pvrs_now());
 	atomic_fetch_sub(&p->inflight, 1u);
 	/* the owner may return as soon as it sees this */
 	pv_store_rel(&r->inflight_, 0u);

@@ -32,6 +32,7 @@ typedef struct pv_producer {
 	_Atomic uint32_t inflight;   /* submitted, not yet completed            */
 	pv_req **owner;              /* request holding each slot               */
 	_Atomic uint32_t *reaping;   /* 1 while a thread completes a slot       */
+	struct pv_ringstat *stats;   /* PIXELVAULT_RING_STATS, or NULL          */
 	/* set after pvp_attach when no worker threads may exist: runs the
 	 * request just published (ticket t in slot) in the submitting thread */
 	void (*exec)(void *ctx, void *slot, uint32_t t);

@@ -285,6 +285,7 @@ pvc_vault_kernel(const pvc_kparams p)
 {
 	extern __shared__ uint4 s_dyn[];
 	__shared__ uint32_t s_c, s_n, s_go;
+	__shared__ uint64_t s_tclaim;
 	__shared__ uint32_t s_start[PVC_NSEG + 1];
 	__shared__ uint32_t s_slot[PVC_NSEG];
 	__shared__ uint32_t s_off[PVC_NSEG];
@@ -338,6 +339,7 @@ pvc_vault_kernel(const pvc_kparams p)
 				if (pvc_ld_acq_gpu(&p.dready[c & (p.nslots - 1u)]) == c + 1u) {
 					if (atomicCAS(&p.dev->claim, c, c + 1u) == c) {
 						pvc_trace(p, 0);
+						s_tclaim = pvc_now();
 						s_c = c;
 						s_go = 1;
 						break;
@@ -492,6 +494,8 @@ pvc_vault_kernel(const pvc_kparams p)
 			pvc_st_rlx_sys(&sd->res.out_len, res.out_len);
 			pvc_st_rlx_sys(&sd->res.out2_len, res.out2_len);
 			pvc_st_rlx_sys(&sd->res.state_len, res.state_len);
+			((volatile uint64_t *)&sd->t_claim)[0] = s_tclaim;
+			((volatile uint64_t *)&sd->t_done)[0] = pvc_now();
 			pvc_st_rel_sys(&sd->done_seq, t + 1u);
 		}
 		kc_wipe(&res, sizeof res);

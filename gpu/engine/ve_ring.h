@@ -62,7 +62,10 @@ typedef struct ve_slot_dev {
 	uint32_t done_seq;             /* ticket + 1 once its result is ready   */
 	uint32_t rsv0[3];
 	ve_result res;
-	uint32_t rsv1[8];
+	/* the GPU's %globaltimer when a block claimed the request and just
+	 * before done_seq (pv_ringstat.h); the CPU backend leaves them 0 */
+	uint64_t t_claim, t_done;
+	uint32_t rsv1[4];
 } ve_slot_dev;
 
 typedef struct ve_slot {
