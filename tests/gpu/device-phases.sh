@@ -98,6 +98,18 @@ if has bench; then
     grep -h '^BENCH' "$L/gpu_bench.log" | tee -a "$OUT/summary.txt"
   fi
   if [ "${PV_P11BENCH:-1}" = 0 ]; then :
+  elif [ -n "${PV_BENCH_SPLIT:-}" ]; then
+    # one process per mechanism and thread count, each printing where its
+    # requests' time went (PIXELVAULT_RING_STATS, gpu/client/pv_ringstat.h)
+    for m in ${PV_BENCH_MECH//,/ }; do
+      for t in ${PV_BENCH_THREADS//,/ }; do
+        PIXELVAULT_RING_STATS=1 phase "p11b-$m-$t" "${PV_P11BENCH_LIMIT:-60}" \
+          "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" --mech "$m" --threads "$t" \
+          --openssl-threads none ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
+          --seconds "${PV_BENCH_SECS:-2}"
+        grep -hE "^\| $m .*token|^  (total|queue|execute|notify) " "$L/p11b-$m-$t.log" | tee -a "$OUT/summary.txt"
+      done
+    done
   elif [ -x "$BD/tests/bench/p11bench/p11bench" ]; then
     phase p11bench "${PV_P11BENCH_LIMIT:-480}" "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" \
       ${PV_BENCH_MECH:+--mech $PV_BENCH_MECH} ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \

@@ -26,6 +26,11 @@
 #   11 (short) the RSA/PKCS#11 suites, token-basic,
 #      signatures through the ring without PKCS#11 (gpu_bench sig),
 #      p11bench RSA / P-256 / SHA3 at 1, 128, 512 threads
+#   15 where a signature's time goes under load (PIXELVAULT_RING_STATS):
+#      p11bench RSA / Ed25519 / P-256 at 128 and 512 threads, one process
+#      each, and gpu_bench sig; then the same with the bundle of branch
+#      wip/claim-any-ready (build-devpack/bundle-claim.tar.xz) and its
+#      gpu_ring and public-key suites
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -79,5 +84,13 @@ case "${1:-}" in
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 PV_BENCH_SECS=2 \
        PV_BENCH_THREADS=1,16,64,128,512 PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=260 PV_GPU_BENCH=0
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
-  *) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  15) export PV_BENCH_SPLIT=1 PV_BENCH_MECH=rsa2048-sign,ed25519-sign,p256-sign PV_BENCH_THREADS=128,512 \
+       PV_BENCH_GPU_SLOTS=1024 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40 PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=60
+     timeout 280 bash tests/gpu/run-device --bundle "$B" --phases bench --scale 0.3
+     mv "$OUT/summary.txt" "$OUT/summary-main.txt"; mv "$OUT/logs.tgz" "$OUT/logs-main.tgz" 2>/dev/null
+     rm -rf /tmp/pv-bundle
+     export PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=60 PV_UNIT_TIMEOUT_SCALE=0.5 PV_UNIT_NAMES="engine_pk p11pk"
+     timeout 290 bash tests/gpu/run-device --bundle build-devpack/bundle-claim.tar.xz --phases ring,unit,bench --scale 0.3
+     echo "=== main ==="; cat "$OUT/summary-main.txt" ;;
+  *) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
