@@ -169,8 +169,23 @@ typedef struct tk_pkop {
 	struct tk_pkop *next;
 } tk_pkop;
 
-static pthread_mutex_t tk_pk_mu = PTHREAD_MUTEX_INITIALIZER;
-static tk_pkop *tk_pk_ops;
+/* The operations in progress, hashed by session handle: each bucket has
+ * its own lock and holds the few sessions that hash to it, so that
+ * hundreds of sessions signing at once neither walk one long list nor
+ * wait for one lock. */
+#define TK_PK_BUCKETS 256u
+typedef struct tk_pkbucket {
+	pthread_mutex_t mu;
+	tk_pkop *ops;
+} tk_pkbucket;
+static tk_pkbucket tk_pk_tab[TK_PK_BUCKETS] = {
+	[0 ... TK_PK_BUCKETS - 1] = { PTHREAD_MUTEX_INITIALIZER, NULL }
+};
+
+static tk_pkbucket *tk_pk_bucket(CK_SESSION_HANDLE h)
+{
+	return &tk_pk_tab[h % TK_PK_BUCKETS];
+}
 
 static void tk_pkop_free(tk_pkop *p)
 {
@@ -182,27 +197,25 @@ static void tk_pkop_free(tk_pkop *p)
 	free(p);
 }
 
-/* Find (and unlink if take) the op of (h, kind). */
-static tk_pkop *tk_pk_find(CK_SESSION_HANDLE h, int kind, int take)
+/* The op of (h, kind) in its bucket b (b->mu held). */
+static tk_pkop *tk_pk_find(const tk_pkbucket *b, CK_SESSION_HANDLE h, int kind)
 {
-	tk_pkop **pp, *p;
+	tk_pkop *p;
 
-	for (pp = &tk_pk_ops; (p = *pp) != NULL; pp = &p->next)
-		if (p->h == h && p->kind == kind && !p->dead) {
-			if (take)
-				*pp = p->next;
+	for (p = b->ops; p != NULL; p = p->next)
+		if (p->h == h && p->kind == kind && !p->dead)
 			return p;
-		}
 	return NULL;
 }
 
 int tk_pk_active(CK_SESSION_HANDLE h, int kind)
 {
+	tk_pkbucket *b = tk_pk_bucket(h);
 	int a;
 
-	pthread_mutex_lock(&tk_pk_mu);
-	a = tk_pk_find(h, kind, 0) != NULL;
-	pthread_mutex_unlock(&tk_pk_mu);
+	pthread_mutex_lock(&b->mu);
+	a = tk_pk_find(b, h, kind) != NULL;
+	pthread_mutex_unlock(&b->mu);
 	return a;
 }
 
@@ -366,6 +379,7 @@ CK_RV tk_pk_init(CK_SESSION_HANDLE h, int kind, const CK_MECHANISM *m,
 	CK_KEY_TYPE kt;
 	tk_obj *o = NULL;
 	tk_pkop *p;
+	tk_pkbucket *b;
 	uint8_t pub[PV_PK_PUB_MAX];
 	size_t pl = 0;
 	uint32_t pvk = 0;
@@ -447,15 +461,16 @@ CK_RV tk_pk_init(CK_SESSION_HANDLE h, int kind, const CK_MECHANISM *m,
 	else
 		p->outmax = pl - 1;            /* r||s: 2 flen */
 	tk_obj_free(o);
-	pthread_mutex_lock(&tk_pk_mu);
-	if (tk_pk_find(h, kind, 0) != NULL) {
-		pthread_mutex_unlock(&tk_pk_mu);
+	b = tk_pk_bucket(h);
+	pthread_mutex_lock(&b->mu);
+	if (tk_pk_find(b, h, kind) != NULL) {
+		pthread_mutex_unlock(&b->mu);
 		tk_pkop_free(p);
 		return CKR_OPERATION_ACTIVE;
 	}
-	p->next = tk_pk_ops;
-	tk_pk_ops = p;
-	pthread_mutex_unlock(&tk_pk_mu);
+	p->next = b->ops;
+	b->ops = p;
+	pthread_mutex_unlock(&b->mu);
 	return CKR_OK;
 fail:
 	tk_obj_free(o);
@@ -465,45 +480,50 @@ fail:
 
 static tk_pkop *tk_pk_take(CK_SESSION_HANDLE h, int kind, CK_RV *rv)
 {
+	tk_pkbucket *b = tk_pk_bucket(h);
 	tk_pkop *p;
 
-	pthread_mutex_lock(&tk_pk_mu);
-	p = tk_pk_find(h, kind, 0);
+	pthread_mutex_lock(&b->mu);
+	p = tk_pk_find(b, h, kind);
 	if (p == NULL)
 		*rv = CKR_OPERATION_NOT_INITIALIZED;
 	else if (p->busy)
 		*rv = CKR_OPERATION_ACTIVE, p = NULL;
 	else
 		p->busy = 1, *rv = CKR_OK;
-	pthread_mutex_unlock(&tk_pk_mu);
+	pthread_mutex_unlock(&b->mu);
 	return p;
 }
 
 static void tk_pk_put(tk_pkop *p, int end)
 {
-	pthread_mutex_lock(&tk_pk_mu);
+	tk_pkbucket *b = tk_pk_bucket(p->h);
+
+	pthread_mutex_lock(&b->mu);
 	p->busy = 0;
 	if (p->dead)
 		end = 1;                  /* its session closed meanwhile */
 	if (end) {
 		tk_pkop **pp;
-		for (pp = &tk_pk_ops; *pp != NULL; pp = &(*pp)->next)
+		for (pp = &b->ops; *pp != NULL; pp = &(*pp)->next)
 			if (*pp == p) {
 				*pp = p->next;
 				break;
 			}
 	}
-	pthread_mutex_unlock(&tk_pk_mu);
+	pthread_mutex_unlock(&b->mu);
 	if (end)
 		tk_pkop_free(p);
 }
 
-void tk_pk_forget(CK_SESSION_HANDLE h)
+/* Unlink b's ops of session h (every session: h == 0) onto *fr; a busy
+ * one is marked dead and freed by its tk_pk_put. */
+static void tk_pk_forget_in(tk_pkbucket *b, CK_SESSION_HANDLE h, tk_pkop **fr)
 {
-	tk_pkop **pp, *p, *fr = NULL;
+	tk_pkop **pp, *p;
 
-	pthread_mutex_lock(&tk_pk_mu);
-	for (pp = &tk_pk_ops; (p = *pp) != NULL;) {
+	pthread_mutex_lock(&b->mu);
+	for (pp = &b->ops; (p = *pp) != NULL;) {
 		if (p->dead || (h != 0 && p->h != h)) {
 			pp = &p->next;
 			continue;
@@ -514,10 +534,22 @@ void tk_pk_forget(CK_SESSION_HANDLE h)
 			continue;
 		}
 		*pp = p->next;
-		p->next = fr;
-		fr = p;
+		p->next = *fr;
+		*fr = p;
 	}
-	pthread_mutex_unlock(&tk_pk_mu);
+	pthread_mutex_unlock(&b->mu);
+}
+
+void tk_pk_forget(CK_SESSION_HANDLE h)
+{
+	tk_pkop *p, *fr = NULL;
+	uint32_t i;
+
+	if (h != 0)
+		tk_pk_forget_in(tk_pk_bucket(h), h, &fr);
+	else
+		for (i = 0; i < TK_PK_BUCKETS; i++)
+			tk_pk_forget_in(&tk_pk_tab[i], 0, &fr);
 	while (fr != NULL) {
 		p = fr->next;
 		tk_pkop_free(fr);
@@ -811,28 +843,30 @@ out:
 
 int tk_pk_ctx_pending(CK_SESSION_HANDLE h)
 {
+	tk_pkbucket *b = tk_pk_bucket(h);
 	tk_pkop *p;
 	int r = 0;
 
-	pthread_mutex_lock(&tk_pk_mu);
-	for (p = tk_pk_ops; p != NULL; p = p->next)
+	pthread_mutex_lock(&b->mu);
+	for (p = b->ops; p != NULL; p = p->next)
 		if (p->h == h && !p->dead && p->need_auth && !p->authed)
 			r = 1;
-	pthread_mutex_unlock(&tk_pk_mu);
+	pthread_mutex_unlock(&b->mu);
 	return r;
 }
 
 CK_RV tk_pk_ctx_authed(CK_SESSION_HANDLE h)
 {
+	tk_pkbucket *b = tk_pk_bucket(h);
 	tk_pkop *p;
 	CK_RV rv = CKR_OPERATION_NOT_INITIALIZED;
 
-	pthread_mutex_lock(&tk_pk_mu);
-	for (p = tk_pk_ops; p != NULL; p = p->next)
+	pthread_mutex_lock(&b->mu);
+	for (p = b->ops; p != NULL; p = p->next)
 		if (p->h == h && !p->dead && p->need_auth && !p->authed) {
 			p->authed = 1;
 			rv = CKR_OK;
 		}
-	pthread_mutex_unlock(&tk_pk_mu);
+	pthread_mutex_unlock(&b->mu);
 	return rv;
 }
