@@ -9,6 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+static uint32_t pvp_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (uint32_t)n : 1u;
+}
 
 int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena, int gpu)
 {
@@ -29,6 +36,7 @@ int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena,
 	p->gpu = gpu;
 	if (p->stats == NULL)
 		p->stats = pvrs_open();
+	p->max_polling = pvp_cpus() / 2u > 0 ? pvp_cpus() / 2u : 1u;
 	atomic_store(&p->prod, 0u);
 	atomic_store(&p->inflight, 0u);
 	return PV_OK;
@@ -248,9 +256,13 @@ static uint64_t now_ns(void)
 
 /* Until *word != seen or *busy == 0: spin a little; a CPU worker's (or
  * pvaultd's) FUTEX_WAKE ends the sleep.  For the GPU, poll (yielding the
- * core) for up to 2 ms first: a lone request must not pay pv_cuda's
- * watchdog wake-up (~1 ms). */
-static void wait_change(const pv_producer *p, uint32_t *word, uint32_t seen, const uint32_t *busy)
+ * core) for up to 2 ms first, so that a lone request does not wait for
+ * pv_cuda's watchdog to wake it - but at most half the CPUs' worth of
+ * threads poll at once: hundreds of waiters polling would take the cores
+ * from the threads that have work (run 19: 512 threads).  The others
+ * sleep until the watchdog's wake, which comes within ~20 us while
+ * completions flow. */
+static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uint32_t *busy)
 {
 	int spin;
 
@@ -258,13 +270,18 @@ static void wait_change(const pv_producer *p, uint32_t *word, uint32_t seen, con
 		cpu_relax();
 	if (p->gpu && pv_load_acq(word) == seen) {
 		uint64_t end = now_ns() + 2000000u;
-		do {
+		int poll = atomic_fetch_add_explicit(&p->polling, 1u, memory_order_relaxed) < p->max_polling;
+
+		while (poll) {
 			for (spin = 0; spin < 32 && pv_load_acq(word) == seen; spin++)
 				cpu_relax();
-			if (pv_load_acq(word) != seen)
-				return;
+			if (pv_load_acq(word) != seen || now_ns() >= end)
+				break;
 			sched_yield();
-		} while (now_ns() < end);
+		}
+		atomic_fetch_sub_explicit(&p->polling, 1u, memory_order_relaxed);
+		if (pv_load_acq(word) != seen)
+			return;
 	}
 	if (pv_load_acq(word) == seen && pv_load_acq(busy) != 0u)
 		pv_futex_wait(word, seen, 100);

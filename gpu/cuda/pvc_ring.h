@@ -60,7 +60,9 @@ typedef struct pvc_gpu_status {
 	uint32_t sealed;       /* 1: the engine has no master key            */
 	uint32_t fatal;        /* non-zero: device-detected fatal condition  */
 	uint32_t exited;       /* 1 once the last block left (wiped)         */
-	uint32_t pad[3];
+	uint32_t last_done;    /* ticket + 1 of the latest completion: the
+	                          watchdog scans the slots when it changes   */
+	uint32_t pad[2];
 	/* %globaltimer (ns) of the last request a block completed: claimed,
 	 * inputs on the device, executed, completion about to be released
 	 * (pv_cuda_last_trace; for latency breakdowns, racy under load) */
