@@ -220,14 +220,17 @@ static int pvc_health(pv_cuda *v)
 /* Watchdog: health every ms; futex wakes for completed slots; after a
  * fault, the ring's worker of last resort.  It looks at the GPU's
  * last_done word every 20 us while completions come (for 5 ms after the
- * latest), every ms otherwise, and scans the slots when the word moved or
- * a ms passed: a producer that stopped polling sleeps until this wake. */
+ * latest), every ms otherwise, and when the word moved or a ms passed
+ * scans done[] (the slots' done_seq packed in a few cache lines; reading
+ * the slots themselves costs a page each) and wakes the slots that moved:
+ * a producer that stopped polling sleeps until this wake. */
 #define PVC_WD_TICK_NS  1000000u
 #define PVC_WD_FAST_NS  20000u
 #define PVC_WD_BUSY_NS  5000000u
 static void *pvc_watchdog(void *arg)
 {
 	pv_cuda *v = (pv_cuda *)arg;
+	const uint32_t *done = (const uint32_t *)(v->gst + 1);
 	uint64_t tick = 0, moved = 0;
 	uint32_t last = 0;
 	int dead = 0;
@@ -259,9 +262,11 @@ static void *pvc_watchdog(void *arg)
 		}
 		for (uint32_t s = 0; s < v->nslots; s++) {
 			ve_slot *sl = ve_ring_slot(v->ring, v->nslots, v->slot_arena, s);
-			uint32_t d = ld_acq(&sl->dev.done_seq);
+			uint32_t d = ld_acq(&done[s]), r;
+			if (d != v->seen_done[s] || dead)
+				d = ld_acq(&sl->dev.done_seq);   /* the word producers wait on */
 			if (dead) {
-				uint32_t r = ld_acq(&sl->host.ready_seq);
+				r = ld_acq(&sl->host.ready_seq);
 				if (r != 0 && r != d) {
 					/* the GPU is gone: complete on its behalf */
 					sl->dev.res.status = dead == 1 ? PV_ERR_DEVICE : PV_ERR_SEALED;
@@ -279,24 +284,6 @@ static void *pvc_watchdog(void *arg)
 			dead = 2;       /* later requests: PV_ERR_SEALED */
 	}
 	return NULL;
-}
-
-/* cudaSetDevice, waiting up to 3 s while the device reads as busy: right
- * after a faulted vault's close (cudaDeviceReset) the driver may still be
- * tearing the old context down (gpu_ring's fault check, run 19). */
-static cudaError_t pvc_set_device(int dev)
-{
-	struct timespec ts = { 0, 20000000 };
-	cudaError_t e;
-	int i;
-
-	for (i = 0;; i++) {
-		e = cudaSetDevice(dev);
-		if (e != cudaErrorDevicesUnavailable || i == 150)
-			return e;
-		(void)cudaGetLastError();
-		nanosleep(&ts, NULL);
-	}
 }
 
 static int pvc_check_geom(const pv_cuda_params *p, uint32_t *ns, uint32_t *sa, char *err, size_t errlen)
@@ -441,7 +428,7 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	}
 
 #define CK(call) do { if ((rc = PVC_CK(v, call)) != PV_OK) goto fail; } while (0)
-	CK(pvc_set_device(v->dev));
+	CK(cudaSetDevice(v->dev));
 	CK(cudaGetDeviceProperties(&prop, v->dev));
 	snprintf(v->device_name, sizeof v->device_name, "%s", prop.name);
 	v->sm_count = prop.multiProcessorCount;
@@ -463,8 +450,8 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 		for (uint32_t i = 0; i < ns; i++)
 			ve_ring_slot(v->ring, ns, sa, i)->host.free_seq = i;
 	}
-	CK(cudaHostAlloc((void **)&v->gst, sizeof(pvc_gpu_status), cudaHostAllocMapped | cudaHostAllocPortable));
-	memset(v->gst, 0, sizeof(pvc_gpu_status));
+	CK(cudaHostAlloc((void **)&v->gst, PVC_GST_BYTES(ns), cudaHostAllocMapped | cudaHostAllocPortable));
+	memset(v->gst, 0, PVC_GST_BYTES(ns));
 	CK(cudaHostAlloc((void **)&v->hstaging, PVC_ST_LEN, cudaHostAllocDefault));
 
 	CK(cudaMalloc((void **)&v->darena, (size_t)ns * sa));
@@ -490,6 +477,7 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	v->kp.ring = (uint8_t *)dptr;
 	CK(cudaHostGetDevicePointer(&dptr, v->gst, 0));
 	v->kp.gst = (pvc_gpu_status *)dptr;
+	v->kp.cdone = (uint32_t *)(v->kp.gst + 1);
 	v->kp.darena = v->darena;
 	v->kp.ddesc = v->ddesc;
 	v->kp.dev = v->dstate;
@@ -614,8 +602,10 @@ int pv_cuda_close(pv_cuda *v)
 	if (v->launched && !v->stopped) {
 		if (e == cudaErrorNotReady)
 			return rc;        /* still running: nothing may be freed */
-		/* a sticky error (fault) poisons the context: wipe the host copies,
-		 * then reset it so device memory is released and a new boot works */
+		/* a sticky error (fault) poisons the context for the rest of the
+		 * process (CUDA: "the process must be terminated and relaunched";
+		 * a new boot here is refused): wipe the host copies, and reset
+		 * so that the driver releases what it can */
 		explicit_bzero(v->ring, v->ring_bytes);
 		(void)cudaDeviceReset();
 		pvc_free_host(v);

@@ -61,13 +61,18 @@ typedef struct pvc_gpu_status {
 	uint32_t fatal;        /* non-zero: device-detected fatal condition  */
 	uint32_t exited;       /* 1 once the last block left (wiped)         */
 	uint32_t last_done;    /* ticket + 1 of the latest completion: the
-	                          watchdog scans the slots when it changes   */
+	                          watchdog scans done[] when it changes      */
 	uint32_t pad[2];
 	/* %globaltimer (ns) of the last request a block completed: claimed,
 	 * inputs on the device, executed, completion about to be released
 	 * (pv_cuda_last_trace; for latency breakdowns, racy under load) */
 	uint64_t trace[4];
+	/* followed by done[nslots]: each slot's done_seq again, packed in a
+	 * few cache lines (the slots' own words lie a slot arena apart, one
+	 * page each), for the watchdog's scans */
 } pvc_gpu_status;
+
+#define PVC_GST_BYTES(nslots) (sizeof(pvc_gpu_status) + (size_t)(nslots) * sizeof(uint32_t))
 
 /* Device-memory state, GPU-only. */
 typedef struct pvc_devstate {
@@ -81,6 +86,7 @@ typedef struct pvc_devstate {
 typedef struct pvc_kparams {
 	uint8_t *ring;         /* mapped host memory: ve_ring (hdr + slots)   */
 	pvc_gpu_status *gst;   /* mapped host memory                          */
+	uint32_t *cdone;       /* mapped host memory: gst's done[nslots]      */
 	uint8_t *darena;       /* device: nslots * slot_arena                 */
 	ve_desc *ddesc;        /* device: nslots descriptors                  */
 	pvc_devstate *dev;     /* device                                      */

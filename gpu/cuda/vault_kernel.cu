@@ -497,6 +497,7 @@ pvc_vault_kernel(const pvc_kparams p)
 			((volatile uint64_t *)&sd->t_claim)[0] = s_tclaim;
 			((volatile uint64_t *)&sd->t_done)[0] = pvc_now();
 			pvc_st_rel_sys(&sd->done_seq, t + 1u);
+			pvc_st_rel_sys(&p.cdone[slot], t + 1u);
 			pvc_st_rel_sys(&p.gst->last_done, t + 1u);
 		}
 		kc_wipe(&res, sizeof res);

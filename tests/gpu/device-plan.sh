@@ -31,7 +31,7 @@
 #      each, and gpu_bench sig; then the same with the bundle of branch
 #      wip/claim-any-ready (build-devpack/bundle-claim.tar.xz) and its
 #      gpu_ring and public-key suites
-#   16 gpu_ring (the fault check), then PIXELVAULT_RING_STATS p11bench
+#   16 gpu_ring (the fault check), engine_pk, p11pk, then PIXELVAULT_RING_STATS p11bench
 #      processes: RSA / P-256 / Ed25519 / SHA3-256 4 KiB at 1, 128, 512
 #      and 1024 threads (gpu_slots = 2048), and gpu_bench sig
 set -uo pipefail
@@ -95,9 +95,10 @@ case "${1:-}" in
      export PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=60 PV_UNIT_TIMEOUT_SCALE=0.5 PV_UNIT_NAMES="engine_pk p11pk"
      timeout 290 bash tests/gpu/run-device --bundle build-devpack/bundle-claim.tar.xz --phases ring,unit,bench --scale 0.3
      echo "=== main ==="; cat "$OUT/summary-main.txt" ;;
-  16) export PV_RING_LIMIT=45 PV_BENCH_SPLIT=1 PV_BENCH_MECH=rsa2048-sign,p256-sign,ed25519-sign,sha3-256-4k \
+  16) export PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=60 PV_UNIT_TIMEOUT_SCALE=0.5 PV_UNIT_NAMES="engine_pk p11pk" \
+       PV_BENCH_SPLIT=1 PV_BENCH_MECH=rsa2048-sign,p256-sign,ed25519-sign,sha3-256-4k \
        PV_BENCH_THREADS=1,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40 \
        PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=60
-     exec timeout 560 bash tests/gpu/run-device --bundle "$B" --phases ring,bench --scale 0.3 ;;
+     exec timeout 560 bash tests/gpu/run-device --bundle "$B" --phases ring,unit,bench --scale 0.3 ;;
   *) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
