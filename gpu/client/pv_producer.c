@@ -11,6 +11,11 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Waiters that may poll a GPU slot at once, for n CPUs. */
+#ifndef PV_MAX_POLLING
+#define PV_MAX_POLLING(n) ((n) / 2u > 0 ? (n) / 2u : 1u)
+#endif
+
 static uint32_t pvp_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -36,7 +41,7 @@ int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena,
 	p->gpu = gpu;
 	if (p->stats == NULL)
 		p->stats = pvrs_open();
-	p->max_polling = pvp_cpus() / 2u > 0 ? pvp_cpus() / 2u : 1u;
+	p->max_polling = PV_MAX_POLLING(pvp_cpus());
 	atomic_store(&p->prod, 0u);
 	atomic_store(&p->inflight, 0u);
 	return PV_OK;
@@ -255,13 +260,13 @@ static uint64_t now_ns(void)
 }
 
 /* Until *word != seen or *busy == 0: spin a little; a CPU worker's (or
- * pvaultd's) FUTEX_WAKE ends the sleep.  For the GPU, poll (yielding the
- * core) for up to 2 ms first, so that a lone request does not wait for
- * pv_cuda's watchdog to wake it - but at most half the CPUs' worth of
- * threads poll at once: hundreds of waiters polling would take the cores
- * from the threads that have work (run 19: 512 threads).  The others
- * sleep until the watchdog's wake, which comes within ~20 us while
- * completions flow. */
+ * pvaultd's) FUTEX_WAKE ends the sleep.  For the GPU, a bounded number of
+ * waiters (PV_MAX_POLLING) poll the word - yielding the core for 2 ms,
+ * then in 50 us naps, for up to 100 ms - so that a lone request never
+ * waits for pv_cuda's watchdog (~1 ms when idle); more would take the
+ * cores from the threads that have work (run 19: 512 threads).  The
+ * others sleep until the watchdog's wake, which comes within ~20 us
+ * while completions flow. */
 static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uint32_t *busy)
 {
 	int spin;
@@ -269,15 +274,19 @@ static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uin
 	for (spin = 0; spin < 64 && pv_load_acq(word) == seen; spin++)
 		cpu_relax();
 	if (p->gpu && pv_load_acq(word) == seen) {
-		uint64_t end = now_ns() + 2000000u;
+		uint64_t t0 = now_ns(), t;
+		struct timespec nap = { 0, 50000 };
 		int poll = atomic_fetch_add_explicit(&p->polling, 1u, memory_order_relaxed) < p->max_polling;
 
-		while (poll) {
+		while (poll && pv_load_acq(word) == seen && pv_load_acq(busy) != 0u) {
 			for (spin = 0; spin < 32 && pv_load_acq(word) == seen; spin++)
 				cpu_relax();
-			if (pv_load_acq(word) != seen || now_ns() >= end)
-				break;
-			sched_yield();
+			if (pv_load_acq(word) != seen || (t = now_ns() - t0) > 100000000u)
+				break;              /* (then the caller looks at its worker) */
+			if (t < 2000000u)
+				sched_yield();
+			else
+				nanosleep(&nap, NULL);
 		}
 		atomic_fetch_sub_explicit(&p->polling, 1u, memory_order_relaxed);
 		if (pv_load_acq(word) != seen)

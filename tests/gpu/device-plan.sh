@@ -34,6 +34,10 @@
 #   16 gpu_ring (the fault check), engine_pk, p11pk, then PIXELVAULT_RING_STATS p11bench
 #      processes: RSA / P-256 / Ed25519 / SHA3-256 4 KiB at 1, 128, 512
 #      and 1024 threads (gpu_slots = 2048), and gpu_bench sig
+#   17 A/B of how many waiters poll a GPU slot: this bundle (PV_MAX_POLLING,
+#      half the CPUs) against build-devpack/bundle-b.tar.xz (the variant
+#      to compare): p11bench SHA3-256 4 KiB, RSA, Ed25519 at 512 and 1024
+#      threads with PIXELVAULT_RING_STATS
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -100,5 +104,11 @@ case "${1:-}" in
        PV_BENCH_THREADS=1,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40 \
        PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=60
      exec timeout 560 bash tests/gpu/run-device --bundle "$B" --phases ring,unit,bench --scale 0.3 ;;
-  *) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  17) export PV_BENCH_SPLIT=1 PV_BENCH_MECH=sha3-256-4k,rsa2048-sign,ed25519-sign,p256-sign \
+       PV_BENCH_THREADS=1,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40
+     timeout 280 bash tests/gpu/run-device --bundle "$B" --phases bench
+     mv "$OUT/summary.txt" "$OUT/summary-a.txt"; mv "$OUT/logs.tgz" "$OUT/logs-a.tgz" 2>/dev/null
+     timeout 280 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases bench
+     echo "=== A ==="; cat "$OUT/summary-a.txt" ;;
+  *) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
