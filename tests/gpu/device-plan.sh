@@ -28,6 +28,8 @@
 #   11 (short) host-side waiting: RSA/PKCS#11 suites, token-basic,
 #      signatures through the ring without PKCS#11 (gpu_bench sig),
 #      p11bench RSA / P-256 / SHA3 at 1, 128, 512 threads
+#   14 the RSA key blob's CTR on 32 lanes (branch wip/coop-ctr): the RSA
+#      suites, gpu_bench sig (lone RSA split by stage), p11bench RSA
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -82,8 +84,13 @@ case "${1:-}" in
        PV_BENCH_SECS=1 PV_BENCH_THREADS=1,128,512 PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=70 \
        PV_BENCH_MECH=rsa2048-sign,p256-sign,sha3-256-4k
      exec timeout 250 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,bench --scale 0.3 ;;
+  14) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=0.5 \
+       PV_UNIT_NAMES="engine_pk engine_pk_wycheproof p11pk pk_session engine_blob" \
+       PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=90 PV_BENCH_SECS=1 PV_BENCH_THREADS=1,128,512 \
+       PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=60 PV_BENCH_MECH=rsa2048-sign
+     exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases unit,bench --scale 0.3 ;;
   3) export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 PV_BENCH_SECS=2 \
        PV_BENCH_THREADS=1,16,64,128,512 PV_BENCH_GPU_SLOTS=1024 PV_P11BENCH_LIMIT=260 PV_GPU_BENCH=0
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases stress,bench --scale 0.1 ;;
-  *) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
