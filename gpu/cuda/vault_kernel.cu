@@ -52,6 +52,7 @@
 
 #include "gpu/cuda/pvc_bn_warp.cuh"
 #include "pvc_core_all.inc"
+#include "gpu/cuda/pvc_ctr_warp.cuh"
 #include "gpu/core/pv_err.h"
 #include "gpu/core/kc_util.h"
 #include "gpu/engine/ve_engine.h"
