@@ -129,6 +129,8 @@ int tk_obj_set(tk_obj *o, CK_ATTRIBUTE_TYPE t, const void *v, CK_ULONG len)
 	return PV_OK;
 }
 
+/* (o's attributes are distinct: copied in one pass, the array allocated
+ * once - C_SignInit copies the key object under the token's lock) */
 tk_obj *tk_obj_dup(const tk_obj *o)
 {
 	tk_obj *c = calloc(1, sizeof *c);
@@ -139,10 +141,19 @@ tk_obj *tk_obj_dup(const tk_obj *o)
 	c->h = o->h;
 	c->owner = o->owner;
 	memcpy(c->uid, o->uid, sizeof c->uid);
-	for (i = 0; i < o->n; i++) {
-		if (tk_obj_set(c, o->a[i].type, o->a[i].val, o->a[i].len) < 0) {
-			tk_obj_free(c);
-			return NULL;
+	if (o->n > 0 && (c->a = calloc(o->n, sizeof *c->a)) == NULL) {
+		free(c);
+		return NULL;
+	}
+	for (i = 0; i < o->n; i++, c->n++) {
+		c->a[i].type = o->a[i].type;
+		c->a[i].len = o->a[i].len;
+		if (o->a[i].len > 0) {
+			if ((c->a[i].val = malloc(o->a[i].len)) == NULL) {
+				tk_obj_free(c);
+				return NULL;
+			}
+			memcpy(c->a[i].val, o->a[i].val, o->a[i].len);
 		}
 	}
 	return c;

@@ -38,6 +38,9 @@
 #      half the CPUs) against build-devpack/bundle-b.tar.xz (the variant
 #      to compare): p11bench SHA3-256 4 KiB, RSA, Ed25519 at 512 and 1024
 #      threads with PIXELVAULT_RING_STATS
+#   18 a kernel change to the public-key paths: gpu_kat, the public-key
+#      and blob suites, gpu_bench sig (lone RSA / P-256 by stage),
+#      p11bench RSA / P-256 / SM2 at 1 and 1024 threads with ring stats
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -110,5 +113,10 @@ case "${1:-}" in
      mv "$OUT/summary.txt" "$OUT/summary-a.txt"; mv "$OUT/logs.tgz" "$OUT/logs-a.tgz" 2>/dev/null
      timeout 280 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases bench
      echo "=== A ==="; cat "$OUT/summary-a.txt" ;;
-  *) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  18) export PV_KAT_LIMIT=150 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 PV_UNIT_TIMEOUT_SCALE=0.5 \
+       PV_UNIT_NAMES="engine_pk engine_pk_wycheproof engine_blob pk_general p11pk" \
+       PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=60 PV_BENCH_SPLIT=1 PV_BENCH_MECH=rsa2048-sign,p256-sign,sm2-sign \
+       PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40
+     exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases kat,unit,bench --scale 0.3 ;;
+  *) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
