@@ -287,7 +287,7 @@ __device__ static void pvc_poll(const pvc_kparams &p, uint32_t *s_gap, uint32_t 
 	}
 }
 
-extern "C" __global__ void __launch_bounds__(PVC_BLOCK)
+extern "C" __global__ void __launch_bounds__(PVC_BLOCK, 8)
 pvc_vault_kernel(const pvc_kparams p)
 {
 	extern __shared__ uint4 s_dyn[];
