@@ -40,6 +40,9 @@ else
     python3 "$SRC/gpu/cuda/gen_core_inc.py" "$BLD/pvc_core_all.inc" "$SRC" \
       $(cd "$SRC" && find gpu/core gpu/engine -name '*.c' | sort | sed "s|^|$SRC/|")
   fi
+  if [ ! -f "$BLD/pvc_ec_comb_tables.h" ]; then
+    python3 "$SRC/gpu/core/ec/gen_tables.py" --warp-comb > "$BLD/pvc_ec_comb_tables.h"
+  fi
   "$NVCC" -arch="$ARCH" -std=c++17 -cubin -Xptxas -v -I"$SRC" -I"$BLD" -diag-suppress 1675 \
     -o "$OUT/vault_kernel.cubin" "$SRC/gpu/cuda/vault_kernel.cu" 2> "$OUT/ptxas.txt"
 fi

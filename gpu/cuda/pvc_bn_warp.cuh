@@ -457,6 +457,13 @@ __host__ __device__ static inline int pvcw_hook_modexp2(uint32_t *x1, const uint
 #endif
 }
 
+/* CTR over n full blocks (kc_ctr.c's hook), defined in pvc_ctr_warp.cuh
+ * after the core (it calls the block cipher). */
+struct kc_bc;
+__host__ __device__ static int pvcw_hook_ctr(const struct kc_bc *bc, uint8_t ctr[16], uint32_t cb,
+	const uint8_t *in, uint8_t *out, size_t n);
+
+#define KC_CTR_COOP(bc, ctr, cb, in, out, n) pvcw_hook_ctr(bc, ctr, cb, in, out, n)
 #define KC_BN_COOP_MODEXP2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl) \
 	pvcw_hook_modexp2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl)
 #define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) pvcw_hook_montmul(d, x, y, m, nl, m0i)

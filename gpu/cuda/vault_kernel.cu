@@ -10,8 +10,9 @@
  *
  * Shape: a grid of (multiprocessors x resident blocks) blocks that never
  * return while the vault is open; one request per block (thread 0 runs
- * it, or for RSA all of warp 0 with warp 1 as its helper: pvc_lanes,
- * pvc_bn_warp.cuh; the block moves its data), one block of the grid is
+ * it, or for RSA and ECDSA/SM2 signing all of warp 0 with warp 1 as its
+ * helper: pvc_lanes, pvc_bn_warp.cuh, pvc_ec_warp.cuh; the block moves its
+ * data), one block of the grid is
  * the poller.
  *   boot   thread 0 of each block runs ve_boot() from the device staging
  *          buffer (master key + boot entropy, identical for all blocks, so
@@ -51,7 +52,9 @@
 #define KC_API __host__ __device__ static __noinline__ __attribute__((unused))
 
 #include "gpu/cuda/pvc_bn_warp.cuh"
+#include "gpu/cuda/pvc_ec_warp.cuh"
 #include "pvc_core_all.inc"
+#include "gpu/cuda/pvc_ctr_warp.cuh"
 #include "gpu/core/pv_err.h"
 #include "gpu/core/kc_util.h"
 #include "gpu/engine/ve_engine.h"
@@ -221,14 +224,18 @@ __device__ static inline void pvc_out_span(const ve_desc *d, const ve_result *re
 /* Lanes of warp 0 that run a request: RSA requests run on all 32 with
  * identical data, so that kc_bn's Montgomery arithmetic is done by the
  * warp, and warp 1 computes the second CRT half beside it (mode 2 of
- * pvc_bn_warp.cuh); everything else on lane 0.  (The descriptor is
- * the host's: any value only picks the shape, ve_execute validates it.) */
+ * pvc_bn_warp.cuh); ECDSA and SM2 signatures too, so that k*G is computed
+ * by the warp (pvc_ec_warp.cuh; warp 1 only waits for the release);
+ * everything else on lane 0.  (The descriptor is the host's: any value
+ * only picks the shape, ve_execute validates it.) */
 __device__ static inline uint32_t pvc_lanes(const ve_desc *d)
 {
 	const bool rsa = d->mech >= PV_MECH_RSA_PKCS && d->mech <= PV_MECH_RSA_X_509;
 	const bool op = d->op == PV_OP_SIGN || d->op == PV_OP_VERIFY ||
 	                d->op == PV_OP_ENCRYPT || d->op == PV_OP_DECRYPT;
-	return rsa && op ? 32u : 1u;
+	const bool ecsign = (d->mech == PV_MECH_ECDSA || d->mech == PV_MECH_SM2_SIGN) &&
+	                    d->op == PV_OP_SIGN;
+	return (rsa && op) || ecsign ? 32u : 1u;
 }
 
 #define PVC_POLL_WINDOW 128u
@@ -280,7 +287,7 @@ __device__ static void pvc_poll(const pvc_kparams &p, uint32_t *s_gap, uint32_t 
 	}
 }
 
-extern "C" __global__ void __launch_bounds__(PVC_BLOCK)
+extern "C" __global__ void __launch_bounds__(PVC_BLOCK, 8)
 pvc_vault_kernel(const pvc_kparams p)
 {
 	extern __shared__ uint4 s_dyn[];
@@ -399,7 +406,7 @@ pvc_vault_kernel(const pvc_kparams p)
 			pvc_trace(p, 1);
 
 		/* execute on the private device copies: lane 0, or the whole of
-		 * warp 0 for RSA (the other lanes take a copy of lane 0's DRBG,
+		 * warp 0 for RSA and EC signing (the other lanes take a copy of lane 0's DRBG,
 		 * so that every lane draws the same bytes; it is wiped after) */
 		ve_result res;
 		uint8_t *darena = p.darena + (size_t)slot * p.slot_arena;

@@ -51,6 +51,7 @@
  * sets its mode first (pvcw_mode) */
 #include "gpu/cuda/pvc_bn_warp.cuh"
 #include "pvc_core_all.inc"
+#include "gpu/cuda/pvc_ctr_warp.cuh"
 #include "gpu/core/pv_err.h"
 #include "gpu/core/hash/kc_hash.h"
 #include "gpu/core/sym/kc_sym.h"

@@ -31,9 +31,14 @@
  * PV_ERR_ENC_INVALID SM2 ciphertext does not decrypt (bad C1, C3 mismatch).
  *
  * Constant time: everything that touches the private key or a nonce
- * (scalar multiplication, modular inversion by Fermat, the RFC 6979 HMAC
- * chain, SM2 decryption's checks) has no secret-dependent branch or index;
- * verification is over public data only.  Randomness comes only from the
+ * (scalar multiplication, modular inversion, the RFC 6979 HMAC chain, SM2
+ * decryption's checks) has no secret-dependent branch or index.  Signing
+ * inverts its secrets (1/Z of k*G, k^-1, SM2's (1 + d)^-1) blinded: a*b
+ * with b secret, uniform and drawn beside k from the nonce state is
+ * inverted by a variable-time binary GCD (kc_ec_inv.c), which sees only a
+ * value independent of a; the other inversions of secrets (key generation,
+ * ECDH, SM2 encryption) are by Fermat.  Verification is over public data
+ * only (variable-time inversions).  Randomness comes only from the
  * caller's kc_drbg.
  *
  * Stack (GPU threads: local memory).  Nothing is allocated; all state is

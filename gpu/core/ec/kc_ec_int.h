@@ -31,7 +31,8 @@
  * Declassification for the ctgrind tests.  A few decisions derived from
  * secrets are public by design: "this DRBG candidate is out of range, draw
  * another", "the private key is out of range", "r or s came out 0", "the
- * SM2 ciphertext failed its check".  The ct test program (tests/ct/ec)
+ * SM2 ciphertext failed its check"; and a secret times a secret uniform
+ * blinding value is independent of the secret (kc_ecf_inv_blind).  The ct test program (tests/ct/ec)
  * compiles these sources with -DKC_CT_VALIDATION so that valgrind is told
  * the decision bit is public (as BoringSSL's constant_time_declassify);
  * in every real build (host library, CUDA) it is the identity.
@@ -88,8 +89,15 @@ KC_API void kc_ecf_to_mont(const kc_ec_mod *m, uint32_t *r, const uint32_t *a);
 KC_API void kc_ecf_from_mont(const kc_ec_mod *m, uint32_t *r, const uint32_t *a);
 /* r = a^e (Montgomery in and out); e is PUBLIC (branches on its bits). */
 KC_API void kc_ecf_pow(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *e);
-/* r = a^-1 (Montgomery), by Fermat; 0 maps to 0. */
+/* r = a^-1 (Montgomery), by Fermat; 0 maps to 0.  Constant time. */
 KC_API void kc_ecf_inv(const kc_ec_mod *m, uint32_t *r, const uint32_t *a);
+/* r = a^-1 (Montgomery), 0 maps to 0, by a binary extended GCD in
+ * VARIABLE time (kc_ec_inv.c): only for a public a, or a blinded one. */
+KC_API void kc_ecf_inv_vartime(const kc_ec_mod *m, uint32_t *r, const uint32_t *a);
+/* r = a^-1 (Montgomery) for a secret a: b must be secret, uniformly random
+ * in [1, m) and used for nothing else; a*b is declassified and inverted in
+ * variable time, r = (a b)^-1 b.  0 maps to 0. */
+KC_API void kc_ecf_inv_blind(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b);
 /* ctl: 1 if a == 0 */
 KC_API uint32_t kc_ecf_is_zero(const kc_ec_mod *m, const uint32_t *a);
 /* ctl: 1 if a == b */
@@ -143,8 +151,22 @@ KC_API int kc_ec_nonce_init(kc_ec_nonce *st, uint32_t alg, const uint8_t *x, con
                             uint32_t flen, const uint8_t *extra, size_t elen);
 /* Next candidate k (flen bytes, not yet range-checked). */
 KC_API void kc_ec_nonce_next(kc_ec_nonce *st, uint8_t *k);
+/* Blinding values for the current candidate, for kc_ecf_inv_blind:
+ * b0 uniform in [1, m0) and, unless m1 is NULL, b1 in [1, m1), from
+ * HMAC_K(V || 0x02 || i || ctr) (rejection sampling over ctr) - side
+ * outputs that leave K and V as they are, so the nonce sequence (and every
+ * signature) is unchanged.  Both moduli have 4*nl == hlen bytes.
+ * PV_OK, or PV_ERR_GENERAL if 8 draws in a row were out of range (each
+ * happens with probability below 2^-32). */
+KC_API int kc_ec_nonce_blinds(const kc_ec_nonce *st, const kc_ec_mod *m0, uint32_t *b0,
+                              const kc_ec_mod *m1, uint32_t *b1);
 
-/* x(R) mod n for a projective R (raw limbs); ctl 1 unless R is the identity. */
-KC_API uint32_t kc_ec_xmodn(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r);
+/* x(R) mod n for a projective R (raw limbs); ctl 1 unless R is the
+ * identity.  _pub: R is public (verification), 1/Z in variable time.
+ * _blind: R is secret (signing), 1/Z by kc_ecf_inv_blind with bz, a
+ * blinding value mod p (kc_ec_nonce_blinds). */
+KC_API uint32_t kc_ec_xmodn_pub(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r);
+KC_API uint32_t kc_ec_xmodn_blind(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r,
+                                  const uint32_t *bz);
 
 #endif /* KC_EC_INT_H */

@@ -77,3 +77,45 @@ KC_API void kc_ec_nonce_next(kc_ec_nonce *st, uint8_t *k)
 	kc_ec_nonce_mac_v(st, st->V);
 	kc_memcpy(k, st->V, st->hlen);
 }
+
+/* b in [1, m) from HMAC_K(V || 0x02 || i || ctr), ctr = 0, 1, ...: a
+ * candidate out of range is discarded (public decision, as for k). */
+KC_PRIV int kc_ec_nonce_blind1(const kc_hmac_ctx *key, const kc_ec_nonce *st, uint8_t i,
+                               const kc_ec_mod *m, uint32_t *b)
+{
+	kc_hmac_ctx h;
+	uint8_t out[KC_EC_MAX_FLEN_INT], sfx[3];
+	uint32_t ok = 0, ctr;
+
+	for (ctr = 0; ctr < 8u && !ok; ctr++) {
+		h = *key;
+		sfx[0] = 0x02;
+		sfx[1] = i;
+		sfx[2] = (uint8_t)ctr;
+		kc_hmac_update(&h, st->V, st->hlen);
+		kc_hmac_update(&h, sfx, sizeof sfx);
+		kc_hmac_final(&h, out);
+		ok = kc_ecf_decode(m, b, out) & (kc_ecf_is_zero(m, b) ^ 1u);
+		ok = kc_ec_public_ctl(ok);
+	}
+	kc_wipe(&h, sizeof h);
+	kc_wipe(out, sizeof out);
+	return ok ? PV_OK : PV_ERR_GENERAL;
+}
+
+KC_API int kc_ec_nonce_blinds(const kc_ec_nonce *st, const kc_ec_mod *m0, uint32_t *b0,
+                              const kc_ec_mod *m1, uint32_t *b1)
+{
+	kc_hmac_ctx key;
+	int rc;
+
+	if (4u * m0->nl != st->hlen || (m1 != NULL && 4u * m1->nl != st->hlen))
+		return PV_ERR_GENERAL;
+	rc = kc_hmac_init(&key, st->alg, st->K, st->hlen);
+	if (rc == PV_OK)
+		rc = kc_ec_nonce_blind1(&key, st, 0, m0, b0);
+	if (rc == PV_OK && m1 != NULL)
+		rc = kc_ec_nonce_blind1(&key, st, 1, m1, b1);
+	kc_wipe(&key, sizeof key);
+	return rc;
+}

@@ -19,6 +19,15 @@
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
 
+/* An execution space may compute k*G cooperatively
+ * (gpu/cuda/pvc_ec_warp.cuh: the 32 lanes of a warp that run one request
+ * with identical data, each lane adding its own comb columns).  The hook
+ * returns 1 when it did, with the same point (its projective
+ * representation may differ), 0 to run the serial comb below. */
+#ifndef KC_EC_COOP_MULGEN
+#define KC_EC_COOP_MULGEN(c, r, k) 0
+#endif
+
 KC_API void kc_ecp_set_inf(const kc_ec_params *c, kc_ec_pt *p)
 {
 	uint32_t i;
@@ -204,6 +213,8 @@ KC_EC_NOINLINE KC_API void kc_ecp_mulgen(const kc_ec_params *c, kc_ec_pt *r, con
 	uint32_t i, j, idx;
 	int s;
 
+	if (KC_EC_COOP_MULGEN(c, r, k))
+		return;
 	kc_ecp_set_inf(c, &acc);
 	for (s = (int)d - 1; s >= 0; s--) {
 		idx = 0;

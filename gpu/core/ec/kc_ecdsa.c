@@ -4,8 +4,12 @@
  *
  * Sign: e = leftmost bits of the hash (bits(n) = 8*flen), k from
  * kc_ec_nonce (RFC 6979, hedged), R = k*G (comb), r = x(R) mod n,
- * s = k^-1 (e + r*d) mod n with k^-1 = k^(n-2) (Fermat: constant time).
- * Verify: u1 = e/s, u2 = r/s, R = u1*G + u2*Q, accept iff x(R) = r mod n.
+ * s = k^-1 (e + r*d) mod n.  The two inversions of secrets (1/Z of R mod p,
+ * k^-1 mod n) are blinded (kc_ecf_inv_blind) with values drawn beside k
+ * from the nonce state (kc_ec_nonce_blinds), which leaves the nonce
+ * sequence, and so r and s, exactly as RFC 6979 makes them.
+ * Verify: u1 = e/s, u2 = r/s, R = u1*G + u2*Q, accept iff x(R) = r mod n;
+ * public data only, inversions in variable time.
  */
 #include "gpu/core/ec/kc_ec.h"
 #include "gpu/core/ec/kc_ec_int.h"
@@ -24,16 +28,35 @@ KC_PRIV uint32_t kc_ecdsa_halg(const kc_ec_params *c, int curve)
 	return c->flen == 48 ? KC_HASH_SHA384 : KC_HASH_SHA256;
 }
 
-/* x(R) mod n for a projective R; returns ctl 1 unless R is the identity. */
-KC_API uint32_t kc_ec_xmodn(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r)
+/* x(R) mod n for a projective R, zi = 1/Z (Montgomery). */
+KC_PRIV void kc_ec_xmodn_zi(const kc_ec_params *c, const kc_ec_pt *R, const uint32_t *zi, uint32_t *r)
 {
-	uint32_t x[KC_EC_MAXL], y[KC_EC_MAXL], ok;
+	uint32_t x[KC_EC_MAXL];
 
-	ok = kc_ecp_to_affine(c, R, x, y);
+	kc_ecf_mul(&c->p, x, R->x, zi);
 	kc_ecf_from_mont(&c->p, x, x);
 	kc_ecf_reduce_once(&c->n, r, x);   /* x < p < 2n */
 	kc_wipe(x, sizeof x);
-	kc_wipe(y, sizeof y);
+}
+
+KC_API uint32_t kc_ec_xmodn_pub(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r)
+{
+	uint32_t zi[KC_EC_MAXL];
+
+	kc_ecf_inv_vartime(&c->p, zi, R->z);
+	kc_ec_xmodn_zi(c, R, zi, r);
+	return kc_ecf_is_zero(&c->p, R->z) ^ 1u;
+}
+
+KC_API uint32_t kc_ec_xmodn_blind(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r,
+                                  const uint32_t *bz)
+{
+	uint32_t zi[KC_EC_MAXL], ok;
+
+	ok = kc_ecf_is_zero(&c->p, R->z) ^ 1u;
+	kc_ecf_inv_blind(&c->p, zi, R->z, bz);
+	kc_ec_xmodn_zi(c, R, zi, r);
+	kc_wipe(zi, sizeof zi);
 	return ok;
 }
 
@@ -45,7 +68,7 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 	kc_ec_nonce ns;
 	kc_ec_pt R;
 	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], k[KC_EC_MAXL], r[KC_EC_MAXL], s[KC_EC_MAXL];
-	uint32_t t[KC_EC_MAXL];
+	uint32_t t[KC_EC_MAXL], bz[KC_EC_MAXL], bk[KC_EC_MAXL];
 	uint8_t h1[KC_EC_MAX_FLEN], kb[KC_EC_MAX_FLEN], extra[KC_EC_MAX_FLEN];
 	uint32_t flen, ok;
 	int rc, i;
@@ -83,14 +106,17 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 		kc_ec_nonce_next(&ns, kb);
 		if (!kc_ec_public_ctl(kc_ec_scalar_ok(c, kb, 0)))  /* rejected: discarded */
 			continue;
+		/* blinding for 1/Z (mod p) and k^-1 (mod n) */
+		if (kc_ec_nonce_blinds(&ns, &c->p, bz, N, bk) != PV_OK)
+			break;
 		kc_ecp_mulgen(c, &R, kb);
-		kc_ec_xmodn(c, &R, r);
+		kc_ec_xmodn_blind(c, &R, r, bz);
 		KC_EC_DECLASSIFY(r, sizeof r);    /* r is public output */
 		if (kc_ecf_is_zero(N, r))
 			continue;
 		kc_ecf_decode(N, k, kb);
 		kc_ecf_to_mont(N, k, k);
-		kc_ecf_inv(N, k, k);              /* k^-1 R */
+		kc_ecf_inv_blind(N, k, k, bk);    /* k^-1 R */
 		kc_ecf_to_mont(N, t, r);
 		kc_ecf_mul(N, t, t, d);           /* r d R */
 		kc_ecf_add(N, t, t, e);           /* (e + r d) R */
@@ -113,6 +139,8 @@ out:
 	kc_wipe(k, sizeof k);
 	kc_wipe(t, sizeof t);
 	kc_wipe(s, sizeof s);
+	kc_wipe(bz, sizeof bz);
+	kc_wipe(bk, sizeof bk);
 	kc_wipe(kb, sizeof kb);
 	kc_wipe(h1, sizeof h1);
 	kc_wipe(extra, sizeof extra);
@@ -149,13 +177,13 @@ KC_API int kc_ecdsa_verify(int curve, const uint8_t *pub, size_t publen,
 	kc_ec_hash_to_n(c, e, hash, hlen);
 
 	kc_ecf_to_mont(N, w, s);
-	kc_ecf_inv(N, w, w);                  /* s^-1 R */
+	kc_ecf_inv_vartime(N, w, w);          /* s^-1 R (public) */
 	kc_ecf_mul(N, x, e, w);               /* e/s */
 	kc_ecf_encode(N, u1, x);
 	kc_ecf_mul(N, x, r, w);               /* r/s */
 	kc_ecf_encode(N, u2, x);
 	kc_ecp_mul2(c, &R, u1, &Q, u2);
-	if (!kc_ec_xmodn(c, &R, x))
+	if (!kc_ec_xmodn_pub(c, &R, x))
 		return PV_ERR_SIG_INVALID;
 	return kc_ecf_eq(N, x, r) ? PV_OK : PV_ERR_SIG_INVALID;
 }

@@ -10,7 +10,10 @@
  *           accept iff (e + x1) mod n = r
  *
  * k comes from kc_ec_nonce (RFC 6979 with HMAC-SM3 over (d, e mod n),
- * hedged with DRBG output), so a weak DRBG cannot leak d through k.
+ * hedged with DRBG output), so a weak DRBG cannot leak d through k.  The
+ * inversions of secrets, 1/Z of k*G mod p and (1 + d)^-1 mod n, are
+ * blinded (kc_ecf_inv_blind) with values drawn beside each k from the
+ * nonce state (kc_ec_nonce_blinds): signatures are unchanged.
  */
 #include "gpu/core/ec/kc_ec.h"
 #include "gpu/core/ec/kc_ec_int.h"
@@ -92,7 +95,7 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 	kc_ec_nonce ns;
 	kc_ec_pt R;
 	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], k[KC_EC_MAXL], r[KC_EC_MAXL], s[KC_EC_MAXL];
-	uint32_t t[KC_EC_MAXL], di[KC_EC_MAXL];
+	uint32_t t[KC_EC_MAXL], di[KC_EC_MAXL], bz[KC_EC_MAXL], bd[KC_EC_MAXL];
 	uint8_t h1[32], kb[32], extra[32];
 	int rc, i;
 
@@ -112,15 +115,16 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 		goto out;
 	kc_ecf_decode(N, d, priv);
 	kc_ecf_to_mont(N, d, d);
-	kc_ecf_add(N, di, N->one, d);
-	kc_ecf_inv(N, di, di);                /* (1 + d)^-1 R */
 	rc = PV_ERR_GENERAL;
 	for (i = 0; i < KC_SM2_TRIES; i++) {
 		kc_ec_nonce_next(&ns, kb);
 		if (!kc_ec_public_ctl(kc_ec_scalar_ok(c, kb, 0)))  /* rejected: discarded */
 			continue;
+		/* blinding for 1/Z (mod p) and (1 + d)^-1 (mod n) */
+		if (kc_ec_nonce_blinds(&ns, &c->p, bz, N, bd) != PV_OK)
+			break;
 		kc_ecp_mulgen(c, &R, kb);
-		kc_ec_xmodn(c, &R, r);
+		kc_ec_xmodn_blind(c, &R, r, bz);
 		kc_ecf_add(N, r, r, e);           /* r = (e + x1) mod n */
 		KC_EC_DECLASSIFY(r, sizeof r);    /* r is public output */
 		kc_ecf_decode(N, k, kb);
@@ -129,6 +133,8 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 		if (kc_ec_public_ctl(kc_ecf_is_zero(N, r) | kc_ecf_is_zero(N, t)))
 			continue;
 		kc_ecf_to_mont(N, k, k);
+		kc_ecf_add(N, di, N->one, d);
+		kc_ecf_inv_blind(N, di, di, bd);  /* (1 + d)^-1 R */
 		kc_ecf_to_mont(N, t, r);
 		kc_ecf_mul(N, t, t, d);           /* r d R */
 		kc_ecf_sub(N, t, k, t);           /* (k - r d) R */
@@ -147,6 +153,8 @@ out:
 	kc_wipe(&R, sizeof R);
 	kc_wipe(d, sizeof d);
 	kc_wipe(di, sizeof di);
+	kc_wipe(bz, sizeof bz);
+	kc_wipe(bd, sizeof bd);
 	kc_wipe(e, sizeof e);
 	kc_wipe(k, sizeof k);
 	kc_wipe(t, sizeof t);
@@ -207,7 +215,7 @@ KC_API int kc_sm2_verify_digest(const uint8_t *pub, size_t publen, const uint8_t
 		return PV_ERR_SIG_INVALID;
 	kc_ecf_encode(N, tb, t);
 	kc_ecp_mul2(c, &R, sig + 32, &P, tb);
-	if (!kc_ec_xmodn(c, &R, x))
+	if (!kc_ec_xmodn_pub(c, &R, x))
 		return PV_ERR_SIG_INVALID;
 	kc_ec_hash_to_n(c, e, eb, 32);
 	kc_ecf_add(N, x, x, e);

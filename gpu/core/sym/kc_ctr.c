@@ -4,6 +4,14 @@
  */
 #include "gpu/core/sym/kc_sym_int.h"
 
+/* An execution space may run the full blocks of a CTR stream
+ * cooperatively (gpu/cuda/pvc_bn_warp.cuh: the 32 lanes of a warp that
+ * run one request with identical data, each encrypting every 32nd counter
+ * block).  Returns 1 when it wrote out[0, 16 n) and advanced ctr by n. */
+#ifndef KC_CTR_COOP
+#define KC_CTR_COOP(bc, ctr, cb, in, out, n) 0
+#endif
+
 /* ctr += 1 over its low cb bits (big-endian), the high bits untouched.
  * The counter block is public (an IV). */
 KC_PRIV void kc_ctr_inc(uint8_t ctr[16], uint32_t cb)
@@ -32,6 +40,12 @@ KC_API void kc_ctr_xcrypt(const kc_bc *bc, uint8_t ctr[16], uint32_t counter_bit
 		*out++ = *in++ ^ ks[n];
 		n = (n + 1) & 15u;
 		len--;
+	}
+	if (len >= 16 && KC_CTR_COOP(bc, ctr, counter_bits, in, out, len / 16)) {
+		m = len / 16;
+		in += 16 * m;
+		out += 16 * m;
+		len -= 16 * m;
 	}
 	while (len >= 16) {
 		m = len / 16;

@@ -7,7 +7,9 @@
  * an error.  The ec sources are compiled into this program with
  * -DKC_CT_VALIDATION, which only turns KC_EC_DECLASSIFY into
  * VALGRIND_MAKE_MEM_DEFINED for the decisions that are public by design
- * (candidate rejected, key out of range, r/s output, SM2 check result).
+ * (candidate rejected, key out of range, r/s output, SM2 check result, and
+ * the blinded product a*b that signing inverts in variable time - without
+ * that declassification this program fails in kc_ecf_inv_vartime).
  * Results are marked public again and checked (verify, the other ECDH side),
  * so the program also fails without valgrind if something is wrong.
  */
