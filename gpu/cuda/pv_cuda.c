@@ -42,6 +42,7 @@
 
 #define PVC_MAX_SLOTS 65536u
 #define PVC_MAX_ARENA_BYTES ((size_t)8 << 30)
+#define PVC_WAKERS 4u              /* watchdog + wakers, at most */
 
 struct pv_cuda {
 	int dev;
@@ -64,10 +65,12 @@ struct pv_cuda {
 	uint32_t prod;             /* producer ticket counter (host only)    */
 	uint32_t *arena_used;      /* per slot: bytes the producer filled    */
 
-	pthread_t wd;              /* watchdog                               */
-	int wd_running;
+	pthread_t wd[PVC_WAKERS];  /* watchdog (0) and wakers                */
+	struct pvc_waker { struct pv_cuda *v; uint32_t k, n; } wk[PVC_WAKERS];
+	uint32_t wd_running;       /* threads started                        */
 	int wd_stop;               /* atomic                                 */
-	uint32_t *seen_done;       /* watchdog: done_seq at its last scan    */
+	int wd_dead;               /* atomic: the watchdog saw the GPU gone  */
+	uint32_t *seen_done;       /* wakers: done_seq at their last scan    */
 
 	pthread_mutex_t why_mu;
 	int sealed;                /* atomic: 1 once sealed by a fault       */
@@ -217,19 +220,23 @@ static int pvc_health(pv_cuda *v)
 	return PV_ERR_SEALED;
 }
 
-/* Watchdog: health every ms; futex wakes for completed slots; after a
- * fault, the ring's worker of last resort.  It looks at the GPU's
- * last_done word every 20 us while completions come (for 5 ms after the
- * latest), every ms otherwise, and when the word moved or a ms passed
- * scans done[] (the slots' done_seq packed in a few cache lines; reading
- * the slots themselves costs a page each) and wakes the slots that moved:
- * a producer that stopped polling sleeps until this wake. */
+/* Watchdog and wakers: thread k of n owns the slots s = k (mod n): it
+ * futex-wakes the ones that completed and, once the GPU is gone, completes
+ * their requests on its behalf (the ring's worker of last resort); thread
+ * 0, the watchdog, also checks the kernel's health every ms.  Each looks
+ * at the GPU's last_done word every 20 us while completions come (for
+ * 5 ms after the latest), every ms otherwise, and when the word moved or
+ * a ms passed scans its part of done[] (the slots' done_seq packed in a
+ * few cache lines; the slots themselves lie a page apart).  Several
+ * threads: one issued at most ~350k wakes/s (runs 21-23), and a waiter
+ * that does not poll sleeps until its wake. */
 #define PVC_WD_TICK_NS  1000000u
 #define PVC_WD_FAST_NS  20000u
 #define PVC_WD_BUSY_NS  5000000u
 static void *pvc_watchdog(void *arg)
 {
-	pv_cuda *v = (pv_cuda *)arg;
+	const struct pvc_waker *w = (const struct pvc_waker *)arg;
+	pv_cuda *v = w->v;
 	const uint32_t *done = (const uint32_t *)(v->gst + 1);
 	uint64_t tick = 0, moved = 0;
 	uint32_t last = 0;
@@ -254,13 +261,15 @@ static void *pvc_watchdog(void *arg)
 		if (due) {
 			tick = now;
 			/* a sealed vault drains and stops its kernel; a dead one
-			 * (fault, or stopped) hands the ring to this thread */
-			if (!dead && pvc_health(v) != PV_OK)
+			 * (fault, or stopped) hands the ring to these threads */
+			if (w->k == 0 && !dead && pvc_health(v) != PV_OK)
 				st_rel(&((ve_ring_hdr *)v->ring)->stop, 1u);
-			if (!dead && cudaEventQuery(v->done) != cudaErrorNotReady)
+			if (w->k == 0 && !dead && cudaEventQuery(v->done) != cudaErrorNotReady)
+				__atomic_store_n(&v->wd_dead, 1, __ATOMIC_RELEASE);
+			if (!dead && __atomic_load_n(&v->wd_dead, __ATOMIC_ACQUIRE))
 				dead = 1;
 		}
-		for (uint32_t s = 0; s < v->nslots; s++) {
+		for (uint32_t s = w->k; s < v->nslots; s += w->n) {
 			ve_slot *sl = ve_ring_slot(v->ring, v->nslots, v->slot_arena, s);
 			uint32_t d = ld_acq(&done[s]), r;
 			if (d != v->seen_done[s] || dead)
@@ -537,12 +546,23 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	}
 	if (v->engine_sealed && v->no_master == 0)
 		v->no_master = PV_ERR_NOT_FOUND;
-	if (pthread_create(&v->wd, NULL, pvc_watchdog, v) != 0) {
-		pvc_seal(v, "cannot start the watchdog thread");
-		rc = PV_ERR_NOMEM;
-		goto fail;
+	{
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		uint32_t n = cpus >= 8 ? (uint32_t)(cpus / 4) : 1u;
+		if (n > PVC_WAKERS)
+			n = PVC_WAKERS;
+		for (uint32_t k = 0; k < n; k++) {
+			v->wk[k].v = v;
+			v->wk[k].k = k;
+			v->wk[k].n = n;
+			if (pthread_create(&v->wd[k], NULL, pvc_watchdog, &v->wk[k]) != 0) {
+				pvc_seal(v, "cannot start the watchdog threads");
+				rc = PV_ERR_NOMEM;
+				goto fail;
+			}
+			v->wd_running = k + 1u;
+		}
 	}
-	v->wd_running = 1;
 #undef CK
 	*out = v;
 	return PV_OK;
@@ -564,7 +584,8 @@ int pv_cuda_close(pv_cuda *v)
 		return PV_OK;
 	if (v->wd_running) {
 		__atomic_store_n(&v->wd_stop, 1, __ATOMIC_RELEASE);
-		pthread_join(v->wd, NULL);
+		for (uint32_t k = 0; k < v->wd_running; k++)
+			pthread_join(v->wd[k], NULL);
 		v->wd_running = 0;
 	}
 	if (v->launched && !v->stopped) {

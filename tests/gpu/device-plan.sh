@@ -41,6 +41,9 @@
 #   18 a kernel change to the public-key paths: gpu_kat, the public-key
 #      and blob suites, gpu_bench sig (lone RSA / P-256 by stage),
 #      p11bench RSA / P-256 / SM2 at 1 and 1024 threads with ring stats
+#   19 the release measurement: gpu_ring, the 60 s stress of 64 threads,
+#      gpu_bench sig, the p11bench sweep of every mechanism at 1, 16, 128,
+#      512, 1024 threads (gpu_slots = 2048) with OpenSSL on 1 and 16 cores
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -118,5 +121,9 @@ case "${1:-}" in
        PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=60 PV_BENCH_SPLIT=1 PV_BENCH_MECH=rsa2048-sign,p256-sign,sm2-sign \
        PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40
      exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases kat,unit,bench --scale 0.3 ;;
-  *) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  19) export PV_RING_LIMIT=45 PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 \
+       PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=40 PV_BENCH_SECS=2 PV_BENCH_THREADS=1,16,128,512,1024 \
+       PV_BENCH_GPU_SLOTS=2048 PV_P11BENCH_LIMIT=330
+     exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases ring,stress,bench --scale 0.3 ;;
+  *) sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
