@@ -63,8 +63,11 @@ if p11 -M | grep -q ECDSA; then
   say "7. EC P-256 key pair in the vault; signature verified by openssl"
   run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --keypairgen --key-type EC:prime256v1 --label demo-ec --id 03
   run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --sign -m ECDSA-SHA256 --id 03 -f openssl -i "$DEMO/msg.txt" -o "$DEMO/msg.sig"
-  p11 --token-label demo --read-object --type pubkey --id 03 -o "$DEMO/ec.der"
-  openssl pkey -pubin -inform DER -in "$DEMO/ec.der" -out "$DEMO/ec.pem"
+  # the public key through GnuTLS's p11tool: Debian 12's pkcs11-tool (OpenSC
+  # 0.23) exports EC keys unreliably under OpenSSL 3.0 (OpenSC issue 3200)
+  run p11tool --provider "$MODULE" --login --set-pin "$PIN" --outfile "$DEMO/ec.pub" \
+    --export-pubkey "pkcs11:token=demo;id=%03;type=public"
+  openssl pkey -pubin -in "$DEMO/ec.pub" -out "$DEMO/ec.pem"
   run openssl dgst -sha256 -verify "$DEMO/ec.pem" -signature "$DEMO/msg.sig" "$DEMO/msg.txt"
 fi
 

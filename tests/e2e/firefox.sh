@@ -22,8 +22,7 @@ ok "the token does not announce CKF_LOGIN_REQUIRED" bash -c \
 ok "keypairgen EC:prime256v1 on the token, no login" \
    p11 --token-label ff --keypairgen --key-type EC:prime256v1 --id 31 --label ff-key
 ok "export the public key" bash -c \
-   "p11 --token-label ff --read-object --type pubkey --id 31 -o '$T/pub.der' &&
-    openssl pkey -pubin -inform DER -in '$T/pub.der' -out '$T/pub.pem'"
+   "pubkey_pem ff 31 '$T/pub.pem'"
 
 # A test CA; the client certificate carries the token's public key (the
 # CSR's throw-away key is replaced with -force_pubkey); a server certificate.

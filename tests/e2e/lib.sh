@@ -64,9 +64,18 @@ done_testing() {
 
 p11() { pkcs11-tool --module "$MODULE" "$@"; }
 p11_user() { p11 --token-label "${PV_TOKEN_LABEL:-e2e}" --login --pin "$USER_PIN" "$@"; }
+# A public key object as PEM, through GnuTLS's p11tool: pkcs11-tool 0.23's
+# EC export under OpenSSL 3.0 (Debian 12) fails or works with the heap
+# layout ("cannot create EVP_PKEY", OpenSC issue 3200).
+# pubkey_pem TOKEN-LABEL ID-HEX OUT.pem [PIN]
+pubkey_pem() {
+  p11tool --provider "$MODULE" ${4:+--login --set-pin "$4"} --outfile "$3.p11tool" \
+    --export-pubkey "pkcs11:token=$1;id=%$2;type=public" &&
+    openssl pkey -pubin -in "$3.p11tool" -out "$3"
+}
 # steps run commands through `bash -c`: give them the helpers and settings
 export MODULE BUILD_DIR E2E_TMP SO_PIN USER_PIN
-export -f p11 p11_user
+export -f p11 p11_user pubkey_pem
 
 # p11-kit ignores user configuration in programs running as root: run the
 # p11-kit/GnuTLS steps as an unprivileged user then (the temp dir is opened

@@ -37,8 +37,7 @@ ok "--init-token and --init-pin" init_token e2e
 ok "keypairgen RSA:2048 on the token" p11_user --keypairgen --key-type rsa:2048 --id 21 --label ossl-rsa
 ok "keypairgen EC:prime256v1 on the token" p11_user --keypairgen --key-type EC:prime256v1 --id 22 --label ossl-p256
 ok "export both public keys" bash -c \
-   'for i in 21:rsa 22:p256; do p11 --token-label e2e --read-object --type pubkey --id ${i%%:*} -o "$E2E_TMP/${i#*:}.der" &&
-      openssl pkey -pubin -inform DER -in "$E2E_TMP/${i#*:}.der" -out "$E2E_TMP/${i#*:}.pem" || exit 1; done'
+   'pubkey_pem e2e 21 "$E2E_TMP/rsa.pem" "$USER_PIN" && pubkey_pem e2e 22 "$E2E_TMP/p256.pem" "$USER_PIN"'
 
 head -c 1000 /dev/urandom >"$T/msg"
 openssl dgst -sha256 -binary -out "$T/msg.sha256" "$T/msg"
