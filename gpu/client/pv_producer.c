@@ -12,9 +12,7 @@
 #include <unistd.h>
 
 /* Waiters that may poll a GPU slot at once, for n CPUs. */
-#ifndef PV_MAX_POLLING
 #define PV_MAX_POLLING(n) ((n) / 2u > 0 ? (n) / 2u : 1u)
-#endif
 
 static uint32_t pvp_cpus(void)
 {

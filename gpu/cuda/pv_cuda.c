@@ -237,7 +237,7 @@ static void *pvc_watchdog(void *arg)
 {
 	const struct pvc_waker *w = (const struct pvc_waker *)arg;
 	pv_cuda *v = w->v;
-	const uint32_t *done = (const uint32_t *)(v->gst + 1);
+	const uint32_t *done = PVC_GST_DONE(v->gst);
 	uint64_t tick = 0, moved = 0;
 	uint32_t last = 0;
 	int dead = 0;
@@ -486,7 +486,7 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	v->kp.ring = (uint8_t *)dptr;
 	CK(cudaHostGetDevicePointer(&dptr, v->gst, 0));
 	v->kp.gst = (pvc_gpu_status *)dptr;
-	v->kp.cdone = (uint32_t *)(v->kp.gst + 1);
+	v->kp.cdone = PVC_GST_DONE(v->kp.gst);
 	v->kp.darena = v->darena;
 	v->kp.ddesc = v->ddesc;
 	v->kp.dev = v->dstate;

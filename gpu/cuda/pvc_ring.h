@@ -73,6 +73,7 @@ typedef struct pvc_gpu_status {
 } pvc_gpu_status;
 
 #define PVC_GST_BYTES(nslots) (sizeof(pvc_gpu_status) + (size_t)(nslots) * sizeof(uint32_t))
+#define PVC_GST_DONE(gst) ((uint32_t *)((pvc_gpu_status *)(gst) + 1))
 
 /* Device-memory state, GPU-only. */
 typedef struct pvc_devstate {

@@ -23,8 +23,8 @@
  *                           128).  Each holds 2 MiB + 64 KiB of pinned host
  *                           memory and as much device memory; the kernel
  *                           serves up to one request per resident block
- *                           (785 on an H200), so a host with that many
- *                           concurrent callers wants 1024.
+ *                           (1,047 on an H200), so a host with that many
+ *                           concurrent callers wants 1024 or 2048.
  *
  * $PIXELVAULT_BACKEND (auto|cpu|cuda), when set, overrides `backend`.
  */
