@@ -28,6 +28,17 @@
 #define KC_PRIV static inline
 #endif
 
+/* KC_PROF(k): a time stamp at mark k of the current request, for the split
+ * of a lone request's execute time (gpu_bench sig); the vault kernel
+ * defines it, everywhere else it is nothing.  Marks: 0 key unwrapped
+ * (ve_pk_open); EC signing 1 nonce state, 2 nonce + blinds, 3 k*G,
+ * 4 x(R) mod n, 5 s; RSA 6 CRT halves prepared, 7 both exponentiations,
+ * 8 recombined, 9 fault check. */
+#define KC_PROF_N 10
+#ifndef KC_PROF
+#define KC_PROF(k) ((void)0)
+#endif
+
 #if defined(__GNUC__) || defined(__CUDACC__)
 #define KC_UNUSED __attribute__((unused))
 #else

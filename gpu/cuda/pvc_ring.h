@@ -43,6 +43,7 @@
 
 #include <stdint.h>
 
+#include "gpu/core/kc_defs.h"
 #include "gpu/engine/ve_ring.h"
 
 /* Device staging of the boot secrets, wiped by the kernel once every block
@@ -62,11 +63,15 @@ typedef struct pvc_gpu_status {
 	uint32_t exited;       /* 1 once the last block left (wiped)         */
 	uint32_t last_done;    /* ticket + 1 of the latest completion: the
 	                          watchdog scans done[] when it changes      */
-	uint32_t pad[2];
+	uint32_t prof_on;      /* host, before launch: 1 = stamp prof[]      */
+	uint32_t pad;
 	/* %globaltimer (ns) of the last request a block completed: claimed,
 	 * inputs on the device, executed, completion about to be released
 	 * (pv_cuda_last_trace; for latency breakdowns, racy under load) */
 	uint64_t trace[4];
+	/* with prof_on: %globaltimer at the core's KC_PROF(k) marks inside
+	 * execute (kc_defs.h lists them), for the split of a lone request */
+	uint64_t prof[KC_PROF_N];
 	/* followed by done[nslots]: each slot's done_seq again, packed in a
 	 * few cache lines (the slots' own words lie a slot arena apart, one
 	 * page each), for the watchdog's scans */

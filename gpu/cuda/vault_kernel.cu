@@ -51,6 +51,24 @@
 #undef KC_API
 #define KC_API __host__ __device__ static __noinline__ __attribute__((unused))
 
+/* KC_PROF(k) (kc_defs.h): thread 0 stamps gst.prof[k] when the host asked
+ * for it (pv_cuda_params.profile); pvc_prof_at is NULL otherwise. */
+static __shared__ uint64_t *pvc_prof_at;
+__host__ __device__ static inline void pvc_prof(int k)
+{
+#ifdef __CUDA_ARCH__
+	uint64_t *p = pvc_prof_at, t;
+	if (p != NULL && threadIdx.x == 0u) {
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+		((volatile uint64_t *)p)[k] = t;
+	}
+#else
+	(void)k;
+#endif
+}
+#undef KC_PROF
+#define KC_PROF(k) pvc_prof(k)
+
 #include "gpu/cuda/pvc_bn_warp.cuh"
 #include "gpu/cuda/pvc_ec_warp.cuh"
 #include "pvc_core_all.inc"
@@ -302,7 +320,9 @@ pvc_vault_kernel(const pvc_kparams p)
 	const uint32_t tid = threadIdx.x;
 	ve_ring_hdr *hdr = (ve_ring_hdr *)p.ring;
 
-	pvcw_mode(0);
+	if (tid == 0)
+		pvc_prof_at = p.gst->prof_on ? p.gst->prof : (uint64_t *)0;
+	pvcw_mode(0);   /* also the barrier for pvc_prof_at */
 
 	/* boot */
 	if (tid == 0) {
@@ -345,8 +365,8 @@ pvc_vault_kernel(const pvc_kparams p)
 				uint32_t c = claim.load(cuda::memory_order_relaxed);
 				if (pvc_ld_acq_gpu(&p.dready[c & (p.nslots - 1u)]) == c + 1u) {
 					if (atomicCAS(&p.dev->claim, c, c + 1u) == c) {
-						pvc_trace(p, 0);
 						s_tclaim = pvc_now();
+						((volatile uint64_t *)p.gst->trace)[0] = s_tclaim;
 						s_c = c;
 						s_go = 1;
 						break;
@@ -496,13 +516,14 @@ pvc_vault_kernel(const pvc_kparams p)
 		/* completion: result, then done_seq with system-scope release */
 		if (mine) {
 			ve_slot_dev *sd = &pvc_slot(p, t)->dev;
-			pvc_trace(p, 3);
+			const uint64_t tdone = pvc_now();
+			((volatile uint64_t *)p.gst->trace)[3] = tdone;
 			pvc_st_rlx_sys((uint32_t *)&sd->res.status, (uint32_t)res.status);
 			pvc_st_rlx_sys(&sd->res.out_len, res.out_len);
 			pvc_st_rlx_sys(&sd->res.out2_len, res.out2_len);
 			pvc_st_rlx_sys(&sd->res.state_len, res.state_len);
 			((volatile uint64_t *)&sd->t_claim)[0] = s_tclaim;
-			((volatile uint64_t *)&sd->t_done)[0] = pvc_now();
+			((volatile uint64_t *)&sd->t_done)[0] = tdone;
 			pvc_st_rel_sys(&sd->done_seq, t + 1u);
 			pvc_st_rel_sys(&p.cdone[slot], t + 1u);
 			pvc_st_rel_sys(&p.gst->last_done, t + 1u);

@@ -156,6 +156,7 @@ KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k)
 		kc_wipe(k, sizeof *k);
 		rc = PV_ERR_PERM;
 	}
+	KC_PROF(0);
 	return rc;
 }
 

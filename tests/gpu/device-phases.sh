@@ -105,9 +105,9 @@ if has bench; then
       for t in ${PV_BENCH_THREADS//,/ }; do
         PIXELVAULT_RING_STATS=1 phase "p11b-$m-$t" "${PV_P11BENCH_LIMIT:-60}" \
           "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" --mech "$m" --threads "$t" \
-          --openssl-threads none ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
+          --openssl-threads "${PV_BENCH_OSSL:-none}" ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
           --seconds "${PV_BENCH_SECS:-2}"
-        grep -hE "^\| $m .*token|^  (total|queue|execute|notify) " "$L/p11b-$m-$t.log" | tee -a "$OUT/summary.txt"
+        grep -hE "^\| $m |^  (total|queue|execute|notify) " "$L/p11b-$m-$t.log" | tee -a "$OUT/summary.txt"
       done
     done
   elif [ -x "$BD/tests/bench/p11bench/p11bench" ]; then

@@ -44,6 +44,12 @@
 #   19 the release measurement: gpu_ring, the 60 s stress of 64 threads,
 #      gpu_bench sig, the p11bench sweep of every mechanism at 1, 16, 128,
 #      512, 1024 threads (gpu_slots = 2048) with OpenSSL on 1 and 16 cores
+#   21 A/B/C: A this bundle, B this bundle with build-devpack/module-b.so
+#      (a host-side change: the module alone), C build-devpack/bundle-c.tar.xz
+#      (a kernel change): gpu_bench sig (lone RSA / P-256 split by the
+#      KC_PROF marks) and p11bench P-256 / RSA / SHA3-256 4 KiB at 1 and
+#      1024 threads with ring stats (OpenSSL on 16 threads in A); C also
+#      runs gpu_kat, engine_pk and p11pk
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=build-devpack/bundle.tar.xz
@@ -125,5 +131,17 @@ case "${1:-}" in
        PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=40 PV_BENCH_SECS=2 PV_BENCH_THREADS=1,16,128,512,1024 \
        PV_BENCH_GPU_SLOTS=2048 PV_P11BENCH_LIMIT=330
      exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases ring,stress,bench --scale 0.3 ;;
-  *) sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  21) export PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=70 PV_BENCH_SPLIT=1 PV_BENCH_MECH=p256-sign,rsa2048-sign,sha3-256-4k \
+       PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30 PV_BENCH_OSSL=16
+     timeout 170 bash tests/gpu/run-device --bundle "$B" --phases bench --scale 0.3
+     mv "$OUT/summary.txt" "$OUT/summary-a.txt"; mv "$OUT/logs.tgz" "$OUT/logs-a.tgz" 2>/dev/null
+     cp build-devpack/module-b.so /tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
+     export PV_GPU_BENCH=0 PV_BENCH_OSSL=none
+     timeout 80 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench
+     mv "$OUT/summary.txt" "$OUT/summary-b.txt"; mv "$OUT/logs.tgz" "$OUT/logs-b.tgz" 2>/dev/null
+     export PV_GPU_BENCH=1 PV_KAT_LIMIT=90 PV_UNIT_SUITES="" PV_UNIT_LIMIT=110 PV_UNIT_TIMEOUT_SCALE=0.5 \
+       PV_UNIT_NAMES="engine_pk p11pk"
+     timeout 300 bash tests/gpu/run-device --bundle build-devpack/bundle-c.tar.xz --phases kat,unit,bench --scale 0.3
+     echo "=== A ==="; cat "$OUT/summary-a.txt"; echo "=== B ==="; cat "$OUT/summary-b.txt" ;;
+  *) sed -n '2,52p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

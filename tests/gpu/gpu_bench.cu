@@ -545,7 +545,7 @@ static void *e2e_thread(void *p)
 	return NULL;
 }
 
-static pv_cuda *open_vault(uint32_t nslots, uint32_t arena)
+static pv_cuda *open_vault(uint32_t nslots, uint32_t arena, int profile)
 {
 	char why[256];
 	pv_cuda_params c;
@@ -557,6 +557,7 @@ static pv_cuda *open_vault(uint32_t nslots, uint32_t arena)
 	c.master_len = 32;
 	c.nslots = nslots;
 	c.slot_arena = (arena + 63u) & ~63u;
+	c.profile = profile;
 	if (pv_cuda_open(&c, &v, why, sizeof why) != PV_OK) {
 		printf("BENCH open failed: %s\n", why);
 		return NULL;
@@ -605,7 +606,7 @@ static void digest_e2e(const char *name, uint32_t mech, int total)
 	rq.d.mech = mech;
 	lay(rq.a, &rq.d.in, m.data(), m.size());
 	rq.copy_back = lay(rq.a, &rq.d.out, NULL, 64);
-	pv_cuda *v = open_vault(512, (uint32_t)rq.a.size());
+	pv_cuda *v = open_vault(512, (uint32_t)rq.a.size(), 0);
 	if (v == NULL)
 		return;
 	end_to_end(name, "end-to-end", v, rq, 4096, total, 8, 512 / 8);
@@ -660,7 +661,7 @@ static void gcm_e2e(const char *name, int total)
 	uint8_t key[32], id[16];
 	memset(key, 0x11, sizeof key);
 	memset(id, 0x22, sizeof id);
-	pv_cuda *v = open_vault(128, 2 * len + 4096);
+	pv_cuda *v = open_vault(128, 2 * len + 4096, 0);
 	if (v == NULL)
 		return;
 	/* import the key on the GPU: the blob is what the token would store */
@@ -697,7 +698,7 @@ static void latency(void)
 	std::vector<uint8_t> m(16, 1);
 	lay(rq.a, &rq.d.in, m.data(), 16);
 	rq.copy_back = lay(rq.a, &rq.d.out, NULL, 32);
-	pv_cuda *v = open_vault(64, 4096);
+	pv_cuda *v = open_vault(64, 4096, 0);
 	if (v == NULL)
 		return;
 	std::vector<double> us, st[3];
@@ -743,11 +744,42 @@ static void be16_field(std::vector<uint8_t> &v, const uint8_t *p, size_t n)
 	v.insert(v.end(), p, p + n);
 }
 
+/* The execute stage of one request split at the KC_PROF marks it passed
+ * (kc_defs.h): pf[k] gets the time from the previous mark (or the inputs'
+ * arrival) to mark k, pf[KC_PROF_N] the rest up to the end of execute. */
+static void prof_split(const uint64_t tr[4], const uint64_t pr[KC_PROF_N], std::vector<double> *pf)
+{
+	uint64_t prev = tr[1];
+	for (int k = 0; k < KC_PROF_N; k++)
+		if (pr[k] >= prev && pr[k] <= tr[2]) {
+			pf[k].push_back((double)(pr[k] - prev) / 1e3);
+			prev = pr[k];
+		}
+	pf[KC_PROF_N].push_back((double)(tr[2] - prev) / 1e3);
+}
+
+static void prof_print(const char *name, std::vector<double> *pf)
+{
+	static const char *mark[KC_PROF_N] = { "unwrap", "nonce-state", "nonce+blinds", "k*G",
+		"x(R)-mod-n", "s", "crt-prep", "modexp2", "recombine", "fault-check" };
+	printf("BENCH %-12s execute split (medians, us):", name);
+	for (int k = 0; k <= KC_PROF_N; k++) {
+		std::vector<double> &v = pf[k];
+		if (v.empty())
+			continue;
+		std::sort(v.begin(), v.end());
+		printf(" %s %.0f", k < KC_PROF_N ? mark[k] : "rest", v[v.size() / 2]);
+	}
+	printf("\n");
+}
+
 /* "sig": signatures through the vault ring without PKCS#11 - a lone
  * request's time split by the kernel's stamps, then the rate with 1024 in
  * flight (16 host threads, 64 each) and with 512 threads one request each
  * (the PKCS#11 pattern).  Separates the GPU side from the token's and
- * p11bench's. */
+ * p11bench's.  The lone requests run on a vault with the KC_PROF stamps
+ * on, the rates on a second one without them (same master key, so the
+ * same blobs). */
 static int sig_ring(double scale)
 {
 	static pk_keys K;
@@ -757,9 +789,11 @@ static int sig_ring(double scale)
 		printf("FAIL sig: key generation on the host failed\n");
 		return 1;
 	}
-	pv_cuda *v = open_vault(1024, 8192);
+	pv_cuda *v = open_vault(1024, 8192, 1);
 	if (v == NULL)
 		return 1;
+	e2e_req rqs[2];
+	bool ok[2] = { false, false };
 	const uint8_t id[16] = { 7, 7, 7 };
 	for (int kind = 0; kind < 2; kind++) {
 		const char *name = kind ? "ring-P256" : "ring-RSA2048";
@@ -780,7 +814,7 @@ static int sig_ring(double scale)
 			bad++;
 			continue;
 		}
-		e2e_req rq;
+		e2e_req &rq = rqs[kind];
 		uint8_t h[32];
 		for (int k = 0; k < 32; k++) h[k] = (uint8_t)(k * 5 + 3);
 		memset(&rq.d, 0, sizeof rq.d);
@@ -792,9 +826,10 @@ static int sig_ring(double scale)
 		lay(rq.a, &rq.d.key, blob.data(), blob.size());
 		lay(rq.a, &rq.d.in, h, 32);
 		rq.copy_back = lay(rq.a, &rq.d.out, NULL, 256);
-		std::vector<double> us, st[3];
+		std::vector<double> us, st[3], pf[KC_PROF_N + 1];
 		ve_result res;
-		uint64_t tr[4];
+		uint64_t tr[4], pr[KC_PROF_N];
+		pv_cuda_take_profile(v, pr);
 		for (int i = 0; i < 40; i++) {
 			double t0 = now_s();
 			rc = ring_call(v, rq, out, &res, tr);
@@ -803,6 +838,8 @@ static int sig_ring(double scale)
 			us.push_back((now_s() - t0) * 1e6);
 			for (int k = 0; k < 3; k++)
 				st[k].push_back((double)(tr[k + 1] - tr[k]) / 1e3);
+			pv_cuda_take_profile(v, pr);
+			prof_split(tr, pr, pf);
 		}
 		const uint8_t *sig = out.data() + rq.d.out.off;
 		int vr = rc != PV_OK ? rc : kind ? kc_ecdsa_verify(KC_EC_P256, pub.data(), pub.size(), h, 32, sig, 64)
@@ -819,11 +856,22 @@ static int sig_ring(double scale)
 		       "rest %.0f us); the host verified the signature\n", name, us[us.size() / 2],
 		       st[0][st[0].size() / 2], st[1][st[1].size() / 2], st[2][st[2].size() / 2],
 		       us[us.size() / 2] - st[0][st[0].size() / 2] - st[1][st[1].size() / 2] - st[2][st[2].size() / 2]);
+		prof_print(name, pf);
+		ok[kind] = true;
+	}
+	pv_cuda_close(v);
+	v = open_vault(1024, 8192, 0);
+	if (v == NULL)
+		return bad + 1;
+	for (int kind = 0; kind < 2; kind++) {
+		const char *name = kind ? "ring-P256" : "ring-RSA2048";
+		if (!ok[kind])
+			continue;
 		int total = (int)((kind ? 60000 : 30000) * scale);
 		if (total < 2048) total = 2048;
-		end_to_end(name, "1024-async", v, rq, 0, total, 16, 64);
+		end_to_end(name, "1024-async", v, rqs[kind], 0, total, 16, 64);
 		/* as PKCS#11 callers do: one request at a time per thread */
-		end_to_end(name, "512-sync", v, rq, 0, total, 512, 1);
+		end_to_end(name, "512-sync", v, rqs[kind], 0, total, 512, 1);
 	}
 	pv_cuda_close(v);
 	kc_rsa_priv_clear(&K.rsa);

@@ -97,6 +97,7 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 	                      drbg != NULL ? extra : NULL, drbg != NULL ? flen : 0);
 	if (rc != PV_OK)
 		goto out;
+	KC_PROF(1);
 
 	kc_ecf_decode(N, d, priv);
 	kc_ecf_to_mont(N, d, d);
@@ -109,8 +110,11 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 		/* blinding for 1/Z (mod p) and k^-1 (mod n) */
 		if (kc_ec_nonce_blinds(&ns, &c->p, bz, N, bk) != PV_OK)
 			break;
+		KC_PROF(2);
 		kc_ecp_mulgen(c, &R, kb);
+		KC_PROF(3);
 		kc_ec_xmodn_blind(c, &R, r, bz);
+		KC_PROF(4);
 		KC_EC_DECLASSIFY(r, sizeof r);    /* r is public output */
 		if (kc_ecf_is_zero(N, r))
 			continue;
@@ -122,6 +126,7 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 		kc_ecf_add(N, t, t, e);           /* (e + r d) R */
 		kc_ecf_mul(N, s, t, k);           /* (e + r d) k^-1 R */
 		kc_ecf_from_mont(N, s, s);
+		KC_PROF(5);
 		KC_EC_DECLASSIFY(s, sizeof s);    /* s is public output */
 		ok = kc_ecf_is_zero(N, s) ^ 1u;
 		if (!ok)

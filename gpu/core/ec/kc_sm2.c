@@ -113,6 +113,7 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 	                      drbg != NULL ? sizeof extra : 0);
 	if (rc != PV_OK)
 		goto out;
+	KC_PROF(1);
 	kc_ecf_decode(N, d, priv);
 	kc_ecf_to_mont(N, d, d);
 	rc = PV_ERR_GENERAL;
@@ -123,8 +124,11 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 		/* blinding for 1/Z (mod p) and (1 + d)^-1 (mod n) */
 		if (kc_ec_nonce_blinds(&ns, &c->p, bz, N, bd) != PV_OK)
 			break;
+		KC_PROF(2);
 		kc_ecp_mulgen(c, &R, kb);
+		KC_PROF(3);
 		kc_ec_xmodn_blind(c, &R, r, bz);
+		KC_PROF(4);
 		kc_ecf_add(N, r, r, e);           /* r = (e + x1) mod n */
 		KC_EC_DECLASSIFY(r, sizeof r);    /* r is public output */
 		kc_ecf_decode(N, k, kb);
@@ -140,6 +144,7 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 		kc_ecf_sub(N, t, k, t);           /* (k - r d) R */
 		kc_ecf_mul(N, s, t, di);          /* (k - r d)(1 + d)^-1 R */
 		kc_ecf_from_mont(N, s, s);
+		KC_PROF(5);
 		KC_EC_DECLASSIFY(s, sizeof s);    /* s is public output */
 		if (kc_ecf_is_zero(N, s))
 			continue;

@@ -148,8 +148,10 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	ok = range;
 	ok &= kc_rsa_core_prep(m1, ex1, cw, sk->p, sk->dp, rnd, hl, pp, r2p, &m0p);
 	ok &= kc_rsa_core_prep(m2, ex2, cw, sk->q, sk->dq, rnd + 8, hl, qq, r2q, &m0q);
+	KC_PROF(6);
 	/* m1 = cp^ex1 mod p, m2 = cq^ex2 mod q */
 	kc_bn_modexp2(m1, ex1, r2p, pp, m0p, m2, ex2, r2q, qq, m0q, 32 * (hl + 2), hl, tmp);
+	KC_PROF(7);
 	kc_wipe(ex1, sizeof ex1);
 	kc_wipe(ex2, sizeof ex2);
 
@@ -166,6 +168,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	kc_bn_add(s, m2, 2 * hl, 1);
 	for (i = nl; i < 2 * hl; i++)
 		ok &= kc_ctl_eq32(s[i], 0);
+	KC_PROF(8);
 
 	/* fault check: s^e mod n == c */
 	m0i = kc_bn_ninv32(nn[0]);
@@ -175,6 +178,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 		tmp[i] = s[i];
 	kc_bn_modexp_pub(tmp, sk->e, r2n, nn, nl, m0i, tmp + nl);
 	ok &= kc_bn_eq(tmp, cw, nl);
+	KC_PROF(9);
 
 	/* release s only when ok */
 	msk = 0u - ok;
