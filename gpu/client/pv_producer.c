@@ -262,9 +262,9 @@ static uint64_t now_ns(void)
  * waiters (PV_MAX_POLLING) poll the word - yielding the core for 2 ms,
  * then in 50 us naps, for up to 100 ms - so that a lone request never
  * waits for pv_cuda's watchdog (~1 ms when idle); more would take the
- * cores from the threads that have work (run 19: 512 threads).  The
- * others sleep until the watchdog's wake, which comes within ~20 us
- * while completions flow. */
+ * cores from the threads that have work (run 19: 512 threads), and under
+ * load nobody polls.  The others sleep until their wake, which comes
+ * within ~20 us while completions flow. */
 static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uint32_t *busy)
 {
 	int spin;
@@ -274,7 +274,11 @@ static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uin
 	if (p->gpu && pv_load_acq(word) == seen) {
 		uint64_t t0 = now_ns(), t;
 		struct timespec nap = { 0, 50000 };
-		int poll = atomic_fetch_add_explicit(&p->polling, 1u, memory_order_relaxed) < p->max_polling;
+		/* under load (more requests in flight than twice the pollers)
+		 * nobody polls: the wakers answer within ~20 us then, and the
+		 * cores go to the threads that have work */
+		int poll = atomic_fetch_add_explicit(&p->polling, 1u, memory_order_relaxed) < p->max_polling &&
+		           atomic_load_explicit(&p->inflight, memory_order_relaxed) <= 2u * p->max_polling;
 
 		while (poll && pv_load_acq(word) == seen && pv_load_acq(busy) != 0u) {
 			for (spin = 0; spin < 32 && pv_load_acq(word) == seen; spin++)
