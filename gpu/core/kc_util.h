@@ -12,6 +12,16 @@
  * cannot drop it; use with sizeof on every exit path. */
 KC_API void kc_wipe(void *p, size_t n);
 
+/* The wipe of a fully unrolled primitive's temporaries (KC_UNROLL), which
+ * the GPU keeps in registers (docs/gpu-kernel.md lists such functions'
+ * stack frames: 0): there a volatile wipe would force them into local
+ * memory, the very leak it exists to prevent.  The host wipes them. */
+#ifdef __CUDA_ARCH__
+#define KC_WIPE_REGS(p, n) ((void)(p), (void)(n))
+#else
+#define KC_WIPE_REGS(p, n) kc_wipe((p), (n))
+#endif
+
 KC_API void kc_memcpy(void *dst, const void *src, size_t n);
 KC_API void kc_memmove(void *dst, const void *src, size_t n);
 KC_API void kc_memset(void *dst, uint8_t v, size_t n);

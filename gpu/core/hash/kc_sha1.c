@@ -7,9 +7,11 @@ KC_API void kc_sha1_compress(uint32_t h[5], const uint8_t *block)
 	uint32_t w[16], a, b, c, d, e, f, k, t;
 	unsigned i;
 
+	KC_UNROLL
 	for (i = 0; i < 16; i++)
 		w[i] = kc_load_be32(block + 4 * i);
 	a = h[0]; b = h[1]; c = h[2]; d = h[3]; e = h[4];
+	KC_UNROLL
 	for (i = 0; i < 80; i++) {
 		if (i >= 16) {
 			t = w[(i - 3) & 15] ^ w[(i - 8) & 15] ^ w[(i - 14) & 15] ^ w[i & 15];
@@ -32,7 +34,7 @@ KC_API void kc_sha1_compress(uint32_t h[5], const uint8_t *block)
 		e = d; d = c; c = kc_rotl32(b, 30); b = a; a = t;
 	}
 	h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e;
-	kc_wipe(w, sizeof w);
+	KC_WIPE_REGS(w, sizeof w);
 }
 
 KC_API void kc_sha1_init(kc_sha1_state *s)

@@ -2,7 +2,7 @@
 #include "kc_sha3.h"
 #include "../kc_util.h"
 
-KC_API void kc_keccak_f1600(uint64_t a[25])
+KC_API void kc_keccak_f1600(uint64_t st[25])
 {
 	static const uint64_t RC[24] = {
 		0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
@@ -19,20 +19,29 @@ KC_API void kc_keccak_f1600(uint64_t a[25])
 	static const uint8_t PI[24] = {
 		10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4, 15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1
 	};
-	uint64_t bc[5], t;
+	/* the lanes in a local copy, every index below constant once the
+	 * inner loops are unrolled: registers on the GPU */
+	uint64_t a[25], bc[5], t;
 	unsigned r, i, j;
 
+	KC_UNROLL
+	for (i = 0; i < 25; i++)
+		a[i] = st[i];
 	for (r = 0; r < 24; r++) {
 		/* theta */
+		KC_UNROLL
 		for (i = 0; i < 5; i++)
 			bc[i] = a[i] ^ a[i + 5] ^ a[i + 10] ^ a[i + 15] ^ a[i + 20];
+		KC_UNROLL
 		for (i = 0; i < 5; i++) {
 			t = bc[(i + 4) % 5] ^ kc_rotl64(bc[(i + 1) % 5], 1);
+			KC_UNROLL
 			for (j = 0; j < 25; j += 5)
 				a[j + i] ^= t;
 		}
 		/* rho and pi */
 		t = a[1];
+		KC_UNROLL
 		for (i = 0; i < 24; i++) {
 			j = PI[i];
 			bc[0] = a[j];
@@ -40,16 +49,23 @@ KC_API void kc_keccak_f1600(uint64_t a[25])
 			t = bc[0];
 		}
 		/* chi */
+		KC_UNROLL
 		for (j = 0; j < 25; j += 5) {
+			KC_UNROLL
 			for (i = 0; i < 5; i++)
 				bc[i] = a[j + i];
+			KC_UNROLL
 			for (i = 0; i < 5; i++)
 				a[j + i] ^= (~bc[(i + 1) % 5]) & bc[(i + 2) % 5];
 		}
 		/* iota */
 		a[0] ^= RC[r];
 	}
-	kc_wipe(bc, sizeof bc);
+	KC_UNROLL
+	for (i = 0; i < 25; i++)
+		st[i] = a[i];
+	KC_WIPE_REGS(a, sizeof a);
+	KC_WIPE_REGS(bc, sizeof bc);
 }
 
 KC_PRIV void kc_sha3_setup(kc_sha3_state *s, unsigned rate, uint8_t ds, uint8_t mdlen)

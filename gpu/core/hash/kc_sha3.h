@@ -30,7 +30,7 @@ typedef struct kc_sha3_state {
 	uint8_t mdlen;       /* fixed digest length, 0 for SHAKE */
 } kc_sha3_state;
 
-KC_API void kc_keccak_f1600(uint64_t a[25]);
+KC_API void kc_keccak_f1600(uint64_t st[25]);
 /* mdlen: 28, 32, 48 or 64 (rate = 200 - 2*mdlen).  Other values: SHA3-256. */
 KC_API void kc_sha3_init(kc_sha3_state *s, size_t mdlen);
 /* bits: 128 or 256 (other values: SHAKE256). */

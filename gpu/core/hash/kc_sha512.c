@@ -29,10 +29,12 @@ KC_API void kc_sha512_compress(uint64_t h[8], const uint8_t *block)
 	uint64_t w[16], a, b, c, d, e, f, g, hh, t1, t2;
 	unsigned i;
 
+	KC_UNROLL
 	for (i = 0; i < 16; i++)
 		w[i] = kc_load_be64(block + 8 * i);
 	a = h[0]; b = h[1]; c = h[2]; d = h[3];
 	e = h[4]; f = h[5]; g = h[6]; hh = h[7];
+	KC_UNROLL
 	for (i = 0; i < 80; i++) {
 		uint64_t wi;
 		if (i < 16) {
@@ -53,7 +55,7 @@ KC_API void kc_sha512_compress(uint64_t h[8], const uint8_t *block)
 	}
 	h[0] += a; h[1] += b; h[2] += c; h[3] += d;
 	h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
-	kc_wipe(w, sizeof w);
+	KC_WIPE_REGS(w, sizeof w);
 }
 
 KC_API void kc_sha512_init(kc_sha512_state *s)

@@ -10,14 +10,19 @@ KC_API void kc_sm3_compress(uint32_t h[8], const uint8_t *block)
 	uint32_t w[68], a, b, c, d, e, f, g, hh, ss1, ss2, tt1, tt2, ff, gg, tj, a12;
 	unsigned j;
 
+	KC_UNROLL
 	for (j = 0; j < 16; j++)
 		w[j] = kc_load_be32(block + 4 * j);
-	for (j = 16; j < 68; j++)
-		w[j] = kc_sm3_p1(w[j - 16] ^ w[j - 9] ^ kc_rotl32(w[j - 3], 15))
-		       ^ kc_rotl32(w[j - 13], 7) ^ w[j - 6];
 	a = h[0]; b = h[1]; c = h[2]; d = h[3];
 	e = h[4]; f = h[5]; g = h[6]; hh = h[7];
+	/* the message expansion runs 4 words ahead of the rounds, so that
+	 * unrolled only ~20 words are live at a time */
+	KC_UNROLL
 	for (j = 0; j < 64; j++) {
+		const unsigned x = j + 4;
+		if (x >= 16)
+			w[x] = kc_sm3_p1(w[x - 16] ^ w[x - 9] ^ kc_rotl32(w[x - 3], 15))
+			       ^ kc_rotl32(w[x - 13], 7) ^ w[x - 6];
 		if (j < 16) {
 			tj = 0x79cc4519;
 			ff = a ^ b ^ c;
@@ -37,7 +42,7 @@ KC_API void kc_sm3_compress(uint32_t h[8], const uint8_t *block)
 	}
 	h[0] ^= a; h[1] ^= b; h[2] ^= c; h[3] ^= d;
 	h[4] ^= e; h[5] ^= f; h[6] ^= g; h[7] ^= hh;
-	kc_wipe(w, sizeof w);
+	KC_WIPE_REGS(w, sizeof w);
 }
 
 KC_API void kc_sm3_init(kc_sm3_state *s)

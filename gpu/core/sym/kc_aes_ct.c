@@ -21,7 +21,7 @@ KC_PRIV uint32_t kc_aes_rn3(uint32_t x) { return ((x >> 3) & 0x11111111u) | ((x 
 KC_PRIV void kc_aes_shift_rows(uint32_t q[8])
 {
 	int i;
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++) {
 		uint32_t x = q[i];
 		q[i] = (x & 0x000000FFu) | (kc_aes_rn1(x) & 0x0000FF00u)
@@ -32,7 +32,7 @@ KC_PRIV void kc_aes_shift_rows(uint32_t q[8])
 KC_PRIV void kc_aes_inv_shift_rows(uint32_t q[8])
 {
 	int i;
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++) {
 		uint32_t x = q[i];
 		q[i] = (x & 0x000000FFu) | (kc_aes_rn3(x) & 0x0000FF00u)
@@ -60,14 +60,14 @@ KC_PRIV void kc_aes_mix_columns(uint32_t q[8])
 	uint32_t s[8], t[8];
 	int i;
 
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++) {
 		uint32_t r1 = kc_rotr32(q[i], 8);         /* row r + 1 */
 		s[i] = q[i] ^ r1;
 		t[i] = r1 ^ kc_rotr32(q[i], 16) ^ kc_rotr32(q[i], 24);
 	}
 	kc_aes_xtime(s);
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++)
 		q[i] = s[i] ^ t[i];
 }
@@ -78,12 +78,12 @@ KC_PRIV void kc_aes_inv_mix_columns(uint32_t q[8])
 	uint32_t w[8];
 	int i;
 
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++)
 		w[i] = q[i] ^ kc_rotr32(q[i], 16);
 	kc_aes_xtime(w);
 	kc_aes_xtime(w);
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++)
 		q[i] ^= w[i];
 	kc_aes_mix_columns(q);
@@ -92,7 +92,7 @@ KC_PRIV void kc_aes_inv_mix_columns(uint32_t q[8])
 KC_PRIV void kc_aes_ark(uint32_t q[8], const uint32_t *k)
 {
 	int i;
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++)
 		q[i] ^= k[i];
 }
@@ -146,7 +146,7 @@ KC_API int kc_aes_ct_keysched(uint32_t *rk, uint32_t *nr, const uint8_t *key, si
 KC_PRIV void kc_aes_load2(uint32_t q[8], const uint8_t *in, size_t n)
 {
 	size_t i;
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++)
 		q[i] = (i < 4 * n) ? kc_load_le32(in + 4 * i) : 0u;
 	kc_bs_ortho8(q);
@@ -157,7 +157,7 @@ KC_PRIV void kc_aes_store2(uint8_t *out, uint32_t q[8], size_t n)
 {
 	size_t i;
 	kc_bs_ortho8(q);
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++)
 		if (i < 4 * n)
 			kc_store_le32(out + 4 * i, q[i]);

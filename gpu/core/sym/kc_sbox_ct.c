@@ -33,12 +33,12 @@ KC_API void kc_bs_from_words(uint32_t q[8], const uint32_t *w, size_t nw)
 	size_t k;
 	int i;
 
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++)
 		q[i] = 0;
 	for (k = 0; k < nw; k++) {
 		uint32_t v = w[k];
-		KC_SYM_UNROLL
+		KC_UNROLL
 		for (i = 0; i < 8; i++) {
 			uint32_t x = (v >> i) & 0x01010101u;
 			x = (x | (x >> 7) | (x >> 14) | (x >> 21)) & 0xFu;
@@ -54,7 +54,7 @@ KC_API void kc_bs_to_words(uint32_t *w, const uint32_t q[8], size_t nw)
 
 	for (k = 0; k < nw; k++) {
 		uint32_t v = 0;
-		KC_SYM_UNROLL
+		KC_UNROLL
 		for (i = 0; i < 8; i++) {
 			uint32_t x = (q[i] >> (4 * k)) & 0xFu;
 			x = (x & 1u) | ((x & 2u) << 7) | ((x & 4u) << 14) | ((x & 8u) << 21);
@@ -126,7 +126,7 @@ KC_PRIV void kc_tower_inv(uint32_t q[8])
 	kc_gf16_mul(d, q + 4, q);             /* a b */
 	KC_TW_LAMSQ(t, q + 4);                /* lambda a^2 */
 	kc_gf16_sq(u, q);                     /* b^2 */
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 4; i++)
 		d[i] ^= t[i] ^ u[i];              /* delta */
 	kc_gf16_sq(t, d);                     /* d^2 */
@@ -134,7 +134,7 @@ KC_PRIV void kc_tower_inv(uint32_t q[8])
 	kc_gf16_mul(t, t, u);                 /* d^6 */
 	kc_gf16_sq(v, u);                     /* d^8 */
 	kc_gf16_mul(d, t, v);                 /* d^14 = delta^-1 */
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 4; i++)
 		u[i] = q[i] ^ q[4 + i];           /* a + b */
 	kc_gf16_mul(q + 4, q + 4, d);         /* a d */

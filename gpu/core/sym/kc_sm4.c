@@ -53,13 +53,13 @@ KC_PRIV void kc_sm4_round(uint32_t a[8], const uint32_t b[8], const uint32_t c[8
 	uint32_t t[8];
 	int i;
 
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++)
 		t[i] = b[i] ^ c[i] ^ d[i] ^ k;
 	kc_bs_ortho8(t);
 	kc_bs_sm4_sbox(t);
 	kc_bs_ortho8(t);
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (i = 0; i < 8; i++)
 		a[i] ^= t[i] ^ kc_rotl32(t[i], 2) ^ kc_rotl32(t[i], 10) ^ kc_rotl32(t[i], 18) ^ kc_rotl32(t[i], 24);
 }
@@ -70,7 +70,7 @@ KC_API void kc_sm4_crypt(const uint32_t *rk, uint32_t decrypt, const uint8_t *in
 	uint32_t r;
 	int b;
 
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (b = 0; b < 8; b++) {
 		int on = (size_t)b < n;
 		x0[b] = on ? kc_load_be32(in + 16 * b) : 0u;
@@ -91,7 +91,7 @@ KC_API void kc_sm4_crypt(const uint32_t *rk, uint32_t decrypt, const uint8_t *in
 			kc_sm4_round(x3, x0, x1, x2, rk[r + 3]);
 		}
 	}
-	KC_SYM_UNROLL
+	KC_UNROLL
 	for (b = 0; b < 8; b++) {
 		if ((size_t)b < n) {
 			kc_store_be32(out + 16 * b, x3[b]);

@@ -17,22 +17,6 @@
 #include "gpu/core/kc_util.h"
 #include "gpu/core/sym/kc_sym.h"
 
-/* Loops over bit-planes have public, constant trip counts; ask the compiler
- * to unroll them so that the plane arrays stay in registers: nvcc's device
- * pass and gcc/clang on the host.  The host pass of nvcc gets nothing (its
- * front end and host compiler disagree on the spelling). */
-#if defined(__CUDA_ARCH__)
-#define KC_SYM_UNROLL _Pragma("unroll")
-#elif defined(__CUDACC__)
-#define KC_SYM_UNROLL
-#elif defined(__clang__)
-#define KC_SYM_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__)
-#define KC_SYM_UNROLL _Pragma("GCC unroll 16")
-#else
-#define KC_SYM_UNROLL
-#endif
-
 /* kc_sbox_ct.c */
 KC_API void kc_bs_from_words(uint32_t q[8], const uint32_t *w, size_t nw);   /* nw <= 8 */
 KC_API void kc_bs_to_words(uint32_t *w, const uint32_t q[8], size_t nw);
