@@ -379,7 +379,7 @@ CK_RV tk_policy_apply(int op, const tk_obj *base, const CK_ATTRIBUTE *t,
 	}
 
 	if (op == TK_OP_CREATE) {
-		o = calloc(1, sizeof *o);
+		o = tk_obj_new();
 		if (o == NULL)
 			return CKR_HOST_MEMORY;
 		/* required attributes present */

@@ -2,8 +2,11 @@
  * tk_int.h - internals of the token layer (not for pkcs11/).
  *
  * Locking: one process-wide mutex (g.mu) guards the slot table, the
- * session table, login states and session objects; it is held only for
- * memory work, never across PBKDF2 or SQLite I/O.  Each token keeps a pool
+ * session table, login states and the slots' lists of session objects;
+ * it is held only for short memory work, never across PBKDF2 or SQLite
+ * I/O, and never to copy an object: a caller that resolves a session
+ * object takes a reference under it (tk_obj) and reads the object after
+ * unlocking.  Each token keeps a pool
  * of SQLite connections (tk_db); a thread takes a connection for the
  * duration of one store call, so readers run in parallel (WAL) and writers
  * serialise inside SQLite (BEGIN IMMEDIATE + busy_timeout).
@@ -36,21 +39,36 @@ typedef struct tk_attr {
 	uint8_t *val;                 /* malloc'd, may be NULL when len == 0 */
 } tk_attr;
 
+/* An object in memory.  Reference counted: tk_obj_new gives the caller
+ * the only reference, tk_obj_ref adds one, tk_obj_free drops one and frees
+ * the object with the last.  Once an object is shared (a session object on
+ * its slot's list, handed out by tk_resolve) it is immutable: nothing
+ * changes h, owner, uid, a or n, and C_SetAttributeValue replaces the
+ * object on the list by a new one (copy on write), so a holder keeps the
+ * snapshot it took.  next belongs to the slot's list, under g.mu. */
 typedef struct tk_obj {
 	CK_OBJECT_HANDLE h;
 	CK_SESSION_HANDLE owner;      /* session objects: the creating session */
 	uint8_t uid[TK_UID_LEN];
 	tk_attr *a;
 	size_t n;
+	unsigned refs;                /* atomic (__atomic builtins)          */
 	struct tk_obj *next;
 } tk_obj;
 
+/* An empty object, one reference (NULL: no memory). */
+tk_obj *tk_obj_new(void);
+/* One more reference to o (the caller holds one, or holds g.mu while o is
+ * on a slot's list); returns o. */
+tk_obj *tk_obj_ref(tk_obj *o);
+/* Drop one reference; the last frees o (NULL: nothing). */
 void tk_obj_free(tk_obj *o);
 tk_attr *tk_obj_attr(const tk_obj *o, CK_ATTRIBUTE_TYPE t);
 CK_BBOOL tk_obj_bool(const tk_obj *o, CK_ATTRIBUTE_TYPE t, CK_BBOOL dflt);
 CK_ULONG tk_obj_ulong(const tk_obj *o, CK_ATTRIBUTE_TYPE t, CK_ULONG dflt);
 /* Set (replace or append) one attribute; PV_ERR_NOMEM. */
 int tk_obj_set(tk_obj *o, CK_ATTRIBUTE_TYPE t, const void *v, CK_ULONG len);
+/* A private, unshared copy (one reference): what copy on write starts from. */
 tk_obj *tk_obj_dup(const tk_obj *o);
 
 /* ---- attribute policy (tk_attr.c) ---- */

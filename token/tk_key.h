@@ -33,8 +33,9 @@ CK_RV tk_key_value(const tk_obj *o, uint8_t *out, size_t *len);
 CK_RV tk_key_blob(const tk_obj *o, const uint8_t **blob, size_t *len,
                   const uint8_t **id);
 
-/* tk_object.c: a private copy of the object behind a handle; store a new
- * object (o is consumed on success). */
+/* tk_object.c: the object behind a handle, a reference to a read-only
+ * snapshot (tk_obj_free drops it; tk_int.h, tk_obj); store a new object
+ * (o is consumed on success). */
 CK_RV tk_object_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh, tk_obj **out);
 /* The same for a handle passed as a key: CKR_KEY_HANDLE_INVALID where
  * tk_object_get says CKR_OBJECT_HANDLE_INVALID. */

@@ -53,7 +53,12 @@ static int tk_visible(const tk_obj *o, CK_USER_TYPE login)
 	return !tk_obj_bool(o, CKA_PRIVATE, CK_FALSE) || login == CKU_USER;
 }
 
-/* Resolve a handle to a private copy of the object (caller frees). */
+/* Resolve a handle to the object: a reference the caller drops with
+ * tk_obj_free, to be read only.  A session object is the one on the slot's
+ * list (a reference taken under g.mu, nothing copied: C_DestroyObject or
+ * C_SetAttributeValue meanwhile unlink or replace it and drop the list's
+ * reference, and the caller's snapshot lives on until it drops its own);
+ * a token object is read from the store, unshared. */
 static CK_RV tk_resolve(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh, tk_ctx *c,
                         tk_obj **out)
 {
@@ -67,14 +72,14 @@ static CK_RV tk_resolve(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh, tk_ctx *c,
 	tk_mutex_lock(tk_g.mu);
 	rv = tk_ctx_get(h, c);
 	if (rv == CKR_OK && tk_handle_is_session(oh)) {
-		const tk_obj *so;
+		tk_obj *so;
 		for (so = c->slot->sobjs; so != NULL; so = so->next)
 			if (so->h == oh)
 				break;
 		if (so == NULL || !tk_visible(so, c->login))
 			rv = CKR_OBJECT_HANDLE_INVALID;
-		else if ((o = tk_obj_dup(so)) == NULL)
-			rv = CKR_HOST_MEMORY;
+		else
+			o = tk_obj_ref(so);
 	}
 	tk_mutex_unlock(tk_g.mu);
 	if (rv != CKR_OK || o != NULL) {
@@ -351,6 +356,7 @@ CK_RV tk_set_attributes(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh,
 			return CKR_OBJECT_HANDLE_INVALID;
 		return tk_rv_from_pv(rc);
 	}
+	/* copy on write: holders of the old object keep their snapshot */
 	tk_mutex_lock(tk_g.mu);
 	if (tk_sobj_unlink(c.slot, oh, &old)) {
 		no->h = old->h;

@@ -779,7 +779,7 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 	}
 	if ((rv = tk_key_blob(b, &blob, &bl, &bid)) != CKR_OK)
 		goto out;
-	if ((o = tk_newobj()) == NULL) {
+	if ((o = tk_obj_new()) == NULL) {
 		rv = CKR_HOST_MEMORY;
 		goto out;
 	}

@@ -32,7 +32,6 @@ CK_RV tk_tcopy(tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_CLASS cls
 int tk_setu(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_ULONG v);
 int tk_setb(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_BBOOL v);
 void tk_dflt(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_BBOOL v);
-tk_obj *tk_newobj(void);
 /* A CK_ULONG attribute the template may carry: absent or equal to want.
  * CKR_ATTRIBUTE_VALUE_INVALID if malformed, CKR_TEMPLATE_INCONSISTENT if
  * different. */

@@ -87,11 +87,6 @@ void tk_dflt(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_BBOOL v)
 		tk_setb(o, a, v);
 }
 
-tk_obj *tk_newobj(void)
-{
-	return calloc(1, sizeof(tk_obj));
-}
-
 /* Public attributes of the key (pub = the vault's public encoding) on o. */
 static CK_RV tk_pubattrs(tk_obj *o, uint32_t pvk, const uint8_t *pub, size_t pl,
                          const uint8_t *ecp, size_t ecpl)
@@ -280,8 +275,8 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 	}
 	r.new_type = pvk == PV_KEY_ED25519 ? 0 : (kt == CKK_RSA ? 0 : pvk);
 	r.new_len = bits;
-	po = tk_newobj();
-	so = tk_newobj();
+	po = tk_obj_new();
+	so = tk_obj_new();
 	blob = malloc(PV_PKBLOB_MAX);
 	if (po == NULL || so == NULL || blob == NULL) {
 		rv = CKR_HOST_MEMORY;
@@ -407,8 +402,8 @@ CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OB
 		return rv;
 	enc = malloc(4096);
 	blob = malloc(PV_PKBLOB_MAX);
-	so = tk_newobj();
-	po = tk_newobj();
+	so = tk_obj_new();
+	po = tk_obj_new();
 	if (enc == NULL || blob == NULL || so == NULL || po == NULL) {
 		rv = CKR_HOST_MEMORY;
 		goto out;

@@ -630,7 +630,7 @@ int tk_store_obj_load(tk_db *d, int64_t oid, tk_obj **out)
 
 	if (st == NULL)
 		return tk_sqerr(sqlite3_errcode(d->db));
-	o = calloc(1, sizeof *o);
+	o = tk_obj_new();
 	if (o == NULL)
 		return PV_ERR_NOMEM;
 	sqlite3_bind_int64(st, 1, oid);

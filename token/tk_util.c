@@ -59,11 +59,29 @@ int64_t tk_handle_oid(const tk_slot *s, CK_OBJECT_HANDLE h)
 }
 
 /* ---- objects ---- */
+tk_obj *tk_obj_new(void)
+{
+	tk_obj *o = calloc(1, sizeof *o);
+
+	if (o != NULL)
+		o->refs = 1;
+	return o;
+}
+
+tk_obj *tk_obj_ref(tk_obj *o)
+{
+	__atomic_add_fetch(&o->refs, 1, __ATOMIC_RELAXED);
+	return o;
+}
+
 void tk_obj_free(tk_obj *o)
 {
 	size_t i;
 
 	if (o == NULL)
+		return;
+	/* release: this holder's reads happen before the last holder frees */
+	if (__atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	for (i = 0; i < o->n; i++)
 		free(o->a[i].val);
@@ -130,10 +148,10 @@ int tk_obj_set(tk_obj *o, CK_ATTRIBUTE_TYPE t, const void *v, CK_ULONG len)
 }
 
 /* (o's attributes are distinct: copied in one pass, the array allocated
- * once - C_SignInit copies the key object under the token's lock) */
+ * once) */
 tk_obj *tk_obj_dup(const tk_obj *o)
 {
-	tk_obj *c = calloc(1, sizeof *c);
+	tk_obj *c = tk_obj_new();
 	size_t i;
 
 	if (c == NULL)

@@ -158,7 +158,7 @@ static void t_store_schema(void)
 
 static tk_obj *mk_obj(const char *label, const char *id, int priv)
 {
-	tk_obj *o = calloc(1, sizeof *o);
+	tk_obj *o = tk_obj_new();
 	CK_OBJECT_CLASS cls = CKO_DATA;
 	CK_BBOOL p = priv ? CK_TRUE : CK_FALSE, t = CK_TRUE;
 
