@@ -94,8 +94,12 @@ if has load; then
 fi
 if has bench; then
   if [ "${PV_GPU_BENCH:-1}" != 0 ]; then
-    phase gpu_bench "${PV_GPU_BENCH_LIMIT:-200}" "$BD/tests/gpu/gpu_bench" "$SCALE" ${PV_GPU_BENCH_ONLY:-}
-    grep -h '^BENCH' "$L/gpu_bench.log" | tee -a "$OUT/summary.txt"
+    # PV_GPU_BENCH_ONLY: gpu_bench's modes, comma-separated, one process each
+    for mode in $(echo "${PV_GPU_BENCH_ONLY:-all}" | tr , ' '); do
+      phase "gpu_bench-$mode" "${PV_GPU_BENCH_LIMIT:-200}" "$BD/tests/gpu/gpu_bench" "$SCALE" \
+        $([ "$mode" != all ] && echo "$mode")
+      grep -h '^BENCH' "$L/gpu_bench-$mode.log" | tee -a "$OUT/summary.txt"
+    done
   fi
   if [ "${PV_P11BENCH:-1}" = 0 ]; then :
   elif [ -n "${PV_BENCH_SPLIT:-}" ]; then
