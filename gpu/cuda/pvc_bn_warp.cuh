@@ -36,6 +36,13 @@
 #include <stdint.h>
 #include <stddef.h>
 
+/* the EC inversion job (op 2): the hooks are macros of kc_ec_int.h, so
+ * they are defined before it is first included */
+#define KC_EC_COOP_INV_POST(m, a, b) pvcw_hook_inv_post(m, a, b)
+#define KC_EC_COOP_INV_TAKE(r) pvcw_hook_inv_take(r)
+#include "gpu/core/ec/kc_ec_int.h"   /* kc_ecf_inv_blind, KC_EC_MAXL */
+#include "gpu/core/kc_util.h"        /* kc_wipe */
+
 #define PVCW_ALL 0xffffffffu
 
 /* Set by the vault kernel while a warp runs one request on all lanes:
@@ -43,12 +50,15 @@
  * serves its second exponentiations (pvcw_helper). */
 static __shared__ uint32_t pvc_coop;
 
-/* One exponentiation handed from warp 0 to warp 1 (kc_bn_modexp2's
- * second half), up to 32 limbs and a 34-limb exponent (RSA-2048 CRT with
- * 64 bits of blinding).  Wiped by warp 0 after each use. */
+/* One job handed from warp 0 to warp 1: op 1, an exponentiation
+ * (kc_bn_modexp2's second half), up to 32 limbs and a 34-limb exponent
+ * (RSA-2048 CRT with 64 bits of blinding); op 2, a blinded EC inversion
+ * x = x^-1 mod *mod with blinding value r2 (KC_EC_COOP_INV_POST).  Wiped
+ * by warp 0 after each use. */
 #define PVCW_JOB_EW 34u
 struct pvcw_job {
 	uint32_t op, nl, ebits, m0i;
+	const void *mod;
 	uint32_t x[32], r2[32], m[32], e[PVCW_JOB_EW];
 };
 static __shared__ pvcw_job pvcw_sjob;
@@ -302,18 +312,86 @@ __device__ __forceinline__ void pvcw_bar(int id)
 		asm volatile("bar.sync 2, 64;" ::: "memory");
 }
 
-/* Warp 1 while warp 0 runs a request in mode 2: serve exponentiations
- * until warp 0 posts the end (pvcw_release). */
+/* Warp 1, job op 2: every lane inverts its own copy; lane 0 writes the
+ * result back once all lanes have read the job. */
+__device__ static __noinline__ void pvcw_job_inv(void)
+{
+	pvcw_job *j = &pvcw_sjob;
+	uint32_t a[KC_EC_MAXL], b[KC_EC_MAXL];
+
+	for (uint32_t i = 0; i < KC_EC_MAXL; i++) {
+		a[i] = j->x[i];
+		b[i] = j->r2[i];
+	}
+	__syncwarp();
+	kc_ecf_inv_blind((const kc_ec_mod *)j->mod, a, a, b);
+	if (pvcw_lane() == 0u)
+		for (uint32_t i = 0; i < KC_EC_MAXL; i++)
+			j->x[i] = a[i];
+	kc_wipe(a, sizeof a);
+	kc_wipe(b, sizeof b);
+}
+
+/* Warp 1 while warp 0 runs a request in mode 2: serve jobs until warp 0
+ * posts the end (pvcw_release). */
 __device__ static __noinline__ void pvcw_helper(void)
 {
 	for (;;) {
 		pvcw_bar(1);
 		if (pvcw_sjob.op == 0u)
 			return;
-		pvcw_modexp<1>(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
-		               pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
+		if (pvcw_sjob.op == 2u)
+			pvcw_job_inv();
+		else
+			pvcw_modexp<1>(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
+			               pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
 		pvcw_bar(2);
 	}
+}
+
+/* KC_EC_COOP_INV_POST / _TAKE (kc_ec_int.h): warp 0 (all lanes, mode 2)
+ * hands x = a^-1 to warp 1 and goes on with k*G; the take waits for it
+ * and wipes the job. */
+__host__ __device__ static __noinline__ int pvcw_hook_inv_post(const void *m, const uint32_t *a,
+	const uint32_t *b)
+{
+#ifdef __CUDA_ARCH__
+	const uint32_t L = pvcw_lane();
+	if (pvc_coop != 2u || (threadIdx.x >> 5) != 0u || __activemask() != PVCW_ALL)
+		return 0;
+	if (L < KC_EC_MAXL) {
+		pvcw_sjob.x[L] = a[L];
+		pvcw_sjob.r2[L] = b[L];
+	}
+	if (L == 0u) {
+		pvcw_sjob.mod = m;
+		pvcw_sjob.op = 2u;
+	}
+	__syncwarp();
+	pvcw_bar(1);
+	return 1;
+#else
+	(void)m; (void)a; (void)b;
+	return 0;
+#endif
+}
+
+__host__ __device__ static __noinline__ void pvcw_hook_inv_take(uint32_t *r)
+{
+#ifdef __CUDA_ARCH__
+	const uint32_t L = pvcw_lane();
+	pvcw_bar(2);
+	for (uint32_t i = 0; i < KC_EC_MAXL; i++)
+		r[i] = pvcw_sjob.x[i];
+	__syncwarp();
+	if (L < KC_EC_MAXL) {
+		pvcw_sjob.x[L] = 0;
+		pvcw_sjob.r2[L] = 0;
+	}
+	__syncwarp();
+#else
+	(void)r;
+#endif
 }
 
 /* Warp 0, all lanes, after its request in mode 2: let warp 1 go. */

@@ -17,6 +17,16 @@
 
 #define KC_EC_MAXL 12
 
+/* r = a^-1 (kc_ecf_inv_blind) computed elsewhere while the caller goes on:
+ * KC_EC_COOP_INV_POST(m, a, b) starts it (1) or declines (0), and
+ * KC_EC_COOP_INV_TAKE(r) waits for the result of a posted one.  The vault
+ * kernel's warp 1 does it (pvc_bn_warp.cuh) while warp 0 computes k*G;
+ * elsewhere nothing is posted. */
+#ifndef KC_EC_COOP_INV_POST
+#define KC_EC_COOP_INV_POST(m, a, b) 0
+#define KC_EC_COOP_INV_TAKE(r) ((void)(r))
+#endif
+
 /* Under nvcc every KC_API function is inline; the field and group
  * operations are called thousands of times per scalar multiplication, and
  * inlining all of them makes the kernel (and its compile time) explode.

@@ -71,7 +71,7 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 	uint32_t t[KC_EC_MAXL], bz[KC_EC_MAXL], bk[KC_EC_MAXL];
 	uint8_t h1[KC_EC_MAX_FLEN], kb[KC_EC_MAX_FLEN], extra[KC_EC_MAX_FLEN];
 	uint32_t flen, ok;
-	int rc, i;
+	int rc, i, posted;
 
 	if (c == NULL)
 		return PV_ERR_DOMAIN;
@@ -111,16 +111,20 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 		if (kc_ec_nonce_blinds(&ns, &c->p, bz, N, bk) != PV_OK)
 			break;
 		KC_PROF(2);
+		kc_ecf_decode(N, k, kb);
+		kc_ecf_to_mont(N, k, k);
+		posted = KC_EC_COOP_INV_POST(N, k, bk);   /* k^-1 alongside k*G */
 		kc_ecp_mulgen(c, &R, kb);
 		KC_PROF(3);
 		kc_ec_xmodn_blind(c, &R, r, bz);
 		KC_PROF(4);
+		if (posted)
+			KC_EC_COOP_INV_TAKE(k);
+		else
+			kc_ecf_inv_blind(N, k, k, bk);    /* k^-1 R */
 		KC_EC_DECLASSIFY(r, sizeof r);    /* r is public output */
 		if (kc_ecf_is_zero(N, r))
 			continue;
-		kc_ecf_decode(N, k, kb);
-		kc_ecf_to_mont(N, k, k);
-		kc_ecf_inv_blind(N, k, k, bk);    /* k^-1 R */
 		kc_ecf_to_mont(N, t, r);
 		kc_ecf_mul(N, t, t, d);           /* r d R */
 		kc_ecf_add(N, t, t, e);           /* (e + r d) R */

@@ -97,7 +97,7 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], k[KC_EC_MAXL], r[KC_EC_MAXL], s[KC_EC_MAXL];
 	uint32_t t[KC_EC_MAXL], di[KC_EC_MAXL], bz[KC_EC_MAXL], bd[KC_EC_MAXL];
 	uint8_t h1[32], kb[32], extra[32];
-	int rc, i;
+	int rc, i, posted;
 
 	if (priv == NULL || eb == NULL || sig == NULL)
 		return PV_ERR_ARGS;
@@ -125,10 +125,16 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 		if (kc_ec_nonce_blinds(&ns, &c->p, bz, N, bd) != PV_OK)
 			break;
 		KC_PROF(2);
+		kc_ecf_add(N, di, N->one, d);
+		posted = KC_EC_COOP_INV_POST(N, di, bd);   /* (1 + d)^-1 alongside k*G */
 		kc_ecp_mulgen(c, &R, kb);
 		KC_PROF(3);
 		kc_ec_xmodn_blind(c, &R, r, bz);
 		KC_PROF(4);
+		if (posted)
+			KC_EC_COOP_INV_TAKE(di);
+		else
+			kc_ecf_inv_blind(N, di, di, bd);  /* (1 + d)^-1 R */
 		kc_ecf_add(N, r, r, e);           /* r = (e + x1) mod n */
 		KC_EC_DECLASSIFY(r, sizeof r);    /* r is public output */
 		kc_ecf_decode(N, k, kb);
@@ -137,8 +143,6 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 		if (kc_ec_public_ctl(kc_ecf_is_zero(N, r) | kc_ecf_is_zero(N, t)))
 			continue;
 		kc_ecf_to_mont(N, k, k);
-		kc_ecf_add(N, di, N->one, d);
-		kc_ecf_inv_blind(N, di, di, bd);  /* (1 + d)^-1 R */
 		kc_ecf_to_mont(N, t, r);
 		kc_ecf_mul(N, t, t, d);           /* r d R */
 		kc_ecf_sub(N, t, k, t);           /* (k - r d) R */
