@@ -116,6 +116,10 @@ KC_API int  kc_gcm_init(kc_gcm *g, const kc_bc *bc, const uint8_t *iv, size_t iv
 KC_API int  kc_gcm_aad(kc_gcm *g, const uint8_t *aad, size_t len);
 KC_API int  kc_gcm_encrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t len);
 KC_API int  kc_gcm_decrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t len);
+/* Decrypt's authentication alone: hashes ciphertext as kc_gcm_decrypt
+ * does, without the CTR pass and without output (a tag check before any
+ * plaintext is written; the context's counter is left behind). */
+KC_API int  kc_gcm_hash_ct(kc_gcm *g, const uint8_t *in, size_t len);
 /* Full 16-byte tag (truncate as needed); finishes the stream. */
 KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16]);
 /* Constant-time compare of the first taglen (4..16) bytes of the tag. */
