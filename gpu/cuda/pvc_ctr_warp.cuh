@@ -128,8 +128,8 @@ __host__ __device__ static int pvcw_hook_ecb(const struct kc_bc *bc, int dec,
 /* GHASH over n full blocks (kc_ghash.c's hook): lane L computes
  * kc_ghash_part (blocks L, L + 32, ... by Horner's rule with H^32, times
  * H^e), the parts are XOR-reduced by shuffles, every lane gets y.  Worth it
- * from 64 blocks on: a part costs m = ceil((n - L) / 32) products plus 12
- * for the powers H^32 and H^e; serial GHASH n. */
+ * from 64 blocks on: a part costs m = ceil((n - L) / 32) products plus 24
+ * for the powers H^32 and H^e (12 each); serial GHASH n. */
 __host__ __device__ static int pvcw_hook_ghash(uint8_t y[16], const uint8_t h[16],
 	const uint8_t *data, size_t n)
 {
