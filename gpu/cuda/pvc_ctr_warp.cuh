@@ -69,6 +69,7 @@ __host__ __device__ static int pvcw_hook_ctr(const struct kc_bc *bc, uint8_t ctr
 		return 0;
 	const uint32_t L = pvcw_lane();
 	uint8_t c[16 * PVCW_BPL], ks[16 * PVCW_BPL];
+	kc_memset(ks, 0, sizeof ks);        /* defined values for lanes without a block */
 	kc_memcpy(c, ctr, 16);
 	pvcw_ctr_add(c, cb, PVCW_BPL * L);
 	for (size_t r = 0; r < n; r += PVCW_ROUND) {
@@ -106,6 +107,7 @@ __host__ __device__ static int pvcw_hook_ecb(const struct kc_bc *bc, int dec,
 		return 0;
 	const uint32_t L = pvcw_lane();
 	uint8_t ks[16 * PVCW_BPL];
+	kc_memset(ks, 0, sizeof ks);
 	for (size_t r = 0; r < n; r += PVCW_ROUND) {
 		const size_t j = r + PVCW_BPL * L;
 		if (j < n) {
