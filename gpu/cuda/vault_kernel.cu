@@ -239,11 +239,20 @@ __device__ static inline void pvc_out_span(const ve_desc *d, const ve_result *re
 	*len = (res->status == PV_OK && l <= s.len) ? l : 0u;
 }
 
+/* Symmetric requests with at least this many input bytes run on the warp
+ * (4 KiB = 256 blocks: 8 per lane; below it the powers of H and the
+ * shuffles are a larger share and one lane per request keeps more
+ * requests in flight per block). */
+#define PVC_SYM_WARP_MIN 4096u
+
 /* Lanes of warp 0 that run a request: RSA requests run on all 32 with
  * identical data, so that kc_bn's Montgomery arithmetic is done by the
  * warp, and warp 1 computes the second CRT half beside it (mode 2 of
  * pvc_bn_warp.cuh); ECDSA and SM2 signatures too, so that k*G is computed
  * by the warp (pvc_ec_warp.cuh; warp 1 only waits for the release);
+ * AES/SM4 GCM, CTR and ECB encrypt/decrypt (any phase) with
+ * PVC_SYM_WARP_MIN bytes of input or more, so that CTR, ECB and GHASH are
+ * split over the lanes (pvc_ctr_warp.cuh; warp 1 only waits);
  * everything else on lane 0.  (The descriptor is the host's: any value
  * only picks the shape, ve_execute validates it.) */
 __device__ static inline uint32_t pvc_lanes(const ve_desc *d)
@@ -253,7 +262,12 @@ __device__ static inline uint32_t pvc_lanes(const ve_desc *d)
 	                d->op == PV_OP_ENCRYPT || d->op == PV_OP_DECRYPT;
 	const bool ecsign = (d->mech == PV_MECH_ECDSA || d->mech == PV_MECH_SM2_SIGN) &&
 	                    d->op == PV_OP_SIGN;
-	return (rsa && op) || ecsign ? 32u : 1u;
+	const bool symmech = d->mech == PV_MECH_AES_GCM || d->mech == PV_MECH_SM4_GCM ||
+	                     d->mech == PV_MECH_AES_CTR || d->mech == PV_MECH_SM4_CTR ||
+	                     d->mech == PV_MECH_AES_ECB || d->mech == PV_MECH_SM4_ECB;
+	const bool sym = symmech && (d->op == PV_OP_ENCRYPT || d->op == PV_OP_DECRYPT) &&
+	                 d->in.len >= PVC_SYM_WARP_MIN;
+	return (rsa && op) || ecsign || sym ? 32u : 1u;
 }
 
 #define PVC_POLL_WINDOW 128u

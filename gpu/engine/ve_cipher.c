@@ -8,8 +8,8 @@
  * does not advance (the caller still holds the old sealed state).
  *
  * GCM decrypt never writes plaintext before the tag verifies: a first pass
- * runs GHASH+CTR on a copy of the context into a scratch block (discarded),
- * checks the tag, and only then decrypts into the output.  In multi-part
+ * runs GHASH alone on a copy of the context (kc_gcm_hash_ct), checks the
+ * tag, and only then decrypts into the output.  In multi-part
  * mode the caller buffers the ciphertext: UPDATE only accepts data (output
  * 0 bytes) and FINAL takes the whole ciphertext || tag.
  */
@@ -158,24 +158,20 @@ KC_PRIV int vc_update(ve_mp *mp, uint32_t enc, const uint8_t *in, size_t len, ui
 	return PV_OK;
 }
 
-/* GCM decrypt of ct || tag (in, len) into out: tag first, then plaintext. */
+/* GCM decrypt of ct || tag (in, len) into out: tag first (GHASH of the
+ * ciphertext on a copy of the context, in one call so that the GPU warp
+ * hashes it cooperatively), then plaintext. */
 KC_PRIV int vc_gcm_open(ve_mp *mp, const uint8_t *in, size_t len, uint8_t *out)
 {
 	kc_gcm g2;
-	uint8_t scratch[64];
-	size_t ct = len - mp->tag_len, i, n;
+	size_t ct = len - mp->tag_len;
 	int rc;
 
 	g2 = mp->u.gcm;
-	rc = PV_OK;
-	for (i = 0; i < ct && rc == PV_OK; i += n) {
-		n = ct - i < sizeof scratch ? ct - i : sizeof scratch;
-		rc = kc_gcm_decrypt(&g2, in + i, scratch, n);
-	}
+	rc = kc_gcm_hash_ct(&g2, in, ct);
 	if (rc == PV_OK)
 		rc = kc_gcm_check_tag(&g2, in + ct, mp->tag_len);
 	kc_gcm_clear(&g2);
-	kc_wipe(scratch, sizeof scratch);
 	if (rc != PV_OK)
 		return rc == PV_ERR_ENC_INVALID ? rc : (rc == PV_ERR_DATA_LEN ? PV_ERR_ENC_LEN : rc);
 	return kc_gcm_decrypt(&mp->u.gcm, in, out, ct);

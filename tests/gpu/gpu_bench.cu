@@ -18,7 +18,9 @@
  * signatures, each checked against the host (see pk_one).  Prints
  * "BENCH name mode req/s GB/s" lines (GB/s 0 for the signatures, "-" in
  * the summary table; n = SMs * 64 * scale signatures per launch).
- * usage: gpu_bench [scale [latency|pk|pkhost|sig]]
+ * PCIe: pinned cudaMemcpy host->device and device->host of 256 MiB (best
+ * and median GB/s of 7), the link the end-to-end rows go through.
+ * usage: gpu_bench [scale [latency|pk|pkhost|sig|pcie]]
  *   scale 1 = default sizes; 0.1 for a quick run;
  *   latency  the lone-request round trip alone;
  *   pk       the public-key kernel-only rates alone;
@@ -26,7 +28,8 @@
  *            and verify with the same pk_one), host timings, no rate;
  *   sig      RSA-2048 and P-256 signatures through the vault ring without
  *            PKCS#11: a lone request split by stage, then 1024 in flight
- *            from 16 threads, and 512 threads with one request each.
+ *            from 16 threads, and 512 threads with one request each;
+ *   pcie     the PCIe copy bandwidth alone.
  * Exit status: 0, 1 if a signature was wrong, 77 without a CUDA device.
  */
 #include <cstdio>
@@ -890,6 +893,54 @@ static void summary(void)
 			printf("%-12s %-12s %14.0f %10.3f\n", r.name, r.mode, r.reqs, r.gbs);
 }
 
+/* PCIe bandwidth of the link the ring uses: pinned host <-> device
+ * cudaMemcpy of 256 MiB, one warm-up and 7 timed copies each way (CUDA
+ * events around each copy); prints best and median GB/s (1e9 bytes/s) and
+ * records the median in the summary, so that end-to-end GB/s (GCM-256/1M)
+ * can be read against the measured link. */
+static void pcie_bw(void)
+{
+	const size_t sz = (size_t)256 << 20;
+	const int reps = 7;
+	void *h = NULL, *d = NULL;
+	cudaEvent_t e0, e1;
+
+	CK(cudaMallocHost(&h, sz));
+	CK(cudaMalloc(&d, sz));
+	memset(h, 0x5a, sz);
+	CK(cudaMemset(d, 0xa5, sz));
+	CK(cudaEventCreate(&e0));
+	CK(cudaEventCreate(&e1));
+	for (int dir = 0; dir < 2; dir++) {
+		std::vector<double> gbs;
+		for (int i = 0; i <= reps; i++) {
+			float ms = 0;
+			CK(cudaEventRecord(e0));
+			if (dir == 0)
+				CK(cudaMemcpy(d, h, sz, cudaMemcpyHostToDevice));
+			else
+				CK(cudaMemcpy(h, d, sz, cudaMemcpyDeviceToHost));
+			CK(cudaEventRecord(e1));
+			CK(cudaEventSynchronize(e1));
+			CK(cudaEventElapsedTime(&ms, e0, e1));
+			if (i > 0)          /* the first copy is the warm-up */
+				gbs.push_back((double)sz / (1e-3 * ms) / 1e9);
+		}
+		std::sort(gbs.begin(), gbs.end());
+		const double best = gbs.back(), med = gbs[gbs.size() / 2];
+		const char *name = dir == 0 ? "PCIe-H2D" : "PCIe-D2H";
+		printf("BENCH %-12s %-12s best %8.3f GB/s, median %8.3f GB/s  (%d copies of 256 MiB, pinned)\n",
+		       name, "cudaMemcpy", best, med, reps);
+		result r = { name, "copy-median", med * 1e9 / (double)sz, med };
+		results.push_back(r);
+	}
+	fflush(stdout);
+	CK(cudaEventDestroy(e0));
+	CK(cudaEventDestroy(e1));
+	CK(cudaFree(d));
+	CK(cudaFreeHost(h));
+}
+
 int main(int argc, char **argv)
 {
 	char why[256];
@@ -905,6 +956,13 @@ int main(int argc, char **argv)
 	}
 	/* "latency" as the second argument: the lone-request round trip alone */
 	bool lat_only = argc > 2 && strcmp(argv[2], "latency") == 0;
+	/* "pcie": the pinned host <-> device copy bandwidth alone */
+	if (argc > 2 && strcmp(argv[2], "pcie") == 0) {
+		printf("gpu_bench: %s, PCIe bandwidth only\n", why);
+		pcie_bw();
+		summary();
+		return 0;
+	}
 	/* "pk": the public-key kernel-only rates alone */
 	bool pk_only = argc > 2 && strcmp(argv[2], "pk") == 0;
 	/* "sig": signatures through the ring, without PKCS#11 */
@@ -943,6 +1001,7 @@ int main(int argc, char **argv)
 	int ngr = (int)(1024 * scale);
 	if (ngr < 64) ngr = 64;
 	gcm_e2e("GCM-256/1M", ngr);
+	pcie_bw();
 
 	summary();
 	return pk_bad ? 1 : 0;

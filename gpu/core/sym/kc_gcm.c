@@ -111,6 +111,15 @@ KC_API int kc_gcm_decrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t len
 	return PV_OK;
 }
 
+KC_API int kc_gcm_hash_ct(kc_gcm *g, const uint8_t *in, size_t len)
+{
+	int rc = kc_gcm_begin_data(g, len);
+	if (rc != PV_OK)
+		return rc;
+	kc_gcm_absorb(g, in, len);
+	return PV_OK;
+}
+
 KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16])
 {
 	uint8_t lenblk[16];

@@ -18,6 +18,15 @@
  */
 #include "gpu/core/sym/kc_sym_int.h"
 
+/* An execution space may hash the full blocks of a long input
+ * cooperatively (gpu/cuda/pvc_ctr_warp.cuh: the 32 lanes of a warp that
+ * run one request with identical data, each lane computing its
+ * kc_ghash_part, XOR-combined by shuffles).  Returns 1 when it set y to
+ * GHASH over the n full blocks of data. */
+#ifndef KC_GHASH_COOP
+#define KC_GHASH_COOP(y, h, data, n) 0
+#endif
+
 /* carry-less 32 x 32 -> 64 */
 KC_PRIV uint64_t kc_ghash_clmul32(uint32_t x, uint32_t y)
 {
@@ -76,13 +85,112 @@ KC_PRIV void kc_ghash_mul(uint64_t *yh, uint64_t *yl, uint64_t hh, uint64_t hl)
 	*yl = w1;
 }
 
+/* (ph:pl) = (hh:hl)^e for 1 <= e < 2^ebits: a left-to-right ladder over
+ * ebits bits of e with a multiply on every bit, selected by mask (the
+ * exponent is public; the fixed shape keeps lanes with different e in step). */
+KC_PRIV void kc_ghash_pow(uint64_t *ph, uint64_t *pl, uint64_t hh, uint64_t hl, uint32_t e, uint32_t ebits)
+{
+	uint64_t rh = 0x8000000000000000ull, rl = 0;   /* 1: the x^0 coefficient */
+	uint64_t th, tl, m;
+	uint32_t b;
+
+	for (b = ebits; b-- > 0;) {
+		kc_ghash_mul(&rh, &rl, rh, rl);
+		th = rh;
+		tl = rl;
+		kc_ghash_mul(&th, &tl, hh, hl);
+		m = (uint64_t)0 - (uint64_t)((e >> b) & 1u);
+		rh = (th & m) | (rh & ~m);
+		rl = (tl & m) | (rl & ~m);
+	}
+	*ph = rh;
+	*pl = rl;
+	kc_wipe(&rh, sizeof rh);
+	kc_wipe(&rl, sizeof rl);
+	kc_wipe(&th, sizeof th);
+	kc_wipe(&tl, sizeof tl);
+}
+
+/* One lane's share of GHASH over n full blocks X_0..X_{n-1} split over
+ * nlanes lanes (1..255).  kc_ghash computes
+ *   Y = y * H^n  ^  X_0 * H^n ^ X_1 * H^(n-1) ^ ... ^ X_{n-1} * H^1
+ *     = (X_0 ^ y) * H^n ^ sum_{i>=1} X_i * H^(n-i),
+ * so y enters as part of block 0.  Lane L takes the blocks i = L + nlanes k,
+ * k = 0..m-1 (m = ceil((n - L) / nlanes), 0 if L >= n), accumulates them
+ * by Horner's rule with G = H^nlanes, acc = acc * G ^ X_i (no multiply
+ * after the last), so X_{L + nlanes k} carries G^(m-1-k), and multiplies
+ * the sum once by H^e, e = n - L - nlanes (m - 1), 1 <= e <= nlanes: the
+ * exponent of block i is then n - i exactly.  part = that lane's term; the
+ * XOR of all lanes' parts is the new y (kc_ghash_combine).  A lane without
+ * a block writes zero (for n = 0 lane 0 writes y). */
+KC_API void kc_ghash_part(uint8_t part[16], const uint8_t y[16], const uint8_t h[16],
+	const uint8_t *data, size_t n, uint32_t lane, uint32_t nlanes)
+{
+	uint64_t hh = kc_load_be64(h), hl = kc_load_be64(h + 8);
+	uint64_t gh, gl, eh, el, ah = 0, al = 0;
+	uint32_t ebits = 0;
+	size_t m, k, i;
+
+	while (ebits < 32u && (nlanes >> ebits) != 0u)
+		ebits++;
+	m = lane < n ? (n - lane + nlanes - 1u) / nlanes : 0u;
+	if (m == 0u) {            /* n = 0: y unchanged, carried by lane 0 */
+		if (n == 0u && lane == 0u)
+			kc_memcpy(part, y, 16);
+		else
+			kc_memset(part, 0, 16);
+		return;
+	}
+	kc_ghash_pow(&gh, &gl, hh, hl, nlanes, ebits);
+	kc_ghash_pow(&eh, &el, hh, hl, (uint32_t)(n - lane - (size_t)nlanes * (m - 1u)), ebits);
+	for (k = 0; k < m; k++) {
+		i = lane + (size_t)nlanes * k;
+		if (k > 0u)
+			kc_ghash_mul(&ah, &al, gh, gl);
+		ah ^= kc_load_be64(data + 16u * i);
+		al ^= kc_load_be64(data + 16u * i + 8u);
+		if (i == 0u) {
+			ah ^= kc_load_be64(y);
+			al ^= kc_load_be64(y + 8);
+		}
+	}
+	kc_ghash_mul(&ah, &al, eh, el);
+	kc_store_be64(part, ah);
+	kc_store_be64(part + 8, al);
+	kc_wipe(&ah, sizeof ah);
+	kc_wipe(&al, sizeof al);
+	kc_wipe(&gh, sizeof gh);
+	kc_wipe(&gl, sizeof gl);
+	kc_wipe(&eh, sizeof eh);
+	kc_wipe(&el, sizeof el);
+	kc_wipe(&hh, sizeof hh);
+	kc_wipe(&hl, sizeof hl);
+}
+
+/* y ^= part: folds lane parts together (start from y = 0). */
+KC_API void kc_ghash_combine(uint8_t y[16], const uint8_t part[16])
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		y[i] ^= part[i];
+}
+
 KC_API void kc_ghash(uint8_t y[16], const uint8_t h[16], const uint8_t *data, size_t len)
 {
-	uint64_t yh = kc_load_be64(y), yl = kc_load_be64(y + 8);
-	uint64_t hh = kc_load_be64(h), hl = kc_load_be64(h + 8);
+	uint64_t yh, yl, hh, hl;
 	uint8_t tmp[16];
 	size_t i;
 
+	if (len >= 16 && KC_GHASH_COOP(y, h, data, len / 16)) {
+		i = len & ~(size_t)15;
+		data += i;
+		len -= i;
+	}
+	yh = kc_load_be64(y);
+	yl = kc_load_be64(y + 8);
+	hh = kc_load_be64(h);
+	hl = kc_load_be64(h + 8);
 	while (len > 0) {
 		const uint8_t *src = data;
 		size_t n = len < 16 ? len : 16;

@@ -85,6 +85,14 @@ KC_API int  kc_cbc_pad_decrypt(const kc_bc *bc, uint8_t iv[16], const uint8_t *i
 /* GHASH (constant time): y = (y ^ X_i) * h over the blocks of data; a
  * partial last block is zero-padded. */
 KC_API void kc_ghash(uint8_t y[16], const uint8_t h[16], const uint8_t *data, size_t len);
+/* GHASH split over lanes (the warp's cooperative GHASH, testable on the
+ * host): lane L of nlanes (1..255) hashes the full blocks L, L + nlanes, ...
+ * of data (n blocks); XOR-ing the parts of lanes 0..nlanes-1 into a zero
+ * block (kc_ghash_combine) gives the y that kc_ghash(y, h, data, 16 n)
+ * leaves. */
+KC_API void kc_ghash_part(uint8_t part[16], const uint8_t y[16], const uint8_t h[16],
+	const uint8_t *data, size_t n, uint32_t lane, uint32_t nlanes);
+KC_API void kc_ghash_combine(uint8_t y[16], const uint8_t part[16]);
 
 /* GCM (SP 800-38D) over AES or SM4: any IV length >= 1 byte (12 is the fast
  * path), tags 4..16 bytes; streaming: init, aad* (before any data),
@@ -108,6 +116,10 @@ KC_API int  kc_gcm_init(kc_gcm *g, const kc_bc *bc, const uint8_t *iv, size_t iv
 KC_API int  kc_gcm_aad(kc_gcm *g, const uint8_t *aad, size_t len);
 KC_API int  kc_gcm_encrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t len);
 KC_API int  kc_gcm_decrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t len);
+/* Decrypt's authentication alone: hashes ciphertext as kc_gcm_decrypt
+ * does, without the CTR pass and without output (a tag check before any
+ * plaintext is written; the context's counter is left behind). */
+KC_API int  kc_gcm_hash_ct(kc_gcm *g, const uint8_t *in, size_t len);
 /* Full 16-byte tag (truncate as needed); finishes the stream. */
 KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16]);
 /* Constant-time compare of the first taglen (4..16) bytes of the tag. */

@@ -5,7 +5,8 @@
  *
  * Covered: AES-128/256 key schedule, encrypt and decrypt (1 and 2 blocks);
  * SM4 key schedule, encrypt, decrypt (1 and 8 blocks); CTR; CFB128; CBC-PAD
- * decrypt with the padding check; GHASH with secret H and data; AES- and
+ * decrypt with the padding check; GHASH with secret H and data, and its
+ * lane split (kc_ghash_part); AES- and
  * SM4-GCM encrypt, tag and tag check; CMAC; KW and KWP unwrap with their
  * integrity checks; the
  * PKCS#7 unpad check.  Results are declassified (CT_PUBLIC) only where the
@@ -142,6 +143,20 @@ static void ct_gcm(void)
 	CT_SECRET(pt, sizeof pt);
 	kc_ghash(y, h, pt, sizeof pt);
 	CT_REPORT("ghash");
+	/* the warp's lane split: every lane of 32 (and of 3) over 4 blocks,
+	 * secret H, y and data; lanes with no block included */
+	{
+		uint8_t part[16], acc[16];
+		uint32_t l;
+		memset(acc, 0, sizeof acc);
+		for (l = 0; l < 32; l++) {
+			kc_ghash_part(part, y, h, pt, sizeof pt / 16, l, 32);
+			kc_ghash_combine(acc, part);
+		}
+		for (l = 0; l < 3; l++)
+			kc_ghash_part(part, y, h, pt, sizeof pt / 16, l, 3);
+		CT_REPORT("ghash lane parts");
+	}
 
 	CT_SECRET(key, sizeof key);
 	CHECK(kc_bc_init(&bc, KC_BC_AES, key, 32) == PV_OK);
@@ -162,6 +177,13 @@ static void ct_gcm(void)
 	tag[3] ^= 4;
 	CHECK(kc_gcm_init(&g, &bc, iv, 7) == PV_OK);   /* non-96-bit IV path */
 	CHECK(kc_gcm_decrypt(&g, ct, back, sizeof ct) == PV_OK);
+	rc = kc_gcm_check_tag(&g, tag, 12);
+	CT_PUBLIC(&rc, sizeof rc);
+	CHECK(rc == PV_ERR_ENC_INVALID);
+	/* the engine's tag pass: GHASH alone over the ciphertext */
+	CHECK(kc_gcm_init(&g, &bc, iv, 12) == PV_OK);
+	CHECK(kc_gcm_aad(&g, aad, sizeof aad) == PV_OK);
+	CHECK(kc_gcm_hash_ct(&g, ct, sizeof ct) == PV_OK);
 	rc = kc_gcm_check_tag(&g, tag, 12);
 	CT_PUBLIC(&rc, sizeof rc);
 	CHECK(rc == PV_ERR_ENC_INVALID);

@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXD 2048
+#define MAXD 32768
+
+/* Largest UPDATE chunk of mp_run (random 1..mp_maxchunk). */
+static uint32_t mp_maxchunk = 100;
 
 /* Multi-part run: INIT, UPDATE over random chunks of in, FINAL (final_in
  * for GCM decrypt). Returns status; out/outlen accumulate. */
@@ -36,7 +39,8 @@ static int mp_run(pv_req *tmpl, const uint8_t *in, size_t len,
 		return rc;
 	stlen = r.state_out_len;
 	while (off < len) {
-		size_t n = ts_rand_u32(3) == 0 ? ts_rand_u32(3) : 1 + ts_rand_u32((uint32_t)(len - off < 100 ? len - off : 100));
+		size_t n = ts_rand_u32(3) == 0 ? ts_rand_u32(3) :
+		           1 + ts_rand_u32((uint32_t)(len - off < mp_maxchunk ? len - off : mp_maxchunk));
 		if (n > len - off)
 			n = len - off;
 		pv_req_init(&r, tmpl->op, tmpl->mech);
@@ -174,6 +178,37 @@ static void test_ciphers(void)
 		}
 	}
 	printf("\n  cipher cases: %u\n", ncases);
+}
+
+/* Large messages: on the CUDA backend GCM, CTR and ECB requests of 4 KiB
+ * of input or more run on a whole warp (vault_kernel.cu pvc_lanes:
+ * cooperative CTR/ECB two blocks per lane per round, GHASH split over the
+ * lanes).  Block counts around multiples of 32 and 64 and partial tails;
+ * multi-part with UPDATEs up to 9,000 bytes (some of them on the warp);
+ * GCM decrypt's FINAL takes the whole ciphertext. */
+static void test_ciphers_large(void)
+{
+	static const uint32_t mechs[] = {
+		PV_MECH_AES_GCM, PV_MECH_AES_CTR, PV_MECH_AES_ECB,
+		PV_MECH_SM4_GCM, PV_MECH_SM4_CTR, PV_MECH_SM4_ECB };
+	static const size_t lens[] = {
+		4096, 4097, 4096 + 16 * 31 + 9, 4096 + 16 * 32 + 16, 5000,
+		8192 + 16 * 63 + 15, 8192 + 16 * 65, 16383, 28000 };
+	size_t m, i;
+
+	ncases = 0;
+	mp_maxchunk = 9000;
+	for (m = 0; m < sizeof mechs / sizeof mechs[0]; m++)
+		for (i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+			uint32_t mech = mechs[m];
+			size_t klen = (mech >> 8) == 2 ? 16 : 16 + 8 * (i % 3);
+			size_t len = lens[i];
+			if (mech == PV_MECH_AES_ECB || mech == PV_MECH_SM4_ECB)
+				len &= ~(size_t)15;
+			cipher_case(mech, klen, len);
+		}
+	mp_maxchunk = 100;
+	printf("\n  large cipher cases: %u\n", ncases);
 }
 
 /* CTR with a short counter: the wrap stays inside the low bits. */
@@ -548,6 +583,7 @@ int main(void)
 	}
 	s = CU_add_suite("engine_oracle", NULL, NULL);
 	CU_add_test(s, "ciphers one-shot + multi-part vs OpenSSL", test_ciphers);
+	CU_add_test(s, "ciphers 4..28 KB (the GPU's warp path)", test_ciphers_large);
 	CU_add_test(s, "CTR counter width", test_ctr_bits);
 	CU_add_test(s, "HMAC/CMAC sign+verify vs OpenSSL", test_macs);
 	CU_add_test(s, "digests vs OpenSSL", test_digests);
