@@ -42,7 +42,7 @@
 #      and blob suites, gpu_bench sig (lone RSA / P-256 by stage),
 #      p11bench RSA / P-256 / SM2 at 1 and 1024 threads with ring stats
 #   19 the release measurement: gpu_ring, the 60 s stress of 64 threads,
-#      gpu_bench sig, the p11bench sweep of every mechanism at 1, 16, 128,
+#      gpu_bench sig and pcie, the p11bench sweep of every mechanism at 1, 16, 128,
 #      512, 1024 threads (gpu_slots = 2048) with OpenSSL on 1 and 16 cores
 #   21 A/B/C: A this bundle, B this bundle with build-devpack/module-b.so
 #      (a host-side change: the module alone), C build-devpack/bundle-c.tar.xz
@@ -134,7 +134,7 @@ case "${1:-}" in
        PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40
      exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases kat,unit,bench --scale 0.3 ;;
   19) export PV_RING_LIMIT=45 PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 \
-       PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=40 PV_BENCH_SECS=2 PV_BENCH_THREADS=1,16,128,512,1024 \
+       PV_GPU_BENCH_ONLY=sig,pcie PV_GPU_BENCH_LIMIT=40 PV_BENCH_SECS=2 PV_BENCH_THREADS=1,16,128,512,1024 \
        PV_BENCH_GPU_SLOTS=2048 PV_P11BENCH_LIMIT=330
      exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases ring,stress,bench --scale 0.3 ;;
   21) export PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=70 PV_BENCH_SPLIT=1 PV_BENCH_MECH=p256-sign,rsa2048-sign,sha3-256-4k \
