@@ -52,9 +52,9 @@
 #      runs gpu_kat, engine_pk and p11pk
 #   22 one call for a commit that changed the kernel in several places:
 #      gpu_kat, gpu_ring, the engine / PKCS#11 KAT, Wycheproof and oracle
-#      suites (not p11pk_wycheproof: plan 6), the e2e clients, gpu_bench
+#      suites (not p11pk_wycheproof: plan 6), e2e token-basic, gpu_bench
 #      sig and pcie, p11bench P-256 / SM2 / RSA / SHA3 / SM3 / GCM-1M at 1
-#      and 1024 threads with ring stats and OpenSSL on 16 threads
+#      and 1024 threads with ring stats (OpenSSL: plan 19)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -149,10 +149,10 @@ case "${1:-}" in
        PV_UNIT_NAMES="engine_pk p11pk"
      timeout 300 bash tests/gpu/run-device --bundle build-devpack/bundle-c.tar.xz --phases kat,unit,bench --scale 0.3
      echo "=== A ==="; cat "$OUT/summary-a.txt"; echo "=== B ==="; cat "$OUT/summary-b.txt" ;;
-  22) export PV_RING_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 PV_UNIT_TIMEOUT_SCALE=0.5 \
+  22) export PV_RING_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=170 PV_UNIT_TIMEOUT_SCALE=0.5 \
        PV_UNIT_NAMES="engine_oracle engine_wycheproof engine_blob engine_pk engine_pk_wycheproof p11_oracle p11_wycheproof p11pk p11pk_keyref pk_general" \
-       PV_E2E="token-basic symmetric pubkey" PV_E2E_LIMIT=100 \
-       PV_GPU_BENCH_ONLY=sig,pcie PV_GPU_BENCH_LIMIT=70 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=16 \
+       PV_E2E="token-basic" PV_E2E_LIMIT=40 \
+       PV_GPU_BENCH_ONLY=sig,pcie PV_GPU_BENCH_LIMIT=70 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none \
        PV_BENCH_MECH=p256-sign,sm2-sign,rsa2048-sign,sha3-256-4k,sm3-4k,aes256gcm-1m \
        PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
      exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,e2e,bench --scale 0.3 ;;
