@@ -219,7 +219,7 @@ static void t_rsa_multipart(void)
 static void t_rsa_crypt(void)
 {
 	static const uint8_t label[] = "a label";
-	uint8_t msg[190], ct[512], pt[512];
+	uint8_t msg[200], ct[512], pt[512];
 	long n;
 	int rc;
 
