@@ -19,23 +19,6 @@
 #define PVCW_ROUND (32u * PVCW_BPL)
 
 #ifdef __CUDA_ARCH__
-/* ctr += k over its low cb bits (big-endian), as k times kc_ctr_inc.
- * The counter block is public. */
-__device__ static inline void pvcw_ctr_add(uint8_t ctr[16], uint32_t cb, uint32_t k)
-{
-	uint64_t carry = k;
-
-	if (cb == 0 || cb > 128)
-		cb = 128;
-	for (uint32_t j = 0; j < 16 && 8 * j < cb; j++) {
-		const uint32_t bits = cb - 8 * j >= 8 ? 8 : cb - 8 * j;
-		const uint32_t m = (1u << bits) - 1u;
-		const uint64_t v = ((uint64_t)ctr[15 - j] & m) + carry;
-		carry = v >> bits;
-		ctr[15 - j] = (uint8_t)(((uint32_t)ctr[15 - j] & ~m) | ((uint32_t)v & m));
-	}
-}
-
 /* Every lane writes the round's output blocks [r, r + cnt) into its own
  * out: lane l's PVCW_BPL blocks come by shuffles, 4 words at a time. */
 __device__ static inline void pvcw_gather_out(uint8_t *out, size_t r, size_t n,
@@ -58,10 +41,11 @@ __device__ static inline void pvcw_gather_out(uint8_t *out, size_t r, size_t n,
 /* CTR over n full blocks (kc_ctr.c's hook): in round r (PVCW_ROUND
  * blocks) lane L encrypts counter blocks r + 2L and r + 2L + 1; every lane
  * then writes all the round's output blocks into its own out and at the
- * end advances its ctr by n.  Worth it from 2 blocks on: one AES block
- * on a lone GPU thread costs ~6 us (an RSA key blob has 144 blocks, an EC
- * key blob ~8; run 25).  in may equal out: a round reads its blocks before the shuffles
- * and writes only its own blocks after them. */
+ * end advances its ctr by n (kc_ctr_add, kc_ctr.c).  Worth it from 2
+ * blocks on: one AES block on a lone GPU thread costs ~6 us (an RSA key
+ * blob has 144 blocks, an EC key blob ~8; run 25).  in may equal out: a
+ * round reads its blocks before the shuffles and writes only its own
+ * blocks after them. */
 __host__ __device__ static int pvcw_hook_ctr(const struct kc_bc *bc, uint8_t ctr[16], uint32_t cb,
 	const uint8_t *in, uint8_t *out, size_t n)
 {
@@ -72,12 +56,12 @@ __host__ __device__ static int pvcw_hook_ctr(const struct kc_bc *bc, uint8_t ctr
 	uint8_t c[16 * PVCW_BPL], ks[16 * PVCW_BPL];
 	kc_memset(ks, 0, sizeof ks);        /* defined values for lanes without a block */
 	kc_memcpy(c, ctr, 16);
-	pvcw_ctr_add(c, cb, PVCW_BPL * L);
+	kc_ctr_add(c, cb, PVCW_BPL * L);
 	for (size_t r = 0; r < n; r += PVCW_ROUND) {
 		const size_t j = r + PVCW_BPL * L;   /* this lane's first block of the round */
 		for (uint32_t b = 1; b < PVCW_BPL; b++) {
 			kc_memcpy(c + 16u * b, c + 16u * (b - 1u), 16);
-			pvcw_ctr_add(c + 16u * b, cb, 1u);
+			kc_ctr_add(c + 16u * b, cb, 1u);
 		}
 		if (j < n) {
 			const size_t k = n - j < PVCW_BPL ? n - j : PVCW_BPL;
@@ -86,9 +70,9 @@ __host__ __device__ static int pvcw_hook_ctr(const struct kc_bc *bc, uint8_t ctr
 				ks[q] ^= in[16u * j + q];
 		}
 		pvcw_gather_out(out, r, n, ks);
-		pvcw_ctr_add(c, cb, PVCW_ROUND);
+		kc_ctr_add(c, cb, PVCW_ROUND);
 	}
-	pvcw_ctr_add(ctr, cb, (uint32_t)n);
+	kc_ctr_add(ctr, cb, (uint32_t)n);
 	kc_wipe(ks, sizeof ks);
 	return 1;
 #else

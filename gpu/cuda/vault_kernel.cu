@@ -51,17 +51,21 @@
 #undef KC_API
 #define KC_API __host__ __device__ static __noinline__ __attribute__((unused))
 
+__device__ static inline uint64_t pvc_now(void)
+{
+	uint64_t t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
 /* KC_PROF(k) (kc_defs.h): thread 0 stamps gst.prof[k] when the host asked
  * for it (pv_cuda_params.profile); pvc_prof_at is NULL otherwise. */
 static __shared__ uint64_t *pvc_prof_at;
 __host__ __device__ static inline void pvc_prof(int k)
 {
 #ifdef __CUDA_ARCH__
-	uint64_t *p = pvc_prof_at, t;
-	if (p != NULL && threadIdx.x == 0u) {
-		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-		((volatile uint64_t *)p)[k] = t;
-	}
+	if (pvc_prof_at != NULL && threadIdx.x == 0u)
+		((volatile uint64_t *)pvc_prof_at)[k] = pvc_now();
 #else
 	(void)k;
 #endif
@@ -115,18 +119,13 @@ __device__ static inline void pvc_st_rel_gpu(uint32_t *p, uint32_t v)
 	cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
 }
 
-__device__ static inline uint64_t pvc_now(void)
-{
-	uint64_t t;
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-	return t;
-}
-
 /* Stage k's time of the current request into gst.trace (mapped host
- * memory, one posted write; nothing kept in registers). */
-__device__ static inline void pvc_trace(const pvc_kparams &p, int k)
+ * memory, one posted write); returns it. */
+__device__ static inline uint64_t pvc_trace(const pvc_kparams &p, int k)
 {
-	((volatile uint64_t *)p.gst->trace)[k] = pvc_now();
+	const uint64_t t = pvc_now();
+	((volatile uint64_t *)p.gst->trace)[k] = t;
+	return t;
 }
 
 __device__ static inline uint32_t pvc_r16(uint32_t x) { return (x + 15u) & ~15u; }
@@ -379,8 +378,7 @@ pvc_vault_kernel(const pvc_kparams p)
 				uint32_t c = claim.load(cuda::memory_order_relaxed);
 				if (pvc_ld_acq_gpu(&p.dready[c & (p.nslots - 1u)]) == c + 1u) {
 					if (atomicCAS(&p.dev->claim, c, c + 1u) == c) {
-						s_tclaim = pvc_now();
-						((volatile uint64_t *)p.gst->trace)[0] = s_tclaim;
+						s_tclaim = pvc_trace(p, 0);
 						s_c = c;
 						s_go = 1;
 						break;
@@ -530,8 +528,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		/* completion: result, then done_seq with system-scope release */
 		if (mine) {
 			ve_slot_dev *sd = &pvc_slot(p, t)->dev;
-			const uint64_t tdone = pvc_now();
-			((volatile uint64_t *)p.gst->trace)[3] = tdone;
+			const uint64_t tdone = pvc_trace(p, 3);
 			pvc_st_rlx_sys((uint32_t *)&sd->res.status, (uint32_t)res.status);
 			pvc_st_rlx_sys(&sd->res.out_len, res.out_len);
 			pvc_st_rlx_sys(&sd->res.out2_len, res.out2_len);

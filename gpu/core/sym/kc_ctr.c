@@ -12,20 +12,21 @@
 #define KC_CTR_COOP(bc, ctr, cb, in, out, n) 0
 #endif
 
-/* ctr += 1 over its low cb bits (big-endian), the high bits untouched.
- * The counter block is public (an IV). */
-KC_PRIV void kc_ctr_inc(uint8_t ctr[16], uint32_t cb)
+/* ctr += k over its low cb bits (big-endian, modulo 2^cb), the high bits
+ * untouched.  The counter block is public (an IV). */
+KC_PRIV void kc_ctr_add(uint8_t ctr[16], uint32_t cb, uint32_t k)
 {
-	uint32_t carry = 1, j;
+	uint64_t carry = k;
+	uint32_t j;
 
 	if (cb == 0 || cb > 128)
 		cb = 128;
 	for (j = 0; j < 16 && 8 * j < cb; j++) {
 		uint32_t bits = cb - 8 * j >= 8 ? 8 : cb - 8 * j;
 		uint32_t m = (1u << bits) - 1u;
-		uint32_t v = ((uint32_t)ctr[15 - j] & m) + carry;
+		uint64_t v = ((uint64_t)ctr[15 - j] & m) + carry;
 		carry = v >> bits;
-		ctr[15 - j] = (uint8_t)(((uint32_t)ctr[15 - j] & ~m) | (v & m));
+		ctr[15 - j] = (uint8_t)(((uint32_t)ctr[15 - j] & ~m) | ((uint32_t)v & m));
 	}
 }
 
@@ -53,7 +54,7 @@ KC_API void kc_ctr_xcrypt(const kc_bc *bc, uint8_t ctr[16], uint32_t counter_bit
 			m = KC_BC_MAX_PAR;
 		for (i = 0; i < m; i++) {
 			kc_memcpy(buf + 16 * i, ctr, 16);
-			kc_ctr_inc(ctr, counter_bits);
+			kc_ctr_add(ctr, counter_bits, 1);
 		}
 		kc_bc_encrypt_n(bc, buf, buf, m);
 		for (i = 0; i < 16 * m; i++)
@@ -64,7 +65,7 @@ KC_API void kc_ctr_xcrypt(const kc_bc *bc, uint8_t ctr[16], uint32_t counter_bit
 	}
 	if (len > 0) {
 		kc_bc_encrypt_n(bc, ctr, ks, 1);
-		kc_ctr_inc(ctr, counter_bits);
+		kc_ctr_add(ctr, counter_bits, 1);
 		for (i = 0; i < len; i++)
 			out[i] = in[i] ^ ks[i];
 		n = (uint32_t)len;
