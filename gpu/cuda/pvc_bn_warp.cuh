@@ -53,8 +53,10 @@ static __shared__ uint32_t pvc_coop;
 /* One job handed from warp 0 to warp 1: op 1, an exponentiation
  * (kc_bn_modexp2's second half), up to 32 limbs and a 34-limb exponent
  * (RSA-2048 CRT with 64 bits of blinding); op 2, a blinded EC inversion
- * x = x^-1 mod *mod with blinding value r2 (KC_EC_COOP_INV_POST).  Wiped
- * by warp 0 after each use. */
+ * x = x^-1 mod *mod with blinding value r2 (KC_EC_COOP_INV_POST); ops 3
+ * and 4, warp 1's half of a CTR / ECB pass or of a GHASH over a message in
+ * global memory (pvc_ctr_warp.cuh, its own job record).  Wiped by warp 0
+ * after each use; op is 0 while warp 1 is free. */
 #define PVCW_JOB_EW 34u
 struct pvcw_job {
 	uint32_t op, nl, ebits, m0i;
@@ -68,8 +70,10 @@ static __shared__ pvcw_job pvcw_sjob;
  * undefined. */
 __device__ __forceinline__ void pvcw_mode(uint32_t on)
 {
-	if (threadIdx.x == 0)
+	if (threadIdx.x == 0) {
 		pvc_coop = on;
+		pvcw_sjob.op = 0;
+	}
 	__syncthreads();
 }
 
@@ -332,6 +336,10 @@ __device__ static __noinline__ void pvcw_job_inv(void)
 	kc_wipe(b, sizeof b);
 }
 
+/* Ops 3 and 4 (warp 1's share of a symmetric pass): pvc_ctr_warp.cuh,
+ * which is included after the core. */
+__device__ static void pvcw_job_sym(uint32_t op);
+
 /* Warp 1 while warp 0 runs a request in mode 2: serve jobs until warp 0
  * posts the end (pvcw_release). */
 __device__ static __noinline__ void pvcw_helper(void)
@@ -342,6 +350,8 @@ __device__ static __noinline__ void pvcw_helper(void)
 			return;
 		if (pvcw_sjob.op == 2u)
 			pvcw_job_inv();
+		else if (pvcw_sjob.op >= 3u)
+			pvcw_job_sym(pvcw_sjob.op);
 		else
 			pvcw_modexp<1>(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
 			               pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
@@ -388,6 +398,8 @@ __host__ __device__ static __noinline__ void pvcw_hook_inv_take(uint32_t *r)
 		pvcw_sjob.x[L] = 0;
 		pvcw_sjob.r2[L] = 0;
 	}
+	if (L == 0u)
+		pvcw_sjob.op = 0;
 	__syncwarp();
 #else
 	(void)r;
@@ -526,6 +538,8 @@ __host__ __device__ static inline int pvcw_hook_modexp2(uint32_t *x1, const uint
 		j->e[L] = 0;
 	if (L < 2u)
 		j->e[32u + L] = 0;
+	if (L == 0u)
+		j->op = 0;
 	__syncwarp();
 	return 1;
 #else

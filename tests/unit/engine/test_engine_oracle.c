@@ -183,7 +183,8 @@ static void test_ciphers(void)
 /* Large messages: on the CUDA backend GCM, CTR and ECB requests of 4 KiB
  * of input or more run on a whole warp (vault_kernel.cu pvc_lanes:
  * cooperative CTR/ECB two blocks per lane per round, GHASH split over the
- * lanes).  Block counts around multiples of 32 and 64 and partial tails;
+ * lanes; warp 1 joins from 128 blocks, pvc_ctr_warp.cuh).  Block counts
+ * around multiples of 32, 64 and 128 and partial tails;
  * multi-part with UPDATEs up to 9,000 bytes (some of them on the warp);
  * GCM decrypt's FINAL takes the whole ciphertext. */
 static void test_ciphers_large(void)
@@ -193,7 +194,7 @@ static void test_ciphers_large(void)
 		PV_MECH_SM4_GCM, PV_MECH_SM4_CTR, PV_MECH_SM4_ECB };
 	static const size_t lens[] = {
 		4096, 4097, 4096 + 16 * 31 + 9, 4096 + 16 * 32 + 16, 5000,
-		8192 + 16 * 63 + 15, 8192 + 16 * 65, 16383, 28000 };
+		4096 + 16 * 127 + 3, 16 * 385, 8192 + 16 * 63 + 15, 8192 + 16 * 65, 16383, 28000 };
 	size_t m, i;
 
 	ncases = 0;
