@@ -3,7 +3,6 @@
 #include "gpu/client/pv_ringstat.h"
 #include "gpu/engine/ve_ring.h"
 #include "gpu/host/pv_futex.h"
-#include "gpu/core/kc_util.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -221,7 +220,10 @@ static int reap(pv_producer *p, ve_slot *s, uint32_t t)
 		r->state_out_len = take_out(r->state_out, r->state_out_cap, a + d.state_out.off,
 		                            res.state_len, d.state_out.len);
 	}
-	kc_wipe(a, s->host.rsv[0] <= p->slot_arena ? s->host.rsv[0] : p->slot_arena);
+	/* glibc's explicit_bzero: the vector memset behind a barrier, ~1.5x
+	 * the speed of kc_wipe's 8-byte volatile stores on a 2 MiB arena
+	 * (a 1 MiB GCM request wipes its input and output) */
+	explicit_bzero(a, s->host.rsv[0] <= p->slot_arena ? s->host.rsv[0] : p->slot_arena);
 	if (p->stats != NULL)
 		pvrs_add(p->stats, r->t_pub_, s->dev.t_claim, s->dev.t_done, pvrs_now());
 	atomic_fetch_sub(&p->inflight, 1u);

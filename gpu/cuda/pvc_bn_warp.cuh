@@ -307,9 +307,13 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 }
 
 /* Named barriers of warps 0 and 1 (0 is __syncthreads): 1 = a job (or
- * the end) is posted, 2 = the job is done. */
+ * the end) is posted, 2 = the job is done.  bar.sync is "aligned": every
+ * lane of a warp must execute it together, so the warp is converged first
+ * (a job's lanes may leave it at different times, e.g. a CTR pass whose
+ * last round has blocks for some lanes only). */
 __device__ __forceinline__ void pvcw_bar(int id)
 {
+	__syncwarp();
 	if (id == 1)
 		asm volatile("bar.sync 1, 64;" ::: "memory");
 	else

@@ -55,6 +55,16 @@
 #      suites (not p11pk_wycheproof: plan 6), e2e token-basic, gpu_bench
 #      sig and pcie, p11bench P-256 / SM2 / RSA / SHA3 / SM3 / GCM-1M at 1
 #      and 1024 threads with ring stats (OpenSSL: plan 19)
+#   23 A/B of a kernel change: B = build-devpack/bundle-b.tar.xz first
+#      (gpu_kat, gpu_ring, the engine / PKCS#11 public-key, blob and
+#      oracle suites, gpu_bench sig, p11bench P-256 / SM2 / RSA /
+#      GCM-1M at 1 and 1024 threads with ring stats), then A = this
+#      bundle (gpu_bench sig and the same p11bench rows)
+#   24 a kernel change to the symmetric paths: gpu_kat, gpu_ring, the
+#      engine / PKCS#11 oracle, Wycheproof, blob and public-key suites,
+#      the 60 s stress of 64 threads, gpu_bench pcie (cudaMemcpy and
+#      zero-copy loads / stores), p11bench GCM-1M at 1, 16, 128, 512,
+#      1024 threads with ring stats and OpenSSL on 1 and 16 cores
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -156,5 +166,22 @@ case "${1:-}" in
        PV_BENCH_MECH=p256-sign,sm2-sign,rsa2048-sign,sha3-256-4k,sm3-4k,aes256gcm-1m \
        PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
      exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,e2e,bench --scale 0.3 ;;
-  *) sed -n '2,58p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  23) export PV_KAT_LIMIT=60 PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=240 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="engine_oracle p11_oracle engine_pk engine_blob pk_general p11pk p11pk_keyref" \
+       PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=40 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none \
+       PV_BENCH_MECH=p256-sign,sm2-sign,rsa2048-sign,aes256gcm-1m \
+       PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
+     timeout 380 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases kat,ring,unit,bench --scale 0.3
+     mv "$OUT/summary.txt" "$OUT/summary-b.txt"; mv "$OUT/logs.tgz" "$OUT/logs-b.tgz" 2>/dev/null
+     rm -rf /tmp/pv-bundle
+     export PV_BENCH_MECH=p256-sign,sm2-sign,aes256gcm-1m
+     timeout 150 bash tests/gpu/run-device --bundle "$B" --phases bench --scale 0.3
+     echo "=== B ==="; cat "$OUT/summary-b.txt" ;;
+  24) export PV_KAT_LIMIT=60 PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=280 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="engine_oracle p11_oracle engine_blob engine_wycheproof p11_wycheproof engine_pk p11pk" \
+       PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=130 \
+       PV_GPU_BENCH_ONLY=pcie PV_GPU_BENCH_LIMIT=40 PV_BENCH_SPLIT=1 PV_BENCH_MECH=aes256gcm-1m \
+       PV_BENCH_THREADS=1,16,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=90
+     exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,stress,bench --scale 0.3 ;;
+  *) sed -n '2,68p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
