@@ -38,6 +38,7 @@ MODULE=$BD/pkcs11/pixelvault-pkcs11.so
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1
   ldd "$MODULE" | grep -i "not found" || echo "module: all libraries found"
   ldd "$(command -v pkcs11-tool)" 2>&1 | grep -i "not found" || echo "pkcs11-tool: all libraries found"
+  [ -x "$SYS/usr/sbin/sshd" ] && { ldd "$SYS/usr/sbin/sshd" 2>&1 | grep -i "not found" || echo "sshd: all libraries found"; }
 } | tee "$OUT/env.txt"
 RT="python3 tests/gpu/run-tests.py $BUNDLE/$BD_NAME/tests.json"
 
