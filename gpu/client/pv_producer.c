@@ -177,6 +177,28 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	return PV_OK;
 }
 
+/* Step 10's wipe of a slot's arena (used bytes) after its outputs were
+ * taken.  Everything but a successful encryption's ciphertext: those
+ * out_len bytes are public and now in the caller's buffer, and for a
+ * 1 MiB GCM request they are half the arena - on the H200 host the
+ * producer's copies and wipes, not the GPU, bound that row (docs/
+ * benchmarks.md).  The rest of that span (scratch), the inputs (the
+ * plaintext), the state and every other op's outputs are wiped.  glibc's
+ * explicit_bzero: the vector memset behind a barrier, ~1.5x kc_wipe's
+ * 8-byte volatile stores. */
+static void wipe_arena(uint8_t *a, uint32_t used, const ve_desc *d, const ve_result *res)
+{
+	const uint64_t o = d->out.off, n = res->out_len;
+
+	if (d->op == PV_OP_ENCRYPT && res->status == PV_OK && n > 0 && n <= d->out.len &&
+	    o + n <= used) {
+		explicit_bzero(a, (size_t)o);
+		explicit_bzero(a + o + n, (size_t)(used - o - n));
+	} else {
+		explicit_bzero(a, used);
+	}
+}
+
 static size_t take_out(uint8_t *dst, size_t cap, const uint8_t *src, uint32_t n, uint32_t span)
 {
 	size_t m = n <= span ? n : span;
@@ -220,10 +242,7 @@ static int reap(pv_producer *p, ve_slot *s, uint32_t t)
 		r->state_out_len = take_out(r->state_out, r->state_out_cap, a + d.state_out.off,
 		                            res.state_len, d.state_out.len);
 	}
-	/* glibc's explicit_bzero: the vector memset behind a barrier, ~1.5x
-	 * the speed of kc_wipe's 8-byte volatile stores on a 2 MiB arena
-	 * (a 1 MiB GCM request wipes its input and output) */
-	explicit_bzero(a, s->host.rsv[0] <= p->slot_arena ? s->host.rsv[0] : p->slot_arena);
+	wipe_arena(a, s->host.rsv[0] <= p->slot_arena ? s->host.rsv[0] : p->slot_arena, &d, &res);
 	if (p->stats != NULL)
 		pvrs_add(p->stats, r->t_pub_, s->dev.t_claim, s->dev.t_done, pvrs_now());
 	atomic_fetch_sub(&p->inflight, 1u);
