@@ -31,7 +31,6 @@
 #define PVCW_ECB_ENC 1u
 #define PVCW_ECB_DEC 2u
 
-#ifdef __CUDA_ARCH__
 /* Warp 1's share of a pass over a message in global memory (ops 3 and 4
  * of pvcw_helper).  The key schedule, H and warp 1's GHASH sum are
  * secrets: warp 0 copies them in for the job and wipes them when warp 1
@@ -204,7 +203,6 @@ __device__ static inline void pvcw_gather_out(uint8_t *out, size_t r, size_t n,
 		}
 	kc_wipe(w, sizeof w);
 }
-#endif
 
 /* CTR over n full blocks (kc_ctr.c's hook).  A message in global memory
  * (the request's data) goes through pvcw_sym_pass: each lane of warp 0,
