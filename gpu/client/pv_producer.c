@@ -181,8 +181,8 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
  * taken.  Everything but a successful encryption's ciphertext: those
  * out_len bytes are public and now in the caller's buffer, and for a
  * 1 MiB GCM request they are half the arena - on the H200 host the
- * producer's copies and wipes, not the GPU, bound that row (docs/
- * benchmarks.md).  The rest of that span (scratch), the inputs (the
+ * producer's copies and wipes, not the GPU, bound that row
+ * (docs/benchmarks.md).  The rest of that span (scratch), the inputs (the
  * plaintext), the state and every other op's outputs are wiped.  glibc's
  * explicit_bzero: the vector memset behind a barrier, ~1.5x kc_wipe's
  * 8-byte volatile stores. */
