@@ -54,6 +54,9 @@ phase() {  # name, timeout, command...
   say "$(printf '%-10s rc=%-3s %4ss  %s' "$name" "$rc" "$(( $(date +%s) - s ))" \
         "$(grep -E '^(gpu_(kat|ring): [0-9]+ passed|tests: [0-9]+ passed|Run Summary|.*wrong answers)' "$L/$name.log" | tail -1)")"
   if [ "$rc" != 0 ]; then
+    # a cut test-runner phase: which tests had finished (tail -5 alone
+    # hid passes before a slow one, run 29)
+    grep -E '^(OK|SKIP) ' "$L/$name.log" | cut -c1-120 | sed 's/^/    + /' | tee -a "$OUT/summary.txt"
     grep -E 'FAIL|fail|error|Error|sealed|not ok' "$L/$name.log" | head -12 | cut -c1-200 | sed 's/^/    | /' | tee -a "$OUT/summary.txt"
     tail -5 "$L/$name.log" | cut -c1-200 | sed 's/^/    $ /' | tee -a "$OUT/summary.txt"
   fi
