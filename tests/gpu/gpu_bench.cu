@@ -897,11 +897,6 @@ static void summary(void)
 			printf("%-12s %-12s %14.0f %10.3f\n", r.name, r.mode, r.reqs, r.gbs);
 }
 
-/* PCIe bandwidth of the link the ring uses: pinned host <-> device
- * cudaMemcpy of 256 MiB, one warm-up and 7 timed copies each way (CUDA
- * events around each copy); prints best and median GB/s (1e9 bytes/s) and
- * records the median in the summary, so that end-to-end GB/s (GCM-256/1M)
- * can be read against the measured link. */
 /* Zero-copy: blocks of 64 threads read (or write) pinned host memory with
  * 16-byte loads (stores), 8 in flight per thread - the vault kernel's way
  * of moving a request's data (vault_kernel.cu pvc_move). */
@@ -975,6 +970,7 @@ static void *hm_thread(void *vp)
 	hm_arg *a = (hm_arg *)vp;
 	const size_t buf = (size_t)64 << 20, chunk = (size_t)1 << 20;
 	uint8_t *src = (uint8_t *)malloc(buf), *dst = (uint8_t *)malloc(buf);
+	a->bytes = 0;
 	if (src == NULL || dst == NULL) {
 		free(src);
 		free(dst);
@@ -1027,6 +1023,11 @@ static void host_mem_bw(void)
 	fflush(stdout);
 }
 
+/* PCIe bandwidth of the link the ring uses: pinned host <-> device
+ * cudaMemcpy of 256 MiB, one warm-up and 7 timed copies each way (CUDA
+ * events around each copy); prints best and median GB/s (1e9 bytes/s) and
+ * records the median in the summary, so that end-to-end GB/s (GCM-256/1M)
+ * can be read against the measured link. */
 static void pcie_bw(void)
 {
 	const size_t sz = (size_t)256 << 20;
