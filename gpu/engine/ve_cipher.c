@@ -7,9 +7,9 @@
  * gives PV_ERR_BUF_SMALL with res->out_len = bytes needed, and the state
  * does not advance (the caller still holds the old sealed state).
  *
- * GCM decrypt never writes plaintext before the tag verifies: a first pass
- * runs GHASH alone on a copy of the context (kc_gcm_hash_ct), checks the
- * tag, and only then decrypts into the output.  In multi-part
+ * GCM decrypt never writes plaintext before the tag verifies
+ * (kc_gcm_open: GHASH over the ciphertext, the tag, then the CTR pass
+ * into the output).  In multi-part
  * mode the caller buffers the ciphertext: UPDATE only accepts data (output
  * 0 bytes) and FINAL takes the whole ciphertext || tag.
  */
@@ -158,23 +158,15 @@ KC_PRIV int vc_update(ve_mp *mp, uint32_t enc, const uint8_t *in, size_t len, ui
 	return PV_OK;
 }
 
-/* GCM decrypt of ct || tag (in, len) into out: tag first (GHASH of the
- * ciphertext on a copy of the context, in one call so that the GPU warp
- * hashes it cooperatively), then plaintext. */
+/* GCM decrypt of ct || tag (in, len) into out: tag first, then plaintext
+ * (kc_gcm_open; the ciphertext is hashed in one call, so that the GPU
+ * warps split it). */
 KC_PRIV int vc_gcm_open(ve_mp *mp, const uint8_t *in, size_t len, uint8_t *out)
 {
-	kc_gcm g2;
 	size_t ct = len - mp->tag_len;
-	int rc;
+	int rc = kc_gcm_open(&mp->u.gcm, in, ct, in + ct, mp->tag_len, out);
 
-	g2 = mp->u.gcm;
-	rc = kc_gcm_hash_ct(&g2, in, ct);
-	if (rc == PV_OK)
-		rc = kc_gcm_check_tag(&g2, in + ct, mp->tag_len);
-	kc_gcm_clear(&g2);
-	if (rc != PV_OK)
-		return rc == PV_ERR_ENC_INVALID ? rc : (rc == PV_ERR_DATA_LEN ? PV_ERR_ENC_LEN : rc);
-	return kc_gcm_decrypt(&mp->u.gcm, in, out, ct);
+	return rc == PV_ERR_DATA_LEN ? PV_ERR_ENC_LEN : rc;
 }
 
 /* FINAL.  in/len: only GCM decrypt takes input here.  Writes at out with

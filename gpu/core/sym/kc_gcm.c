@@ -120,6 +120,17 @@ KC_API int kc_gcm_hash_ct(kc_gcm *g, const uint8_t *in, size_t len)
 	return PV_OK;
 }
 
+KC_API int kc_gcm_open(kc_gcm *g, const uint8_t *in, size_t len, const uint8_t *tag,
+                       size_t taglen, uint8_t *out)
+{
+	int rc = kc_gcm_hash_ct(g, in, len);
+	if (rc == PV_OK)
+		rc = kc_gcm_check_tag(g, tag, taglen);
+	if (rc == PV_OK)      /* accept / reject is public */
+		kc_ctr_xcrypt(&g->bc, g->ctr, 32, g->ks, &g->ks_used, in, out, len);
+	return rc;
+}
+
 KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16])
 {
 	uint8_t lenblk[16];

@@ -120,6 +120,13 @@ KC_API int  kc_gcm_decrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t le
  * does, without the CTR pass and without output (a tag check before any
  * plaintext is written; the context's counter is left behind). */
 KC_API int  kc_gcm_hash_ct(kc_gcm *g, const uint8_t *in, size_t len);
+/* Decrypt the rest of the stream, len bytes of ciphertext, and check its
+ * tag (taglen 4..16) before any plaintext is written: GHASH over in
+ * (kc_gcm_hash_ct), the tag, then the CTR pass into out - each byte
+ * hashed once.  PV_ERR_ENC_INVALID (out untouched) for a wrong tag;
+ * finishes the stream. */
+KC_API int  kc_gcm_open(kc_gcm *g, const uint8_t *in, size_t len, const uint8_t *tag,
+                        size_t taglen, uint8_t *out);
 /* Full 16-byte tag (truncate as needed); finishes the stream. */
 KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16]);
 /* Constant-time compare of the first taglen (4..16) bytes of the tag. */

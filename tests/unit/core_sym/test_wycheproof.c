@@ -57,6 +57,17 @@ static int wp_gcm(const ts_wp_case *tc, void *arg)
 	} else {
 		WP_CHECK(r == PV_ERR_ENC_INVALID || r == PV_ERR_MECH_PARAM);
 	}
+	/* kc_gcm_open: the same verdict; plaintext only when the tag holds */
+	memset(buf, 0xA5, cl + 1);
+	WP_CHECK(kc_gcm_init(&g, &bc, iv, il) == PV_OK && kc_gcm_aad(&g, aad, al) == PV_OK);
+	r = kc_gcm_open(&g, ct, cl, tag, tl, buf);
+	if (ts_wp_valid(tc)) {
+		WP_CHECK(r == PV_OK && cl == ml && memcmp(buf, msg, ml) == 0);
+	} else {
+		WP_CHECK(r == PV_ERR_ENC_INVALID || r == PV_ERR_MECH_PARAM);
+		for (i = 0; i < cl + 1; i++)
+			WP_CHECK(buf[i] == 0xA5);
+	}
 out:
 	kc_gcm_clear(&g);
 	free(key); free(iv); free(aad); free(msg); free(ct); free(tag); free(buf);
