@@ -54,6 +54,9 @@ struct pv_cuda {
 	uint8_t *ring;             /* pinned + mapped, ve_ring layout        */
 	size_t ring_bytes;
 	pvc_gpu_status *gst;       /* pinned + mapped, GPU-written           */
+	uint64_t *prof_rows;       /* pinned + mapped, with params.profile:
+	                              PVC_PROF_ROW words per slot            */
+	size_t prof_bytes;
 	uint8_t *hstaging;         /* pinned, PVC_ST_LEN, one-shot           */
 	uint8_t *darena;           /* device                                 */
 	ve_desc *ddesc;            /* device                                 */
@@ -337,6 +340,8 @@ static void pvc_release(pv_cuda *v)
 		(void)PVC_CK(v, cudaFreeHost(v->gst));
 	if (v->hstaging != NULL)
 		(void)PVC_CK(v, cudaFreeHost(v->hstaging));
+	if (v->prof_rows != NULL)
+		(void)PVC_CK(v, cudaFreeHost(v->prof_rows));
 	if (v->done != NULL)
 		(void)PVC_CK(v, cudaEventDestroy(v->done));
 	if (v->stream != NULL)
@@ -463,6 +468,11 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	memset(v->gst, 0, PVC_GST_BYTES(ns));
 	v->gst->prof_on = p->profile ? 1u : 0u;
 	CK(cudaHostAlloc((void **)&v->hstaging, PVC_ST_LEN, cudaHostAllocDefault));
+	if (p->profile) {
+		v->prof_bytes = (size_t)ns * PVC_PROF_ROW * sizeof(uint64_t);
+		CK(cudaHostAlloc((void **)&v->prof_rows, v->prof_bytes, cudaHostAllocMapped | cudaHostAllocPortable));
+		memset(v->prof_rows, 0, v->prof_bytes);
+	}
 
 	CK(cudaMalloc((void **)&v->darena, (size_t)ns * sa));
 	CK(cudaMalloc((void **)&v->ddesc, (size_t)ns * sizeof(ve_desc)));
@@ -488,6 +498,10 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	CK(cudaHostGetDevicePointer(&dptr, v->gst, 0));
 	v->kp.gst = (pvc_gpu_status *)dptr;
 	v->kp.cdone = PVC_GST_DONE(v->kp.gst);
+	if (v->prof_rows != NULL) {
+		CK(cudaHostGetDevicePointer(&dptr, v->prof_rows, 0));
+		v->kp.prof_rows = (uint64_t *)dptr;
+	}
 	v->kp.darena = v->darena;
 	v->kp.ddesc = v->ddesc;
 	v->kp.dev = v->dstate;
@@ -663,6 +677,18 @@ void pv_cuda_last_trace(pv_cuda *v, uint64_t ns[4])
 {
 	for (int i = 0; i < 4; i++)
 		ns[i] = ((volatile uint64_t *)v->gst->trace)[i];
+}
+
+const uint64_t *pv_cuda_profile_rows(pv_cuda *v, uint32_t *nrows)
+{
+	*nrows = v->prof_rows != NULL ? v->nslots : 0u;
+	return v->prof_rows;
+}
+
+void pv_cuda_clear_profile_rows(pv_cuda *v)
+{
+	if (v->prof_rows != NULL)
+		memset(v->prof_rows, 0, v->prof_bytes);
 }
 
 void pv_cuda_take_profile(pv_cuda *v, uint64_t ns[KC_PROF_N])

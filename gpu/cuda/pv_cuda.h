@@ -127,6 +127,12 @@ void pv_cuda_last_trace(pv_cuda *c, uint64_t ns[4]);
 /* Benchmarks, with params.profile: the KC_PROF marks (kc_defs.h) stamped
  * since the last call ((0 for a mark not passed), then cleared. */
 void pv_cuda_take_profile(pv_cuda *c, uint64_t ns[KC_PROF_N]);
+/* With params.profile: each slot's row of stamps for the last request it
+ * served (gpu/cuda/pvc_ring.h, PVC_PROF_*: claimed, inputs on the device,
+ * executed, the KC_PROF marks; 0 = not passed), nrows = the ring's slots;
+ * NULL / 0 without.  Read while nothing is in flight. */
+const uint64_t *pv_cuda_profile_rows(pv_cuda *c, uint32_t *nrows);
+void pv_cuda_clear_profile_rows(pv_cuda *c);
 
 /* Tests: PV_OK if the pinned and the device staging read back as zeros. */
 int pv_cuda_debug_staging_wiped(pv_cuda *c);

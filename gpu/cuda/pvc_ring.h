@@ -99,8 +99,21 @@ typedef struct pvc_kparams {
 	uint32_t *dready;      /* device: nslots words, ticket + 1 once the
 	                          poller saw it ready (after *dev)             */
 	uint8_t *staging;      /* device: PVC_ST_LEN bytes                    */
+	uint64_t *prof_rows;   /* mapped host memory, with prof_on: a
+	                          PVC_PROF_ROW row per slot (below); or NULL  */
 	uint32_t nslots;
 	uint32_t slot_arena;
 } pvc_kparams;
+
+/* With prof_on, the last request of each slot leaves its stamps
+ * (%globaltimer, ns) in that slot's row: claimed, inputs on the device,
+ * executed, then its KC_PROF marks (0 for a mark not passed) - the split
+ * of requests under load, where gst.prof holds only whichever block
+ * stamped last. */
+#define PVC_PROF_CLAIM 0
+#define PVC_PROF_INPUTS 1
+#define PVC_PROF_EXECUTED 2
+#define PVC_PROF_MARK 3
+#define PVC_PROF_ROW 16     /* >= PVC_PROF_MARK + KC_PROF_N */
 
 #endif /* PVC_RING_H */

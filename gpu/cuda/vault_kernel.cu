@@ -50,6 +50,7 @@
 #include "gpu/core/kc_defs.h"
 #undef KC_API
 #define KC_API __host__ __device__ static __noinline__ __attribute__((unused))
+#include "gpu/cuda/pvc_ring.h"     /* PVC_PROF_* for pvc_prof */
 
 __device__ static inline uint64_t pvc_now(void)
 {
@@ -58,14 +59,19 @@ __device__ static inline uint64_t pvc_now(void)
 	return t;
 }
 
-/* KC_PROF(k) (kc_defs.h): thread 0 stamps gst.prof[k] when the host asked
- * for it (pv_cuda_params.profile); pvc_prof_at is NULL otherwise. */
-static __shared__ uint64_t *pvc_prof_at;
+/* KC_PROF(k) (kc_defs.h): thread 0 stamps gst.prof[k] and the marks of
+ * its slot's profile row when the host asked for it
+ * (pv_cuda_params.profile); pvc_prof_at is NULL otherwise, pvc_prof_row
+ * points at the current request's row (pvc_ring.h, PVC_PROF_ROW). */
+static __shared__ uint64_t *pvc_prof_at, *pvc_prof_row;
 __host__ __device__ static inline void pvc_prof(int k)
 {
 #ifdef __CUDA_ARCH__
-	if (pvc_prof_at != NULL && threadIdx.x == 0u)
-		((volatile uint64_t *)pvc_prof_at)[k] = pvc_now();
+	if (pvc_prof_at != NULL && threadIdx.x == 0u) {
+		const uint64_t t = pvc_now();
+		((volatile uint64_t *)pvc_prof_at)[k] = t;
+		((volatile uint64_t *)pvc_prof_row)[PVC_PROF_MARK + k] = t;
+	}
 #else
 	(void)k;
 #endif
@@ -333,8 +339,10 @@ pvc_vault_kernel(const pvc_kparams p)
 	const uint32_t tid = threadIdx.x;
 	ve_ring_hdr *hdr = (ve_ring_hdr *)p.ring;
 
-	if (tid == 0)
-		pvc_prof_at = p.gst->prof_on ? p.gst->prof : (uint64_t *)0;
+	if (tid == 0) {
+		pvc_prof_at = p.gst->prof_on && p.prof_rows != NULL ? p.gst->prof : (uint64_t *)0;
+		pvc_prof_row = NULL;
+	}
 	pvcw_mode(0);   /* also the barrier for pvc_prof_at */
 
 	/* boot */
@@ -405,6 +413,12 @@ pvc_vault_kernel(const pvc_kparams p)
 		const uint32_t n = 1;
 		const bool mine = tid == 0;
 		const uint32_t slot = t & (p.nslots - 1u);
+		if (tid == 0 && pvc_prof_at != NULL) {
+			pvc_prof_row = p.prof_rows + (size_t)slot * PVC_PROF_ROW;
+			for (int k = 0; k < PVC_PROF_ROW; k++)
+				((volatile uint64_t *)pvc_prof_row)[k] = 0;
+			((volatile uint64_t *)pvc_prof_row)[PVC_PROF_CLAIM] = s_tclaim;
+		}
 
 		/* descriptors -> device */
 		if (mine) {
@@ -434,8 +448,11 @@ pvc_vault_kernel(const pvc_kparams p)
 		__syncthreads();
 		pvc_move(p, PVC_MV_IN, n, s_start, s_slot, s_off);
 		__syncthreads();
-		if (mine)
-			pvc_trace(p, 1);
+		if (mine) {
+			const uint64_t t1 = pvc_trace(p, 1);
+			if (pvc_prof_row != NULL)
+				((volatile uint64_t *)pvc_prof_row)[PVC_PROF_INPUTS] = t1;
+		}
 
 		/* execute on the private device copies: lane 0, or the whole of
 		 * warp 0 for RSA and EC signing (the other lanes take a copy of lane 0's DRBG,
@@ -460,8 +477,11 @@ pvc_vault_kernel(const pvc_kparams p)
 		}
 		if (tid > 0 && tid < lanes)
 			kc_wipe(sw, sizeof *sw);
-		if (mine)
-			pvc_trace(p, 2);
+		if (mine) {
+			const uint64_t t2 = pvc_trace(p, 2);
+			if (pvc_prof_row != NULL)
+				((volatile uint64_t *)pvc_prof_row)[PVC_PROF_EXECUTED] = t2;
+		}
 
 		/* output spans -> host: 16-byte middles by the block, unaligned
 		 * head/tail bytes by the owner (never a byte outside a span) */

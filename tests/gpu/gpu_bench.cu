@@ -67,6 +67,7 @@
 #include "gpu/core/ec/kc_ec.h"
 #include "gpu/core/ec/ed25519/kc_ed25519.h"
 #include "gpu/cuda/pv_cuda.h"
+#include "gpu/cuda/pvc_ring.h"        /* PVC_PROF_*: the profile rows */
 #include "gpu/engine/ve_proto.h"
 
 #define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
@@ -765,11 +766,11 @@ static void prof_split(const uint64_t tr[4], const uint64_t pr[KC_PROF_N], std::
 	pf[KC_PROF_N].push_back((double)(tr[2] - prev) / 1e3);
 }
 
-static void prof_print(const char *name, std::vector<double> *pf)
+static void prof_print(const char *name, const char *what, std::vector<double> *pf)
 {
 	static const char *mark[KC_PROF_N] = { "unwrap", "nonce-state", "nonce+blinds", "k*G",
 		"x(R)-mod-n", "s", "crt-prep", "modexp2", "recombine", "fault-check" };
-	printf("BENCH %-12s execute split (medians, us):", name);
+	printf("BENCH %-12s %s execute split (medians, us):", name, what);
 	for (int k = 0; k <= KC_PROF_N; k++) {
 		std::vector<double> &v = pf[k];
 		if (v.empty())
@@ -778,6 +779,32 @@ static void prof_print(const char *name, std::vector<double> *pf)
 		printf(" %s %.0f", k < KC_PROF_N ? mark[k] : "rest", v[v.size() / 2]);
 	}
 	printf("\n");
+}
+
+/* The split of the requests under load: each slot's last request, from
+ * its row of stamps (pv_cuda_profile_rows), as prof_split does for a lone
+ * one; also the claim -> inputs time. */
+static void loaded_split(pv_cuda *v, const char *name)
+{
+	uint32_t nrows = 0;
+	const uint64_t *rows = pv_cuda_profile_rows(v, &nrows);
+	std::vector<double> pf[KC_PROF_N + 1], in;
+	for (uint32_t i = 0; i < nrows; i++) {
+		const uint64_t *r = rows + (size_t)i * PVC_PROF_ROW;
+		const uint64_t tr[4] = { r[PVC_PROF_CLAIM], r[PVC_PROF_INPUTS], r[PVC_PROF_EXECUTED], 0 };
+		if (tr[0] == 0 || tr[1] < tr[0] || tr[2] < tr[1])
+			continue;
+		in.push_back((double)(tr[1] - tr[0]) / 1e3);
+		prof_split(tr, r + PVC_PROF_MARK, pf);
+	}
+	if (in.empty()) {
+		printf("BENCH %-12s 1024-async: no profile rows\n", name);
+		return;
+	}
+	std::sort(in.begin(), in.end());
+	printf("BENCH %-12s 1024-async: %zu requests' stamps, claim->inputs median %.0f us\n",
+	       name, in.size(), in[in.size() / 2]);
+	prof_print(name, "1024-async", pf);
 }
 
 /* "sig": signatures through the vault ring without PKCS#11 - a lone
@@ -863,11 +890,13 @@ static int sig_ring(double scale)
 		       "rest %.0f us); the host verified the signature\n", name, us[us.size() / 2],
 		       st[0][st[0].size() / 2], st[1][st[1].size() / 2], st[2][st[2].size() / 2],
 		       us[us.size() / 2] - st[0][st[0].size() / 2] - st[1][st[1].size() / 2] - st[2][st[2].size() / 2]);
-		prof_print(name, pf);
+		prof_print(name, "lone", pf);
 		ok[kind] = true;
 	}
 	pv_cuda_close(v);
-	v = open_vault(1024, 8192, 0);
+	/* the rates with the stamps on too: ~13 posted writes per request;
+	 * each slot's row then holds its last request's stamps */
+	v = open_vault(1024, 8192, 1);
 	if (v == NULL)
 		return bad + 1;
 	for (int kind = 0; kind < 2; kind++) {
@@ -876,7 +905,9 @@ static int sig_ring(double scale)
 			continue;
 		int total = (int)((kind ? 60000 : 30000) * scale);
 		if (total < 2048) total = 2048;
+		pv_cuda_clear_profile_rows(v);
 		end_to_end(name, "1024-async", v, rqs[kind], 0, total, 16, 64);
+		loaded_split(v, name);
 		/* as PKCS#11 callers do: one request at a time per thread */
 		end_to_end(name, "512-sync", v, rqs[kind], 0, total, 512, 1);
 	}
