@@ -3,7 +3,7 @@
 # tests/gpu/pack-device; started by `tests/gpu/run-device --bundle DIR`.
 #
 # Environment (from run-device): ROOT (repo), OUT (results), BUNDLE,
-# PHASES (comma list of kat ring unit e2e stress load bench), SCALE.
+# PHASES (comma list of kat ring unit e2e stress load ecprof bench), SCALE.
 # Every phase runs with PIXELVAULT_BACKEND=cuda (the token's embedded vault
 # and pvaultd boot the CUDA backend), except the CPU reference rows of
 # `load`.  Logs: $OUT/logs.tgz; table: $OUT/summary.txt, printed last.
@@ -95,6 +95,28 @@ if has load; then
       --env PVD_LOAD_THREADS=$4 --env PVD_LOAD_EMBEDDED=$([ "$1" = embedded ] && echo 1 || echo 0)
     grep -h "total" "$L/load-$1-$2"/*.log | tee -a "$OUT/summary.txt"
   done
+fi
+# ecprof: a P-256 signature's time by load, kernel-only (gpu_bench ecload,
+# the vault's warp shape without the ring), with the default carveout and
+# with the most L1; then Nsight Compute on one launch with 1 and with 8
+# signatures per multiprocessor (stall reasons, caches, issue)
+if has ecprof; then
+  G=$BD/tests/gpu/gpu_bench
+  for cv in ${PV_ECLOAD_CARVEOUTS:--1 0}; do
+    phase "ecload$cv" "${PV_ECLOAD_LIMIT:-60}" "$G" 1 ecload "${PV_ECLOAD_N:-1,132,264,528,1056,2112}" "$cv"
+    grep -h '^BENCH' "$L/ecload$cv.log" | tee -a "$OUT/summary.txt"
+  done
+  NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  if [ -n "$NCU" ]; then
+    for n in ${PV_NCU_N:-132 1056}; do
+      phase "ncu-$n" "${PV_NCU_LIMIT:-150}" "$NCU" --clock-control none -k regex:k_ec2w --launch-skip 1 \
+        --launch-count 1 --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+        --section MemoryWorkloadAnalysis --section InstructionStats --section Occupancy \
+        --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,smsp__sass_inst_executed_op_local_ld.sum" \
+        "$G" 1 ecload "$n"
+      cp "$L/ncu-$n.log" "$OUT/ncu-$n.txt"
+    done
+  else say "ncu        not found"; fi
 fi
 if has bench; then
   if [ "${PV_GPU_BENCH:-1}" != 0 ]; then

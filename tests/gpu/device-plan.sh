@@ -65,6 +65,12 @@
 #      the 60 s stress of 64 threads, gpu_bench pcie (cudaMemcpy and
 #      zero-copy loads / stores), p11bench GCM-1M at 1, 16, 128, 512,
 #      1024 threads with ring stats and OpenSSL on 1 and 16 cores
+#   25 where a P-256 signature's time goes under load: gpu_kat, gpu_bench
+#      ecload (kernel-only, the vault's warp shape, 1 to 16 signatures
+#      per multiprocessor, default carveout and the most L1) with Nsight
+#      Compute on 1 and 8 per multiprocessor, gpu_bench sig (the split at
+#      128, 528 and 1,024 in flight), then the engine / PKCS#11 oracle,
+#      Wycheproof and blob suites in what time is left
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -183,5 +189,12 @@ case "${1:-}" in
        PV_GPU_BENCH_ONLY=pcie PV_GPU_BENCH_LIMIT=40 PV_BENCH_SPLIT=1 PV_BENCH_MECH=aes256gcm-1m \
        PV_BENCH_THREADS=1,16,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=90
      exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,stress,bench --scale 0.3 ;;
-  *) sed -n '2,68p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  25) export PV_KAT_LIMIT=60 PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=60 PV_P11BENCH=0
+     timeout 330 bash tests/gpu/run-device --bundle "$B" --phases kat,ecprof,bench --scale 0.3
+     mv "$OUT/summary.txt" "$OUT/summary-1.txt"; mv "$OUT/logs.tgz" "$OUT/logs-1.tgz" 2>/dev/null
+     export PV_UNIT_SUITES="" PV_UNIT_LIMIT=230 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="engine_oracle engine_wycheproof engine_blob p11_wycheproof p11_oracle"
+     timeout 250 bash tests/gpu/run-device --bundle "$B" --phases unit
+     echo "=== part 1 ==="; cat "$OUT/summary-1.txt" ;;
+  *) sed -n '2,74p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

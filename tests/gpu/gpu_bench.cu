@@ -33,7 +33,9 @@
  *   sig      RSA-2048 and P-256 signatures through the vault ring without
  *            PKCS#11: a lone request split by stage, then 1024 in flight
  *            from 16 threads, and 512 threads with one request each;
- *   pcie     the PCIe copy bandwidth alone.
+ *   pcie     the PCIe copy bandwidth alone;
+ *   ecload [n,... [carveout]]  P-256 signatures on the vault's warp shape,
+ *            kernel-only, n at once (default 1 to 16 per multiprocessor).
  * Exit status: 0, 1 if a signature was wrong, 77 without a CUDA device.
  */
 #include <cstdio>
@@ -57,6 +59,7 @@
 /* the vault kernel's warp-cooperative big-number hooks: every kernel here
  * sets its mode first (pvcw_mode) */
 #include "gpu/cuda/pvc_bn_warp.cuh"
+#include "gpu/cuda/pvc_ec_warp.cuh"
 #include "pvc_core_all.inc"
 #include "gpu/cuda/pvc_ctr_warp.cuh"
 #include "gpu/core/pv_err.h"
@@ -442,6 +445,94 @@ static int pk_kernel_only(int kind, const pk_keys *K, const kc_rsa_pub *rpub,
 	return bad;
 }
 
+/* "ecload": how a P-256 signature's time grows with the signatures the
+ * GPU runs at once, without the ring: k_ec2w is the vault kernel's shape
+ * for an EC signature (warp 0's 32 lanes sign with identical data, the
+ * comb hook on; warp 1 takes the blinded inversion job; blocks of 64, 8
+ * per multiprocessor as the vault kernel's launch bound) with one
+ * signature per block.  For each n: median of 5 launches after a warm-up,
+ * every rc checked, 8 signatures verified on the host and signature 0
+ * compared with the host's bytes.  carveout: the kernel's
+ * cudaFuncAttributePreferredSharedMemoryCarveout (-1 = no preference). */
+__global__ void __launch_bounds__(64, 8) k_ec2w(const pk_keys *K, uint32_t n, uint8_t *out, int *rc)
+{
+	const uint32_t i = blockIdx.x;
+	pvcw_mode(2u);
+	if (i >= n)
+		return;
+	if (threadIdx.x >= 32u) {
+		pvcw_helper();
+		return;
+	}
+	int r = pk_one(PK_P256, i, K, out + (size_t)i * PK_SIGMAX);
+	pvcw_release();
+	if (threadIdx.x == 0u)
+		rc[i] = r;
+}
+
+static int ec_load(const char *list, int carveout)
+{
+	static pk_keys K;
+	kc_rsa_pub rpub;
+	if (pk_keygen(&K, &rpub) != PV_OK) {
+		printf("FAIL ecload: key generation on the host failed\n");
+		return 1;
+	}
+	uint32_t h0 = 0;
+	uint8_t hsig[PK_SIGMAX];
+	double hms;
+	if (pk_host_sign(PK_P256, &K, &rpub, &h0, 1, hsig, &hms) != 0)
+		return 1;
+	cudaFuncAttributes fa;
+	size_t stack;
+	CK(cudaFuncGetAttributes(&fa, k_ec2w));
+	CK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
+	if (fa.localSizeBytes > stack)
+		CK(cudaDeviceSetLimit(cudaLimitStackSize, (fa.localSizeBytes + 1023) & ~(size_t)1023));
+	if (carveout != -1)
+		CK(cudaFuncSetAttribute(k_ec2w, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
+	int bps = 0;
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k_ec2w, 64, 0));
+	printf("BENCH %-12s k_ec2w: %d regs, %zu B local/thread, %d blocks/SM, carveout %d\n",
+	       "ecload", fa.numRegs, (size_t)fa.localSizeBytes, bps, carveout);
+	pk_keys *dk;
+	CK(cudaMalloc(&dk, sizeof K));
+	CK(cudaMemcpy(dk, &K, sizeof K, cudaMemcpyHostToDevice));
+	int bad = 0;
+	for (const char *p = list; *p != '\0'; ) {
+		uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
+		if (*p == ',')
+			p++;
+		if (n == 0)
+			break;
+		uint8_t *dout;
+		int *drc;
+		CK(cudaMalloc(&dout, (size_t)n * PK_SIGMAX));
+		CK(cudaMalloc(&drc, (size_t)n * sizeof(int)));
+		CK(cudaMemset(drc, 0xff, (size_t)n * sizeof(int)));
+		double secs = median_launch_s([&] { k_ec2w<<<n, 64>>>(dk, n, dout, drc); });
+		std::vector<int> rc(n);
+		std::vector<uint8_t> out((size_t)n * PK_SIGMAX);
+		CK(cudaMemcpy(rc.data(), drc, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(out.data(), dout, out.size(), cudaMemcpyDeviceToHost));
+		int b = 0;
+		for (uint32_t i = 0; i < n; i++)
+			b += rc[i] != PV_OK;
+		for (int j = 0; j < 8; j++) {
+			uint32_t i = (uint32_t)((uint64_t)j * (n - 1) / 7);
+			b += pk_verify(PK_P256, i, &K, &rpub, out.data() + (size_t)i * PK_SIGMAX) != PV_OK;
+		}
+		b += memcmp(out.data(), hsig, 64) != 0;
+		printf("BENCH %-12s n %5u: %8.1f us per launch, %9.0f sig/s, %.2f per SM%s\n", "ecload", n,
+		       secs * 1e6, n / secs, n / 132.0, b ? " FAIL: wrong results" : ", checked");
+		bad += b;
+		CK(cudaFree(dout)); CK(cudaFree(drc));
+	}
+	CK(cudaFree(dk));
+	CK(cudaDeviceSetLimit(cudaLimitStackSize, stack));
+	return bad;
+}
+
 /* All four kinds; n = SMs * 64 * scale per launch (one block of 64 per SM
  * at scale 1; at least 64).  Returns failures. */
 static int pk_all(double scale)
@@ -784,7 +875,7 @@ static void prof_print(const char *name, const char *what, std::vector<double> *
 /* The split of the requests under load: each slot's last request, from
  * its row of stamps (pv_cuda_profile_rows), as prof_split does for a lone
  * one; also the claim -> inputs time. */
-static void loaded_split(pv_cuda *v, const char *name)
+static void loaded_split(pv_cuda *v, const char *name, const char *mode)
 {
 	uint32_t nrows = 0;
 	const uint64_t *rows = pv_cuda_profile_rows(v, &nrows);
@@ -798,13 +889,13 @@ static void loaded_split(pv_cuda *v, const char *name)
 		prof_split(tr, r + PVC_PROF_MARK, pf);
 	}
 	if (in.empty()) {
-		printf("BENCH %-12s 1024-async: no profile rows\n", name);
+		printf("BENCH %-12s %s: no profile rows\n", name, mode);
 		return;
 	}
 	std::sort(in.begin(), in.end());
-	printf("BENCH %-12s 1024-async: %zu requests' stamps, claim->inputs median %.0f us\n",
-	       name, in.size(), in[in.size() / 2]);
-	prof_print(name, "1024-async", pf);
+	printf("BENCH %-12s %s: %zu requests' stamps, claim->inputs median %.0f us\n",
+	       name, mode, in.size(), in[in.size() / 2]);
+	prof_print(name, mode, pf);
 }
 
 /* "sig": signatures through the vault ring without PKCS#11 - a lone
@@ -905,9 +996,15 @@ static int sig_ring(double scale)
 			continue;
 		int total = (int)((kind ? 60000 : 30000) * scale);
 		if (total < 2048) total = 2048;
-		pv_cuda_clear_profile_rows(v);
-		end_to_end(name, "1024-async", v, rqs[kind], 0, total, 16, 64);
-		loaded_split(v, name);
+		/* P-256 also at 128 and 528 in flight (1 and 4 per multiprocessor):
+		 * how each stage grows with the load */
+		static const int win[3] = { 8, 33, 64 };
+		static const char *const mode[3] = { "128-async", "528-async", "1024-async" };
+		for (int k = kind ? 0 : 2; k < 3; k++) {
+			pv_cuda_clear_profile_rows(v);
+			end_to_end(name, mode[k], v, rqs[kind], 0, total * win[k] / 64, 16, win[k]);
+			loaded_split(v, name, mode[k]);
+		}
 		/* as PKCS#11 callers do: one request at a time per thread */
 		end_to_end(name, "512-sync", v, rqs[kind], 0, total, 512, 1);
 	}
@@ -1128,6 +1225,13 @@ int main(int argc, char **argv)
 	}
 	/* "pk": the public-key kernel-only rates alone */
 	bool pk_only = argc > 2 && strcmp(argv[2], "pk") == 0;
+	/* "ecload [n,n,... [carveout]]": P-256 on the vault's warp shape, by
+	 * signatures at once */
+	if (argc > 2 && strcmp(argv[2], "ecload") == 0) {
+		printf("gpu_bench: %s, P-256 signatures by load, kernel-only\n", why);
+		return ec_load(argc > 3 ? argv[3] : "1,132,264,528,1056,2112",
+		               argc > 4 ? atoi(argv[4]) : -1) ? 1 : 0;
+	}
 	/* "sig": signatures through the ring, without PKCS#11 */
 	if (argc > 2 && strcmp(argv[2], "sig") == 0) {
 		printf("gpu_bench: %s, scale %.2f, signatures through the ring\n", why, scale);
