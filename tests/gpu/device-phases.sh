@@ -98,17 +98,21 @@ if has load; then
 fi
 # ecprof: a P-256 signature's time by load, kernel-only (gpu_bench ecload,
 # the vault's warp shape without the ring), with the default carveout and
-# with the most L1; then Nsight Compute on one launch with 1 and with 8
+# with the most L1 (PV_ECLOAD_CARVEOUTS), each also with PV_ECLOAD_DSMEM
+# bytes of dynamic shared memory per block; then Nsight Compute on one launch with 1 and with 8
 # signatures per multiprocessor (stall reasons, caches, issue)
 if has ecprof; then
   G=$BD/tests/gpu/gpu_bench
   for cv in ${PV_ECLOAD_CARVEOUTS:--1 0}; do
-    phase "ecload$cv" "${PV_ECLOAD_LIMIT:-60}" "$G" 1 ecload "${PV_ECLOAD_N:-1,132,264,528,1056,2112}" "$cv"
-    grep -h '^BENCH' "$L/ecload$cv.log" | tee -a "$OUT/summary.txt"
+    for ds in 0 ${PV_ECLOAD_DSMEM:-}; do
+      phase "ecload$cv-$ds" "${PV_ECLOAD_LIMIT:-60}" "$G" 1 ecload "${PV_ECLOAD_N:-1,132,264,528,1056,2112}" "$cv" "$ds"
+      grep -h '^BENCH' "$L/ecload$cv-$ds.log" | tee -a "$OUT/summary.txt"
+    done
   done
   NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
   if [ -n "$NCU" ]; then
     for n in ${PV_NCU_N:-132 1056}; do
+      [ "$n" = none ] && continue
       phase "ncu-$n" "${PV_NCU_LIMIT:-150}" "$NCU" --clock-control none -k regex:k_ec2w --launch-skip 1 \
         --launch-count 1 --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
         --section MemoryWorkloadAnalysis --section InstructionStats --section Occupancy \

@@ -71,6 +71,10 @@
 #      Compute on 1 and 8 per multiprocessor, gpu_bench sig (the split at
 #      128, 528 and 1,024 in flight), then the engine / PKCS#11 oracle,
 #      Wycheproof and blob suites in what time is left
+#   26 the L1 / shared memory split (PIXELVAULT_CUDA_CARVEOUT unset, 44 =
+#      the 100 KB configuration, 100 = the most shared memory): gpu_bench
+#      ecload with the vault's shared memory per block, gpu_bench sig and
+#      p11bench P-256 / SM2 / RSA at 1 and 1,024 threads with ring stats
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -196,5 +200,15 @@ case "${1:-}" in
        PV_UNIT_NAMES="engine_oracle engine_wycheproof engine_blob p11_wycheproof p11_oracle"
      timeout 250 bash tests/gpu/run-device --bundle "$B" --phases unit
      echo "=== part 1 ==="; cat "$OUT/summary-1.txt" ;;
-  *) sed -n '2,74p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  26) export PV_KAT_LIMIT=60 PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=60 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none \
+       PV_BENCH_MECH=p256-sign,sm2-sign,rsa2048-sign PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 \
+       PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30 PV_ECLOAD_N=132,528,1056 PV_NCU_N=none
+     for cv in unset 44 100; do
+       if [ $cv = unset ]; then unset PIXELVAULT_CUDA_CARVEOUT; ph=kat,ecprof,bench; export PV_ECLOAD_CARVEOUTS="-1 44"
+       else export PIXELVAULT_CUDA_CARVEOUT=$cv; ph=bench; fi
+       PV_ECLOAD_DSMEM=8192 timeout 170 bash tests/gpu/run-device --bundle "$B" --phases $ph --scale 0.3 > /dev/null 2>&1
+       mv "$OUT/summary.txt" "$OUT/summary-$cv.txt"; mv "$OUT/logs.tgz" "$OUT/logs-$cv.tgz" 2>/dev/null
+     done
+     for cv in unset 44 100; do echo "=== carveout $cv ==="; cat "$OUT/summary-$cv.txt"; done ;;
+  *) sed -n '2,78p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

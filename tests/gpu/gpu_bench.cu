@@ -34,7 +34,8 @@
  *            PKCS#11: a lone request split by stage, then 1024 in flight
  *            from 16 threads, and 512 threads with one request each;
  *   pcie     the PCIe copy bandwidth alone;
- *   ecload [n,... [carveout]]  P-256 signatures on the vault's warp shape,
+ *   ecload [n,... [carveout [dynamic shared bytes]]]  P-256 signatures on
+ *            the vault's warp shape,
  *            kernel-only, n at once (default 1 to 16 per multiprocessor).
  * Exit status: 0, 1 if a signature was wrong, 77 without a CUDA device.
  */
@@ -470,7 +471,7 @@ __global__ void __launch_bounds__(64, 8) k_ec2w(const pk_keys *K, uint32_t n, ui
 		rc[i] = r;
 }
 
-static int ec_load(const char *list, int carveout)
+static int ec_load(const char *list, int carveout, int dsmem)
 {
 	static pk_keys K;
 	kc_rsa_pub rpub;
@@ -491,10 +492,13 @@ static int ec_load(const char *list, int carveout)
 		CK(cudaDeviceSetLimit(cudaLimitStackSize, (fa.localSizeBytes + 1023) & ~(size_t)1023));
 	if (carveout != -1)
 		CK(cudaFuncSetAttribute(k_ec2w, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
+	if (dsmem > 0)
+		CK(cudaFuncSetAttribute(k_ec2w, cudaFuncAttributeMaxDynamicSharedMemorySize, dsmem));
 	int bps = 0;
-	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k_ec2w, 64, 0));
-	printf("BENCH %-12s k_ec2w: %d regs, %zu B local/thread, %d blocks/SM, carveout %d\n",
-	       "ecload", fa.numRegs, (size_t)fa.localSizeBytes, bps, carveout);
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k_ec2w, 64, (size_t)dsmem));
+	printf("BENCH %-12s k_ec2w: %d regs, %zu B local/thread, %zu + %d B shared/block, %d blocks/SM, "
+	       "carveout %d\n", "ecload", fa.numRegs, (size_t)fa.localSizeBytes, (size_t)fa.sharedSizeBytes,
+	       dsmem, bps, carveout);
 	pk_keys *dk;
 	CK(cudaMalloc(&dk, sizeof K));
 	CK(cudaMemcpy(dk, &K, sizeof K, cudaMemcpyHostToDevice));
@@ -510,7 +514,7 @@ static int ec_load(const char *list, int carveout)
 		CK(cudaMalloc(&dout, (size_t)n * PK_SIGMAX));
 		CK(cudaMalloc(&drc, (size_t)n * sizeof(int)));
 		CK(cudaMemset(drc, 0xff, (size_t)n * sizeof(int)));
-		double secs = median_launch_s([&] { k_ec2w<<<n, 64>>>(dk, n, dout, drc); });
+		double secs = median_launch_s([&] { k_ec2w<<<n, 64, (size_t)dsmem>>>(dk, n, dout, drc); });
 		std::vector<int> rc(n);
 		std::vector<uint8_t> out((size_t)n * PK_SIGMAX);
 		CK(cudaMemcpy(rc.data(), drc, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
@@ -661,6 +665,11 @@ static pv_cuda *open_vault(uint32_t nslots, uint32_t arena, int profile)
 		printf("BENCH open failed: %s\n", why);
 		return NULL;
 	}
+	pv_cuda_info in;
+	if (pv_cuda_info_get(v, &in) == PV_OK)
+		printf("BENCH vault: grid %u x %u, %d blocks/SM, %zu B shared/block, carveout env %s\n",
+		       in.grid, in.block, in.blocks_per_sm, in.smem_bytes,
+		       getenv("PIXELVAULT_CUDA_CARVEOUT") ? getenv("PIXELVAULT_CUDA_CARVEOUT") : "unset");
 	return v;
 }
 
@@ -1225,12 +1234,12 @@ int main(int argc, char **argv)
 	}
 	/* "pk": the public-key kernel-only rates alone */
 	bool pk_only = argc > 2 && strcmp(argv[2], "pk") == 0;
-	/* "ecload [n,n,... [carveout]]": P-256 on the vault's warp shape, by
+	/* "ecload [n,n,... [carveout [dsmem]]]": P-256 on the vault's warp shape, by
 	 * signatures at once */
 	if (argc > 2 && strcmp(argv[2], "ecload") == 0) {
 		printf("gpu_bench: %s, P-256 signatures by load, kernel-only\n", why);
 		return ec_load(argc > 3 ? argv[3] : "1,132,264,528,1056,2112",
-		               argc > 4 ? atoi(argv[4]) : -1) ? 1 : 0;
+		               argc > 4 ? atoi(argv[4]) : -1, argc > 5 ? atoi(argv[5]) : 0) ? 1 : 0;
 	}
 	/* "sig": signatures through the ring, without PKCS#11 */
 	if (argc > 2 && strcmp(argv[2], "sig") == 0) {
