@@ -72,8 +72,8 @@ KC_API int ve_blob_decrypt(const ve_vault *v, const uint8_t *blob, uint32_t len,
 	if (kc_gcm_init(&g, &v->kek, blob + VE_BLOB_HDR, VE_BLOB_NONCE) == PV_OK &&
 	    kc_gcm_aad(&g, blob, VE_BLOB_HDR) == PV_OK &&
 	    kc_gcm_aad(&g, id, PV_OBJ_ID_LEN) == PV_OK &&
-	    kc_gcm_decrypt(&g, blob + VE_BLOB_HDR + VE_BLOB_NONCE, pt, len) == PV_OK &&
-	    kc_gcm_check_tag(&g, blob + VE_BLOB_HDR + VE_BLOB_NONCE + len, VE_BLOB_TAG) == PV_OK)
+	    kc_gcm_open(&g, blob + VE_BLOB_HDR + VE_BLOB_NONCE, len,
+	                blob + VE_BLOB_HDR + VE_BLOB_NONCE + len, VE_BLOB_TAG, pt) == PV_OK)
 		rc = PV_OK;
 	kc_gcm_clear(&g);
 	return rc;

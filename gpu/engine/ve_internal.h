@@ -47,9 +47,10 @@ KC_PRIV uint8_t *ve_wptr(const ve_req *r, ve_span s)
 KC_API int ve_blob_parse(const uint8_t *blob, uint32_t blen, uint32_t max,
                          uint32_t want_type, uint32_t *type, uint32_t *usage,
                          uint32_t *len);
-/* Decrypt a parsed blob's len payload bytes into pt under the KEK with
- * identity id and check the tag; PV_ERR_WRAPPED on failure (pt may then
- * hold part of the payload: the caller wipes it). */
+/* Open a parsed blob's len payload bytes into pt under the KEK with
+ * identity id: the tag is checked before any plaintext is written
+ * (kc_gcm_open), so on PV_ERR_WRAPPED pt is untouched (the callers still
+ * wipe it). */
 KC_API int ve_blob_decrypt(const ve_vault *v, const uint8_t *blob, uint32_t len,
                            const uint8_t id[PV_OBJ_ID_LEN], uint8_t *pt);
 /* Write the blob of len payload bytes pt (type, usage) to out: header,

@@ -96,8 +96,8 @@ KC_API int ve_state_open(const ve_req *r, ve_mp *mp)
 		return PV_ERR_STATE;
 	if (kc_gcm_init(&g, &r->v->stk, s + 16, 12) == PV_OK &&
 	    kc_gcm_aad(&g, s, 16) == PV_OK &&
-	    kc_gcm_decrypt(&g, s + 28, (uint8_t *)mp, sizeof(ve_mp)) == PV_OK &&
-	    kc_gcm_check_tag(&g, s + 28 + sizeof(ve_mp), 16) == PV_OK &&
+	    kc_gcm_open(&g, s + 28, sizeof(ve_mp), s + 28 + sizeof(ve_mp), 16,
+	                (uint8_t *)mp) == PV_OK &&
 	    mp->magic == VE_MP_MAGIC && mp->op == r->d.op && mp->mech == r->d.mech)
 		rc = PV_OK;
 	kc_gcm_clear(&g);

@@ -74,9 +74,12 @@ static int pass_gcm(int enc, const char *pass, const uint8_t *salt, uint32_t ite
 			rc = kc_gcm_encrypt(&g, data, data, PV_MASTER_KEY_LEN);
 			kc_gcm_tag(&g, tag);
 		} else {
-			rc = kc_gcm_decrypt(&g, data, data, PV_MASTER_KEY_LEN);
-			if (rc == PV_OK)
-				rc = kc_gcm_check_tag(&g, tag, 16) == PV_OK ? PV_OK : PV_ERR_WRAPPED;
+			/* tag first: a wrong passphrase leaves data (the
+			 * ciphertext) as it was; a tag mismatch is the only
+			 * error kc_gcm_open can give here */
+			rc = kc_gcm_open(&g, data, PV_MASTER_KEY_LEN, tag, 16, data);
+			if (rc == PV_ERR_ENC_INVALID)
+				rc = PV_ERR_WRAPPED;
 		}
 	}
 	kc_gcm_clear(&g);

@@ -101,7 +101,9 @@ KC_API void kc_ghash_combine(uint8_t y[16], const uint8_t part[16]);
  * PV_ERR_DATA_LEN (over 2^36 - 32 bytes of data), PV_ERR_ENC_INVALID (tag
  * mismatch), PV_ERR_ARGS (bc not initialized).  decrypt returns
  * unauthenticated plaintext: the caller must keep it until check_tag
- * succeeds. */
+ * succeeds.  kc_gcm_open checks the tag first; every GCM decryption in the
+ * vault and the host (engine, KeyStore blobs, sealed states, the master
+ * key file) uses it, and kc_gcm_decrypt is left to the tests. */
 typedef struct kc_gcm {
 	kc_bc bc;
 	uint8_t H[16], J0[16], ctr[16], Y[16], ks[16];
