@@ -75,6 +75,9 @@
 #      the 100 KB configuration, 100 = the most shared memory): gpu_bench
 #      ecload with the vault's shared memory per block, gpu_bench sig and
 #      p11bench P-256 / SM2 / RSA at 1 and 1,024 threads with ring stats
+#   27 gpu_kat, gpu_ring and the engine / PKCS#11 blob, public-key, oracle
+#      and Wycheproof suites; then p11bench P-256 / SM2 / RSA at 1,024
+#      threads with PIXELVAULT_CUDA_BLOCKS_PER_SM unset (8), 6 and 4
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -210,5 +213,17 @@ case "${1:-}" in
        mv "$OUT/summary.txt" "$OUT/summary-$cv.txt"; mv "$OUT/logs.tgz" "$OUT/logs-$cv.tgz" 2>/dev/null
      done
      for cv in unset 44 100; do echo "=== carveout $cv ==="; cat "$OUT/summary-$cv.txt"; done ;;
-  *) sed -n '2,78p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  27) export PV_KAT_LIMIT=60 PV_RING_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="engine_open engine_blob engine_pk p11pk engine_oracle engine_wycheproof p11_wycheproof"
+     timeout 330 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit > /dev/null 2>&1
+     mv "$OUT/summary.txt" "$OUT/summary-check.txt"; mv "$OUT/logs.tgz" "$OUT/logs-check.tgz" 2>/dev/null
+     export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sm2-sign,rsa2048-sign \
+       PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
+     for b in unset 6 4; do
+       if [ $b = unset ]; then unset PIXELVAULT_CUDA_BLOCKS_PER_SM; else export PIXELVAULT_CUDA_BLOCKS_PER_SM=$b; fi
+       timeout 100 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1
+       mv "$OUT/summary.txt" "$OUT/summary-bps$b.txt"; mv "$OUT/logs.tgz" "$OUT/logs-bps$b.tgz" 2>/dev/null
+     done
+     cat "$OUT/summary-check.txt"; for b in unset 6 4; do echo "=== blocks/SM $b ==="; cat "$OUT/summary-bps$b.txt"; done ;;
+  *) sed -n '2,81p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
