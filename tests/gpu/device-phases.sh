@@ -96,29 +96,34 @@ if has load; then
     grep -h "total" "$L/load-$1-$2"/*.log | tee -a "$OUT/summary.txt"
   done
 fi
-# ecprof: a P-256 signature's time by load, kernel-only (gpu_bench ecload,
-# the vault's warp shape without the ring), with the default carveout and
-# with the most L1 (PV_ECLOAD_CARVEOUTS), each also with PV_ECLOAD_DSMEM
-# bytes of dynamic shared memory per block; then Nsight Compute on one launch with 1 and with 8
-# signatures per multiprocessor (stall reasons, caches, issue)
+# ecprof: a P-256 signature's time by load without the ring: gpu_bench
+# ecload (the signing core on the vault's warp shape; PV_ECLOAD_CARVEOUTS,
+# PV_ECLOAD_DSMEM: carveouts and dynamic shared memory to try) and veload
+# (the same through ve_execute: blob unwrap, request checks); then Nsight
+# Compute on one launch of each with 1 and 8 signatures per multiprocessor
+# (stall reasons, caches, issue)
 if has ecprof; then
   G=$BD/tests/gpu/gpu_bench
-  for cv in ${PV_ECLOAD_CARVEOUTS:--1 0}; do
+  for cv in ${PV_ECLOAD_CARVEOUTS:--1}; do
     for ds in 0 ${PV_ECLOAD_DSMEM:-}; do
       phase "ecload$cv-$ds" "${PV_ECLOAD_LIMIT:-60}" "$G" 1 ecload "${PV_ECLOAD_N:-1,132,264,528,1056,2112}" "$cv" "$ds"
       grep -h '^BENCH' "$L/ecload$cv-$ds.log" | tee -a "$OUT/summary.txt"
     done
   done
+  phase veload "${PV_ECLOAD_LIMIT:-60}" "$G" 1 veload "${PV_ECLOAD_N:-1,132,264,528,1056,2112}"
+  grep -h '^BENCH' "$L/veload.log" | tee -a "$OUT/summary.txt"
   NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
   if [ -n "$NCU" ]; then
-    for n in ${PV_NCU_N:-132 1056}; do
-      [ "$n" = none ] && continue
-      phase "ncu-$n" "${PV_NCU_LIMIT:-150}" "$NCU" --clock-control none -k regex:k_ec2w --launch-skip 1 \
-        --launch-count 1 --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
-        --section MemoryWorkloadAnalysis --section InstructionStats --section Occupancy \
-        --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,smsp__sass_inst_executed_op_local_ld.sum" \
-        "$G" 1 ecload "$n"
-      cp "$L/ncu-$n.log" "$OUT/ncu-$n.txt"
+    for k in ${PV_NCU_K:-ec ve}; do
+      for n in ${PV_NCU_N:-132 1056}; do
+        [ "$n" = none ] && continue
+        phase "ncu-$k-$n" "${PV_NCU_LIMIT:-150}" "$NCU" --clock-control none -k regex:k_${k}2w --launch-skip 1 \
+          --launch-count 1 --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+          --section MemoryWorkloadAnalysis --section InstructionStats --section Occupancy \
+          --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,smsp__sass_inst_executed_op_local_ld.sum" \
+          "$G" 1 ${k}load "$n"
+        cp "$L/ncu-$k-$n.log" "$OUT/ncu-$k-$n.txt"
+      done
     done
   else say "ncu        not found"; fi
 fi

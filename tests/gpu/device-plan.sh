@@ -78,6 +78,9 @@
 #   27 gpu_kat, gpu_ring and the engine / PKCS#11 blob, public-key, oracle
 #      and Wycheproof suites; then p11bench P-256 / SM2 / RSA at 1,024
 #      threads with PIXELVAULT_CUDA_BLOCKS_PER_SM unset (8), 6 and 4
+#   28 gpu_kat, then ecprof: gpu_bench ecload and veload (the signing
+#      core alone and through ve_execute, 1 to 16 per multiprocessor) with
+#      Nsight Compute on both at 1 and 8 per multiprocessor
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -225,5 +228,7 @@ case "${1:-}" in
        mv "$OUT/summary.txt" "$OUT/summary-bps$b.txt"; mv "$OUT/logs.tgz" "$OUT/logs-bps$b.tgz" 2>/dev/null
      done
      cat "$OUT/summary-check.txt"; for b in unset 6 4; do echo "=== blocks/SM $b ==="; cat "$OUT/summary-bps$b.txt"; done ;;
-  *) sed -n '2,81p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  28) export PV_KAT_LIMIT=60
+     exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases kat,ecprof ;;
+  *) sed -n '2,84p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

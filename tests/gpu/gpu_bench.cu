@@ -36,7 +36,9 @@
  *   pcie     the PCIe copy bandwidth alone;
  *   ecload [n,... [carveout [dynamic shared bytes]]]  P-256 signatures on
  *            the vault's warp shape,
- *            kernel-only, n at once (default 1 to 16 per multiprocessor).
+ *            kernel-only, n at once (default 1 to 16 per multiprocessor);
+ *   veload [n,...]  the same through ve_execute (key blob, request checks),
+ *            without the ring.
  * Exit status: 0, 1 if a signature was wrong, 77 without a CUDA device.
  */
 #include <cstdio>
@@ -73,6 +75,7 @@
 #include "gpu/cuda/pv_cuda.h"
 #include "gpu/cuda/pvc_ring.h"        /* PVC_PROF_*: the profile rows */
 #include "gpu/engine/ve_proto.h"
+#include "gpu/engine/ve_engine.h"
 
 #define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
 	fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
@@ -1022,6 +1025,167 @@ static int sig_ring(double scale)
 	return bad;
 }
 
+/* "veload": the vault's own execute path without the ring - every block
+ * boots a ve_vault from the same master key as the ring vault that made
+ * the key blob, then runs ve_execute on its own copy of one P-256 SIGN
+ * request exactly as the vault kernel does (warp 0's 32 lanes with
+ * identical data and DRBG, warp 1 in pvcw_helper, blocks of 64, 8 per
+ * multiprocessor).  Thread 0 stamps %globaltimer around ve_execute, so the
+ * rates below leave out the boot: execute median, and n / (last end -
+ * first start).  Against ecload (the signing core alone) this measures
+ * what the engine around it (blob unwrap, request checks, copies) costs
+ * under load. */
+#define VL_VSMEM ((sizeof(ve_vault) + 15u) & ~(size_t)15u)
+#define VL_SMEM (VL_VSMEM + 64u * sizeof(ve_worker))
+__global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_desc *d, uint8_t *arenas,
+                                               uint32_t alen, uint32_t n, ve_result *res, uint64_t *ts)
+{
+	extern __shared__ __align__(16) uint8_t vl_dyn[];
+	ve_vault *sv = (ve_vault *)vl_dyn;
+	ve_worker *sw0 = (ve_worker *)(vl_dyn + VL_VSMEM);
+	ve_worker *sw = sw0 + threadIdx.x;
+	const uint32_t i = blockIdx.x;
+	pvcw_mode(2u);
+	if (threadIdx.x == 0)
+		(void)ve_boot(sv, boot, 32, boot + 32, 48);
+	(void)ve_worker_init(sw, i * 64u + threadIdx.x, boot + 80, 48);
+	__syncthreads();
+	if (i >= n)
+		return;
+	if (threadIdx.x > 0 && threadIdx.x < 32)
+		*sw = *sw0;
+	__syncthreads();
+	if (threadIdx.x < 32) {
+		ve_result r;
+		uint64_t t0, t1;
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+		ve_execute(sv, sw, d, arenas + (size_t)i * alen, alen, &r);
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+		pvcw_release();
+		if (threadIdx.x == 0) {
+			res[i] = r;
+			ts[2 * i] = t0;
+			ts[2 * i + 1] = t1;
+		}
+	} else {
+		pvcw_helper();
+	}
+	kc_wipe(sw, sizeof *sw);
+	__syncthreads();
+	if (threadIdx.x == 0)
+		kc_wipe(sv, sizeof *sv);
+}
+
+static int ve_load(const char *list)
+{
+	static pk_keys K;
+	kc_rsa_pub rpub;
+	if (pk_keygen(&K, &rpub) != PV_OK)
+		return 1;
+	pv_cuda *v = open_vault(64, 8192, 0);
+	if (v == NULL)
+		return 1;
+	const uint8_t id[16] = { 9, 9, 9 };
+	std::vector<uint8_t> blob, pub;
+	int rc = ring_import(v, PV_KEY_EC_P256, PV_USE_SIGN, std::vector<uint8_t>(K.p256, K.p256 + 32), id, blob, &pub);
+	pv_cuda_close(v);
+	if (rc != PV_OK) {
+		printf("FAIL veload: import rc %d\n", rc);
+		return 1;
+	}
+	e2e_req rq;
+	uint8_t h[32];
+	for (int k = 0; k < 32; k++) h[k] = (uint8_t)(k * 5 + 3);
+	memset(&rq.d, 0, sizeof rq.d);
+	rq.d.version = VE_DESC_VERSION;
+	rq.d.op = PV_OP_SIGN;
+	rq.d.mech = PV_MECH_ECDSA;
+	memcpy(rq.d.key_id, id, 16);
+	lay(rq.a, &rq.d.key, blob.data(), blob.size());
+	lay(rq.a, &rq.d.in, h, 32);
+	lay(rq.a, &rq.d.out, NULL, 256);
+	const uint32_t alen = (uint32_t)((rq.a.size() + 255u) & ~(size_t)255u);
+	rq.a.resize(alen, 0);
+	/* the master key of open_vault, fixed boot entropy */
+	uint8_t boot[128];
+	memset(boot, 0x42, 32);
+	for (int k = 32; k < 128; k++) boot[k] = (uint8_t)(k * 7 + 1);
+	cudaFuncAttributes fa;
+	size_t stack;
+	CK(cudaFuncGetAttributes(&fa, k_ve2w));
+	CK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
+	if (fa.localSizeBytes > stack)
+		CK(cudaDeviceSetLimit(cudaLimitStackSize, (fa.localSizeBytes + 1023) & ~(size_t)1023));
+	int bps = 0;
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k_ve2w, 64, VL_SMEM));
+	printf("BENCH %-12s k_ve2w: %d regs, %zu B local/thread, %zu + %zu B shared/block, %d blocks/SM, "
+	       "request arena %u B (blob %zu B)\n", "veload", fa.numRegs, (size_t)fa.localSizeBytes,
+	       (size_t)fa.sharedSizeBytes, (size_t)VL_SMEM, bps, alen, blob.size());
+	uint8_t *dboot;
+	ve_desc *dd;
+	CK(cudaMalloc(&dboot, sizeof boot));
+	CK(cudaMalloc(&dd, sizeof rq.d));
+	CK(cudaMemcpy(dboot, boot, sizeof boot, cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(dd, &rq.d, sizeof rq.d, cudaMemcpyHostToDevice));
+	int bad = 0;
+	for (const char *p = list; *p != '\0'; ) {
+		uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
+		if (*p == ',')
+			p++;
+		if (n == 0)
+			break;
+		std::vector<uint8_t> arenas((size_t)n * alen);
+		for (uint32_t i = 0; i < n; i++)
+			memcpy(arenas.data() + (size_t)i * alen, rq.a.data(), alen);
+		uint8_t *da;
+		ve_result *dr;
+		uint64_t *dts;
+		CK(cudaMalloc(&da, arenas.size()));
+		CK(cudaMalloc(&dr, (size_t)n * sizeof(ve_result)));
+		CK(cudaMalloc(&dts, (size_t)n * 2 * sizeof(uint64_t)));
+		std::vector<double> ex, mk;
+		std::vector<uint64_t> ts((size_t)n * 2);
+		std::vector<ve_result> res(n);
+		for (int it = 0; it < 4; it++) {     /* a warm-up, then 3 */
+			CK(cudaMemcpy(da, arenas.data(), arenas.size(), cudaMemcpyHostToDevice));
+			CK(cudaMemset(dr, 0xff, (size_t)n * sizeof(ve_result)));
+			k_ve2w<<<n, 64, VL_SMEM>>>(dboot, dd, da, alen, n, dr, dts);
+			CK(cudaDeviceSynchronize());
+			CK(cudaMemcpy(ts.data(), dts, ts.size() * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+			if (it == 0)
+				continue;
+			uint64_t lo = ~0ull, hi = 0;
+			for (uint32_t i = 0; i < n; i++) {
+				ex.push_back((double)(ts[2 * i + 1] - ts[2 * i]) / 1e3);
+				lo = ts[2 * i] < lo ? ts[2 * i] : lo;
+				hi = ts[2 * i + 1] > hi ? ts[2 * i + 1] : hi;
+			}
+			mk.push_back((double)(hi - lo) / 1e3);
+		}
+		CK(cudaMemcpy(res.data(), dr, res.size() * sizeof(ve_result), cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(arenas.data(), da, arenas.size(), cudaMemcpyDeviceToHost));
+		int b = 0;
+		for (uint32_t i = 0; i < n; i++)
+			b += res[i].status != PV_OK;
+		for (int j = 0; j < 8 && b == 0; j++) {
+			uint32_t i = (uint32_t)((uint64_t)j * (n - 1) / 7);
+			const uint8_t *sig = arenas.data() + (size_t)i * alen + rq.d.out.off;
+			b += res[i].out_len != 64 ||
+			     kc_ecdsa_verify(KC_EC_P256, pub.data(), pub.size(), h, 32, sig, 64) != PV_OK;
+		}
+		std::sort(ex.begin(), ex.end());
+		std::sort(mk.begin(), mk.end());
+		printf("BENCH %-12s n %5u: execute median %7.1f us (p90 %7.1f), span %7.1f us, %9.0f sig/s, "
+		       "%.2f per SM%s\n", "veload", n, ex[ex.size() / 2], ex[ex.size() * 9 / 10], mk[mk.size() / 2],
+		       n / (mk[mk.size() / 2] * 1e-6), n / 132.0, b ? " FAIL: wrong results" : ", checked");
+		bad += b;
+		CK(cudaFree(da)); CK(cudaFree(dr)); CK(cudaFree(dts));
+	}
+	CK(cudaFree(dboot)); CK(cudaFree(dd));
+	CK(cudaDeviceSetLimit(cudaLimitStackSize, stack));
+	return bad;
+}
+
 static void summary(void)
 {
 	printf("\n%-12s %-12s %14s %10s\n", "workload", "mode", "req/s", "GB/s");
@@ -1240,6 +1404,11 @@ int main(int argc, char **argv)
 		printf("gpu_bench: %s, P-256 signatures by load, kernel-only\n", why);
 		return ec_load(argc > 3 ? argv[3] : "1,132,264,528,1056,2112",
 		               argc > 4 ? atoi(argv[4]) : -1, argc > 5 ? atoi(argv[5]) : 0) ? 1 : 0;
+	}
+	/* "veload [n,n,...]": the vault's execute path without the ring */
+	if (argc > 2 && strcmp(argv[2], "veload") == 0) {
+		printf("gpu_bench: %s, ve_execute P-256 signatures by load, no ring\n", why);
+		return ve_load(argc > 3 ? argv[3] : "1,132,264,528,1056") ? 1 : 0;
 	}
 	/* "sig": signatures through the ring, without PKCS#11 */
 	if (argc > 2 && strcmp(argv[2], "sig") == 0) {
