@@ -110,8 +110,10 @@ if has ecprof; then
       grep -h '^BENCH' "$L/ecload$cv-$ds.log" | tee -a "$OUT/summary.txt"
     done
   done
-  phase veload "${PV_ECLOAD_LIMIT:-60}" "$G" 1 veload "${PV_ECLOAD_N:-1,132,264,528,1056,2112}"
-  grep -h '^BENCH' "$L/veload.log" | tee -a "$OUT/summary.txt"
+  for st in 0 ${PV_VELOAD_STAGGER:-}; do
+    phase "veload-$st" "${PV_ECLOAD_LIMIT:-60}" "$G" 1 veload "${PV_ECLOAD_N:-1,132,264,528,1056,2112}" "$st"
+    grep -h '^BENCH' "$L/veload-$st.log" | tee -a "$OUT/summary.txt"
+  done
   NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
   if [ -n "$NCU" ]; then
     for k in ${PV_NCU_K:-ec ve}; do
@@ -121,7 +123,7 @@ if has ecprof; then
           --launch-count 1 --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
           --section MemoryWorkloadAnalysis --section InstructionStats --section Occupancy \
           --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,smsp__sass_inst_executed_op_local_ld.sum" \
-          "$G" 1 ${k}load "$n"
+          "$G" 1 ${k}load "$n" ${PV_NCU_EXTRA:-}
         cp "$L/ncu-$k-$n.log" "$OUT/ncu-$k-$n.txt"
       done
     done

@@ -81,6 +81,9 @@
 #   28 gpu_kat, then ecprof: gpu_bench ecload and veload (the signing
 #      core alone and through ve_execute, 1 to 16 per multiprocessor) with
 #      Nsight Compute on both at 1 and 8 per multiprocessor
+#   29 ecprof with the blocks of veload starting at staggered times (up
+#      to 700 and 1,500 us: stages mixed on a multiprocessor, as in the
+#      vault), Nsight Compute on veload at 8 per multiprocessor staggered
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -230,5 +233,7 @@ case "${1:-}" in
      cat "$OUT/summary-check.txt"; for b in unset 6 4; do echo "=== blocks/SM $b ==="; cat "$OUT/summary-bps$b.txt"; done ;;
   28) export PV_KAT_LIMIT=60
      exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases kat,ecprof ;;
-  *) sed -n '2,84p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  29) export PV_ECLOAD_N=132,528,1056 PV_VELOAD_STAGGER="700 1500" PV_NCU_K=ve PV_NCU_N="1056" PV_NCU_EXTRA=1500
+     exec timeout 300 bash tests/gpu/run-device --bundle "$B" --phases ecprof ;;
+  *) sed -n '2,87p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

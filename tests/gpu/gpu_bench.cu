@@ -37,8 +37,9 @@
  *   ecload [n,... [carveout [dynamic shared bytes]]]  P-256 signatures on
  *            the vault's warp shape,
  *            kernel-only, n at once (default 1 to 16 per multiprocessor);
- *   veload [n,...]  the same through ve_execute (key blob, request checks),
- *            without the ring.
+ *   veload [n,... [stagger_us]]  the same through ve_execute (key blob,
+ *            request checks), without the ring; each block may start after
+ *            a delay of up to stagger_us of its own.
  * Exit status: 0, 1 if a signature was wrong, 77 without a CUDA device.
  */
 #include <cstdio>
@@ -1038,7 +1039,8 @@ static int sig_ring(double scale)
 #define VL_VSMEM ((sizeof(ve_vault) + 15u) & ~(size_t)15u)
 #define VL_SMEM (VL_VSMEM + 64u * sizeof(ve_worker))
 __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_desc *d, uint8_t *arenas,
-                                               uint32_t alen, uint32_t n, ve_result *res, uint64_t *ts)
+                                               uint32_t alen, uint32_t n, ve_result *res, uint64_t *ts,
+                                               uint32_t stagger_us)
 {
 	extern __shared__ __align__(16) uint8_t vl_dyn[];
 	ve_vault *sv = (ve_vault *)vl_dyn;
@@ -1054,6 +1056,17 @@ __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_de
 		return;
 	if (threadIdx.x > 0 && threadIdx.x < 32)
 		*sw = *sw0;
+	if (stagger_us != 0u && threadIdx.x == 0) {
+		/* start after a delay of its own, so that the blocks of a
+		 * multiprocessor are at different stages, as in the vault */
+		uint64_t t, t0;
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+		const uint64_t until = t0 + 1000ull * ((i * 2654435761u) % stagger_us);
+		do {
+			__nanosleep(1000);
+			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+		} while (t < until);
+	}
 	__syncthreads();
 	if (threadIdx.x < 32) {
 		ve_result r;
@@ -1076,7 +1089,7 @@ __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_de
 		kc_wipe(sv, sizeof *sv);
 }
 
-static int ve_load(const char *list)
+static int ve_load(const char *list, uint32_t stagger_us)
 {
 	static pk_keys K;
 	kc_rsa_pub rpub;
@@ -1149,7 +1162,7 @@ static int ve_load(const char *list)
 		for (int it = 0; it < 4; it++) {     /* a warm-up, then 3 */
 			CK(cudaMemcpy(da, arenas.data(), arenas.size(), cudaMemcpyHostToDevice));
 			CK(cudaMemset(dr, 0xff, (size_t)n * sizeof(ve_result)));
-			k_ve2w<<<n, 64, VL_SMEM>>>(dboot, dd, da, alen, n, dr, dts);
+			k_ve2w<<<n, 64, VL_SMEM>>>(dboot, dd, da, alen, n, dr, dts, stagger_us);
 			CK(cudaDeviceSynchronize());
 			CK(cudaMemcpy(ts.data(), dts, ts.size() * sizeof(uint64_t), cudaMemcpyDeviceToHost));
 			if (it == 0)
@@ -1175,8 +1188,9 @@ static int ve_load(const char *list)
 		}
 		std::sort(ex.begin(), ex.end());
 		std::sort(mk.begin(), mk.end());
-		printf("BENCH %-12s n %5u: execute median %7.1f us (p90 %7.1f), span %7.1f us, %9.0f sig/s, "
-		       "%.2f per SM%s\n", "veload", n, ex[ex.size() / 2], ex[ex.size() * 9 / 10], mk[mk.size() / 2],
+		printf("BENCH %-12s n %5u, stagger %u us: execute median %7.1f us (p90 %7.1f), span %7.1f us, "
+		       "%9.0f sig/s, %.2f per SM%s\n", "veload", n, stagger_us, ex[ex.size() / 2], ex[ex.size() * 9 / 10],
+		       mk[mk.size() / 2],
 		       n / (mk[mk.size() / 2] * 1e-6), n / 132.0, b ? " FAIL: wrong results" : ", checked");
 		bad += b;
 		CK(cudaFree(da)); CK(cudaFree(dr)); CK(cudaFree(dts));
@@ -1408,7 +1422,8 @@ int main(int argc, char **argv)
 	/* "veload [n,n,...]": the vault's execute path without the ring */
 	if (argc > 2 && strcmp(argv[2], "veload") == 0) {
 		printf("gpu_bench: %s, ve_execute P-256 signatures by load, no ring\n", why);
-		return ve_load(argc > 3 ? argv[3] : "1,132,264,528,1056") ? 1 : 0;
+		return ve_load(argc > 3 ? argv[3] : "1,132,264,528,1056",
+		               argc > 4 ? (uint32_t)atoi(argv[4]) : 0u) ? 1 : 0;
 	}
 	/* "sig": signatures through the ring, without PKCS#11 */
 	if (argc > 2 && strcmp(argv[2], "sig") == 0) {
