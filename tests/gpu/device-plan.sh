@@ -84,6 +84,8 @@
 #   29 ecprof with the blocks of veload starting at staggered times (up
 #      to 700 and 1,500 us: stages mixed on a multiprocessor, as in the
 #      vault), Nsight Compute on veload at 8 per multiprocessor staggered
+#   30 gpu_bench sig (P-256 also at 1,024 threads with one request each,
+#      split by stage) and p11bench P-256 at 1,024 threads with ring stats
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -235,5 +237,8 @@ case "${1:-}" in
      exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases kat,ecprof ;;
   29) export PV_ECLOAD_N=132,528,1056 PV_VELOAD_STAGGER="700 1500" PV_NCU_K=ve PV_NCU_N="1056" PV_NCU_EXTRA=1500
      exec timeout 300 bash tests/gpu/run-device --bundle "$B" --phases ecprof ;;
-  *) sed -n '2,87p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  30) export PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=90 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none \
+       PV_BENCH_MECH=p256-sign PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
+     exec timeout 200 bash tests/gpu/run-device --bundle "$B" --phases bench --scale 0.6 ;;
+  *) sed -n '2,89p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
