@@ -85,7 +85,8 @@
 #      to 700 and 1,500 us: stages mixed on a multiprocessor, as in the
 #      vault), Nsight Compute on veload at 8 per multiprocessor staggered
 #   30 gpu_bench sig (P-256 also at 1,024 threads with one request each,
-#      split by stage) and p11bench P-256 at 1,024 threads with ring stats
+#      split by stage) and p11bench P-256 at 1,024 threads with ring stats,
+#      nvidia-smi's clocks, power and throttle reasons every 100 ms
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -239,6 +240,9 @@ case "${1:-}" in
      exec timeout 300 bash tests/gpu/run-device --bundle "$B" --phases ecprof ;;
   30) export PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=90 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none \
        PV_BENCH_MECH=p256-sign PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
-     exec timeout 200 bash tests/gpu/run-device --bundle "$B" --phases bench --scale 0.6 ;;
+     nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu,clocks_throttle_reasons.active \
+       --format=csv -lms 100 > "$OUT/smi.csv" 2>&1 &
+     timeout 200 bash tests/gpu/run-device --bundle "$B" --phases bench --scale 0.6
+     kill %1 ;;
   *) sed -n '2,89p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
