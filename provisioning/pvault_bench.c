@@ -67,6 +67,7 @@ static const struct {
 } bench_opts[] = {
 	{ "--threads", 1 }, { "--seconds", 1 }, { "--mech", 1 }, { "--csv", 1 },
 	{ "--openssl-threads", 1 }, { "--lone", 0 }, { "--quick", 0 }, { "--gpu-slots", 1 },
+	{ "--gpu-blocks-per-sm", 1 },
 };
 
 /* Checks argv[1..] (names only: p11bench checks the values). */
@@ -138,7 +139,7 @@ const pv_cmd pv_bench_cmds[] = {
 	{ NULL, "bench", "measure the token (and OpenSSL) on this host",
 	  "pvault bench [--threads LIST] [--seconds S] [--mech LIST] [--csv FILE]\n"
 	  "                    [--openssl-threads LIST|none] [--lone] [--quick]\n"
-	  "                    [--gpu-slots N]\n\n"
+	  "                    [--gpu-slots N] [--gpu-blocks-per-sm N]\n\n"
 	  "DESCRIPTION\n"
 	  "  Measures the PixelVault PKCS#11 module on this host, and OpenSSL on the\n"
 	  "  same data for comparison: for each mechanism and thread count, ops/s,\n"
@@ -172,6 +173,9 @@ const pv_cmd pv_bench_cmds[] = {
 	  "  --gpu-slots N            the temporary token's gpu_slots (GPU requests in\n"
 	  "                           flight, a power of two 16..4096; default 128):\n"
 	  "                           with more threads than 128, say 1024\n"
+	  "  --gpu-blocks-per-sm N    the temporary token's gpu_blocks_per_sm (1..32;\n"
+	  "                           default: as many as fit): fewer can give more EC\n"
+	  "                           signatures and fewer RSA ones\n"
 	  "\nENVIRONMENT\n"
 	  "  PIXELVAULT_BACKEND  auto (default), cpu or cuda: the backend measured\n"
 	  "\nEXIT STATUS\n"

@@ -87,7 +87,8 @@ static int open_cpu(const pv_conf *conf, const pv_cpu_params *p, pv_vault *v)
 
 #ifdef PV_HAVE_CUDA
 /* master: 32 bytes or NULL (sealed, for the reason no_master). */
-static int open_cuda(int device, uint32_t nslots, const uint8_t *master, int no_master, pv_vault *v)
+static int open_cuda(int device, uint32_t nslots, uint32_t blocks_per_sm, const uint8_t *master,
+                     int no_master, pv_vault *v)
 {
 	pv_cuda_params p;
 	pv_cuda_info ci;
@@ -99,6 +100,7 @@ static int open_cuda(int device, uint32_t nslots, const uint8_t *master, int no_
 	/* the token sizes single-part operations by max_data: the same arena
 	 * as the CPU backend's, more slots (requests in flight; gpu_slots) */
 	p.nslots = nslots != 0 ? nslots : 128;
+	p.blocks_per_sm = blocks_per_sm;
 	p.slot_arena = PV_CPU_DEFAULT_ARENA;
 	p.master = master;
 	p.master_len = master != NULL ? PV_MASTER_KEY_LEN : 0;
@@ -195,12 +197,12 @@ static int open_embedded(const pv_conf *conf, const uint8_t *master, size_t mast
 				return PV_ERR_NOMEM;
 			}
 			mrc = pv_master_load(conf->master_key, mk);
-			rc = open_cuda(device, conf->gpu_slots, mrc == PV_OK ? mk : NULL, mrc, v);
+			rc = open_cuda(device, conf->gpu_slots, conf->gpu_blocks_per_sm, mrc == PV_OK ? mk : NULL, mrc, v);
 			pv_secmem_free(mk);      /* wiped: the GPU holds the key now */
 		} else {
 			rc = master_len == PV_MASTER_KEY_LEN
-			     ? open_cuda(device, 0, master, 0, v)
-			     : open_cuda(device, 0, NULL, PV_ERR_NOT_FOUND, v);
+			     ? open_cuda(device, 0, 0, master, 0, v)
+			     : open_cuda(device, 0, 0, NULL, PV_ERR_NOT_FOUND, v);
 		}
 #else
 		rc = PV_ERR_DEVICE;

@@ -519,11 +519,6 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	}
 	if (p->blocks_per_sm > 0 && (int)p->blocks_per_sm < bps)
 		bps = (int)p->blocks_per_sm;
-	{   /* EXPERIMENT (wip/ec-load): fewer blocks per multiprocessor */
-		const char *e = getenv("PIXELVAULT_CUDA_BLOCKS_PER_SM");
-		if (e != NULL && atoi(e) > 0 && atoi(e) < bps)
-			bps = atoi(e);
-	}
 	v->blocks_per_sm = bps;
 	v->block = pvc_kernel_block();
 	/* one multiprocessor's worth of blocks is left free: a persistent

@@ -41,7 +41,6 @@
  * in ve_execute's locals, i.e. local memory (see docs/gpu-kernel.md).
  */
 #include <cuda/atomic>
-#include <stdlib.h>             /* getenv: EXPERIMENT carveout */
 
 /* Compile-time budget: every KC_API function becomes its own device
  * function (__noinline__) instead of being inlined at each call site.
@@ -602,13 +601,6 @@ extern "C" cudaError_t pvc_kernel_prepare(int *blocks_per_sm)
 		cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pvc_kernel_smem());
 	if (e != cudaSuccess)
 		return e;
-	/* EXPERIMENT (wip/ec-load): the L1 / shared memory split */
-	const char *cv = getenv("PIXELVAULT_CUDA_CARVEOUT");
-	if (cv != NULL && *cv != '\0') {
-		e = cudaFuncSetAttribute(pvc_vault_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, atoi(cv));
-		if (e != cudaSuccess)
-			return e;
-	}
 	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm,
 		pvc_vault_kernel, (int)PVC_BLOCK, pvc_kernel_smem());
 }

@@ -45,6 +45,7 @@ void pv_conf_defaults(pv_conf *c)
 	c->workers = 0;
 	c->gpu_device = 0;
 	c->gpu_slots = 0;
+	c->gpu_blocks_per_sm = 0;
 }
 
 int pv_conf_cpu_inline(const pv_conf *c)
@@ -130,6 +131,14 @@ static int apply(pv_conf *c, const char *dir, const char *key, const char *val, 
 		if (parse_u32(val, &n) != PV_OK || n < 16u || n > 4096u || (n & (n - 1u)) != 0)
 			return PV_ERR_CONFIG;
 		c->gpu_slots = n;
+		return PV_OK;
+	}
+	if (!strcmp(key, "gpu_blocks_per_sm")) {
+		uint32_t n;
+		*want = "a number from 0 (as many as fit) to 32";
+		if (parse_u32(val, &n) != PV_OK || n > 32u)
+			return PV_ERR_CONFIG;
+		c->gpu_blocks_per_sm = n;
 		return PV_OK;
 	}
 	return PV_ERR_CONFIG;

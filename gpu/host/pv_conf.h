@@ -25,6 +25,12 @@
  *                           serves up to one request per resident block
  *                           (1,047 on an H200), so a host with that many
  *                           concurrent callers wants 1024 or 2048.
+ *   gpu_blocks_per_sm = N   CUDA backend: at most N vault blocks per
+ *                           multiprocessor (1..32; default 0 = as many as
+ *                           fit, 8 on an H200).  Fewer trade RSA for EC:
+ *                           on the H200 4 gave +7.5 % P-256 and +7 % SM2
+ *                           signatures at 1,024 threads, -38 % RSA-2048
+ *                           (docs/gpu-validation.md, run 39).
  *
  * $PIXELVAULT_BACKEND (auto|cpu|cuda), when set, overrides `backend`.
  */
@@ -46,6 +52,7 @@ typedef struct pv_conf {
 	uint32_t workers;
 	uint32_t gpu_device;
 	uint32_t gpu_slots;                 /* 0: the default (128) */
+	uint32_t gpu_blocks_per_sm;         /* 0: as many as fit */
 	/* not from the file: set by the PKCS#11 module when the application
 	 * passed CKF_LIBRARY_CANT_CREATE_OS_THREADS (embedded vault: CPU
 	 * backend, each request runs in the calling thread) */

@@ -32,6 +32,12 @@ ok "--gpu-slots reaches the token's configuration (the CPU backend ignores it)" 
 ok "--gpu-slots 100: the token refuses the configuration" bash -c \
   'PIXELVAULT_BACKEND=cpu "$PV" bench --quick --lone --mech sha256-4k --openssl-threads none \
      --gpu-slots 100 >/dev/null 2>"$T/e3"; [ $? -ne 0 ]'
+ok "--gpu-blocks-per-sm reaches the token's configuration (the CPU backend ignores it)" bash -c \
+  'PIXELVAULT_BACKEND=cpu "$PV" bench --quick --lone --mech sha256-4k --openssl-threads none \
+     --gpu-blocks-per-sm 4 >"$T/out4" && grep -Eq "^\| sha256-4k +\| token +\| +1 \|" "$T/out4"'
+ok "--gpu-blocks-per-sm 33: p11bench refuses it" bash -c \
+  'PIXELVAULT_BACKEND=cpu "$PV" bench --quick --lone --mech sha256-4k --openssl-threads none \
+     --gpu-blocks-per-sm 33 >/dev/null 2>"$T/e4"; [ $? -ne 0 ]'
 ok "pvault bench --bogus: exit 2, pvault's usage message" bash -c \
   '"$PV" bench --bogus >"$T/o" 2>"$T/e"; rc=$?; cat "$T/e"; [ $rc -eq 2 ] && [ ! -s "$T/o" ] &&
    grep -q "^pvault: bench: unknown option .--bogus." "$T/e" && ! grep -q p11bench "$T/e"'

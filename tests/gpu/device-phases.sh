@@ -147,6 +147,7 @@ if has bench; then
         PIXELVAULT_RING_STATS=1 phase "p11b-$m-$t" "${PV_P11BENCH_LIMIT:-60}" \
           "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" --mech "$m" --threads "$t" \
           --openssl-threads "${PV_BENCH_OSSL:-none}" ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
+          ${PV_BENCH_GPU_BPS:+--gpu-blocks-per-sm $PV_BENCH_GPU_BPS} \
           --seconds "${PV_BENCH_SECS:-2}"
         grep -hE "^\| $m |^  (total|queue|execute|notify) " "$L/p11b-$m-$t.log" | tee -a "$OUT/summary.txt"
       done

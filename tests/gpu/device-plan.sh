@@ -71,13 +71,6 @@
 #      Compute on 1 and 8 per multiprocessor, gpu_bench sig (the split at
 #      128, 528 and 1,024 in flight), then the engine / PKCS#11 oracle,
 #      Wycheproof and blob suites in what time is left
-#   26 the L1 / shared memory split (PIXELVAULT_CUDA_CARVEOUT unset, 44 =
-#      the 100 KB configuration, 100 = the most shared memory): gpu_bench
-#      ecload with the vault's shared memory per block, gpu_bench sig and
-#      p11bench P-256 / SM2 / RSA at 1 and 1,024 threads with ring stats
-#   27 gpu_kat, gpu_ring and the engine / PKCS#11 blob, public-key, oracle
-#      and Wycheproof suites; then p11bench P-256 / SM2 / RSA at 1,024
-#      threads with PIXELVAULT_CUDA_BLOCKS_PER_SM unset (8), 6 and 4
 #   28 gpu_kat, then ecprof: gpu_bench ecload and veload (the signing
 #      core alone and through ve_execute, 1 to 16 per multiprocessor) with
 #      Nsight Compute on both at 1 and 8 per multiprocessor
@@ -212,28 +205,6 @@ case "${1:-}" in
        PV_UNIT_NAMES="engine_oracle engine_wycheproof engine_blob p11_wycheproof p11_oracle"
      timeout 250 bash tests/gpu/run-device --bundle "$B" --phases unit
      echo "=== part 1 ==="; cat "$OUT/summary-1.txt" ;;
-  26) export PV_KAT_LIMIT=60 PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=60 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none \
-       PV_BENCH_MECH=p256-sign,sm2-sign,rsa2048-sign PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 \
-       PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30 PV_ECLOAD_N=132,528,1056 PV_NCU_N=none
-     for cv in unset 44 100; do
-       if [ $cv = unset ]; then unset PIXELVAULT_CUDA_CARVEOUT; ph=kat,ecprof,bench; export PV_ECLOAD_CARVEOUTS="-1 44"
-       else export PIXELVAULT_CUDA_CARVEOUT=$cv; ph=bench; fi
-       PV_ECLOAD_DSMEM=8192 timeout 170 bash tests/gpu/run-device --bundle "$B" --phases $ph --scale 0.3 > /dev/null 2>&1
-       mv "$OUT/summary.txt" "$OUT/summary-$cv.txt"; mv "$OUT/logs.tgz" "$OUT/logs-$cv.tgz" 2>/dev/null
-     done
-     for cv in unset 44 100; do echo "=== carveout $cv ==="; cat "$OUT/summary-$cv.txt"; done ;;
-  27) export PV_KAT_LIMIT=60 PV_RING_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 PV_UNIT_TIMEOUT_SCALE=1 \
-       PV_UNIT_NAMES="engine_open engine_blob engine_pk p11pk engine_oracle engine_wycheproof p11_wycheproof"
-     timeout 330 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit > /dev/null 2>&1
-     mv "$OUT/summary.txt" "$OUT/summary-check.txt"; mv "$OUT/logs.tgz" "$OUT/logs-check.tgz" 2>/dev/null
-     export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sm2-sign,rsa2048-sign \
-       PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
-     for b in unset 6 4; do
-       if [ $b = unset ]; then unset PIXELVAULT_CUDA_BLOCKS_PER_SM; else export PIXELVAULT_CUDA_BLOCKS_PER_SM=$b; fi
-       timeout 100 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1
-       mv "$OUT/summary.txt" "$OUT/summary-bps$b.txt"; mv "$OUT/logs.tgz" "$OUT/logs-bps$b.tgz" 2>/dev/null
-     done
-     cat "$OUT/summary-check.txt"; for b in unset 6 4; do echo "=== blocks/SM $b ==="; cat "$OUT/summary-bps$b.txt"; done ;;
   28) export PV_KAT_LIMIT=60
      exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases kat,ecprof ;;
   29) export PV_ECLOAD_N=132,528,1056 PV_VELOAD_STAGGER="700 1500" PV_NCU_K=ve PV_NCU_N="1056" PV_NCU_EXTRA=1500
@@ -244,5 +215,5 @@ case "${1:-}" in
        --format=csv -lms 100 > "$OUT/smi.csv" 2>&1 &
      timeout 200 bash tests/gpu/run-device --bundle "$B" --phases bench --scale 0.6
      kill %1 ;;
-  *) sed -n '2,89p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

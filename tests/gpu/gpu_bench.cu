@@ -671,9 +671,8 @@ static pv_cuda *open_vault(uint32_t nslots, uint32_t arena, int profile)
 	}
 	pv_cuda_info in;
 	if (pv_cuda_info_get(v, &in) == PV_OK)
-		printf("BENCH vault: grid %u x %u, %d blocks/SM, %zu B shared/block, carveout env %s\n",
-		       in.grid, in.block, in.blocks_per_sm, in.smem_bytes,
-		       getenv("PIXELVAULT_CUDA_CARVEOUT") ? getenv("PIXELVAULT_CUDA_CARVEOUT") : "unset");
+		printf("BENCH vault: grid %u x %u, %d blocks/SM, %zu B shared/block\n",
+		       in.grid, in.block, in.blocks_per_sm, in.smem_bytes);
 	return v;
 }
 

@@ -50,7 +50,7 @@ static void rm_dir(void)
 	have_dir = 0;
 }
 
-static int write_conf(unsigned gpu_slots)
+static int write_conf(unsigned gpu_slots, unsigned gpu_bps)
 {
 	uint8_t mk[PV_MASTER_KEY_LEN];
 	char path[sizeof dir + 32];
@@ -71,6 +71,8 @@ static int write_conf(unsigned gpu_slots)
 	fprintf(fp, "token_dir = %s/tokens\nmaster_key = %s/master.key\n", dir, dir);
 	if (gpu_slots != 0)
 		fprintf(fp, "gpu_slots = %u\n", gpu_slots);
+	if (gpu_bps != 0)
+		fprintf(fp, "gpu_blocks_per_sm = %u\n", gpu_bps);
 	if (fclose(fp) != 0)
 		return -1;
 	return setenv("PIXELVAULT_CONF", path, 1);
@@ -101,7 +103,7 @@ static int padded_len(const CK_UTF8CHAR *s, int n)
 }
 
 /* Loads the module and makes a fresh token; model gets "model, manufacturer, slot". */
-int p11b_token_open(const char *module, unsigned gpu_slots, char *model, size_t modelcap)
+int p11b_token_open(const char *module, unsigned gpu_slots, unsigned gpu_bps, char *model, size_t modelcap)
 {
 	CK_C_INITIALIZE_ARGS ia = { NULL, NULL, NULL, NULL, CKF_OS_LOCKING_OK, NULL };
 	CK_C_GetFunctionList gfl;
@@ -114,7 +116,7 @@ int p11b_token_open(const char *module, unsigned gpu_slots, char *model, size_t 
 	CK_RV rv = CKR_OK;
 
 	atexit(rm_dir);
-	if (write_conf(gpu_slots) != 0) {
+	if (write_conf(gpu_slots, gpu_bps) != 0) {
 		perror("p11bench: temporary token directory");
 		return -1;
 	}

@@ -38,6 +38,7 @@ typedef struct opts {
 	tlist threads, ossl_threads;
 	int ossl_given, mech[16], nmech;
 	unsigned gpu_slots;
+	unsigned gpu_bps;
 } opts;
 
 typedef struct worker {
@@ -232,7 +233,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: p11bench [--module PATH] [--threads LIST] [--openssl-threads LIST|none]\n"
 	           "                [--seconds S] [--mech LIST] [--csv FILE] [--quick] [--lone]\n"
-	           "                [--gpu-slots N]\n"
+	           "                [--gpu-slots N] [--gpu-blocks-per-sm N]\n"
 	           "  --module PATH    the PKCS#11 module (default %s)\n"
 	           "  --threads LIST   token thread counts (default 1,2,4,8,16,32,64)\n"
 	           "  --openssl-threads LIST  OpenSSL thread counts (default: --threads\n"
@@ -242,6 +243,7 @@ static void usage(FILE *f)
 	           "  --lone           threads 1 only: the lone-request latency\n"
 	           "  --csv FILE       one row per (impl, mech, threads)\n"
 	           "  --gpu-slots N    the token's gpu_slots (GPU requests in flight)\n"
+	           "  --gpu-blocks-per-sm N  the token's gpu_blocks_per_sm (1..32)\n"
 	           "  --mech LIST      default all of:", P11B_MODULE_PATH);
 	for (i = 0; i < p11b_nmechs; i++)
 		fprintf(f, "%s%s", i ? "," : " ", p11b_mechs[i].name);
@@ -294,6 +296,7 @@ static int parse_opts(int argc, char **argv, opts *o)
 		{ "openssl-threads", 1, NULL, 'o' }, { "seconds", 1, NULL, 's' },
 		{ "mech", 1, NULL, 'M' }, { "csv", 1, NULL, 'c' }, { "quick", 0, NULL, 'q' },
 		{ "lone", 0, NULL, 'l' }, { "gpu-slots", 1, NULL, 'g' }, { "help", 0, NULL, 'h' },
+		{ "gpu-blocks-per-sm", 1, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, threads_given = 0, secs_given = 0, quick = 0, lone = 0;
@@ -335,6 +338,11 @@ static int parse_opts(int argc, char **argv, opts *o)
 		case 'g':
 			o->gpu_slots = (unsigned)strtoul(optarg, &end, 10);
 			if (*end != 0 || o->gpu_slots == 0)
+				return -1;
+			break;
+		case 'B':
+			o->gpu_bps = (unsigned)strtoul(optarg, &end, 10);
+			if (*end != 0 || o->gpu_bps == 0 || o->gpu_bps > 32)
 				return -1;
 			break;
 		case 'h': usage(stdout); exit(0);
@@ -455,7 +463,7 @@ int main(int argc, char **argv)
 		perror(o.csv);
 		return 1;
 	}
-	if (p11b_token_open(o.module, o.gpu_slots, model, sizeof model) != 0) {
+	if (p11b_token_open(o.module, o.gpu_slots, o.gpu_bps, model, sizeof model) != 0) {
 		p11b_token_close();
 		return 1;
 	}

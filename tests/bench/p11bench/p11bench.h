@@ -52,8 +52,9 @@ extern const p11b_mech p11b_mechs[];
 extern const size_t p11b_nmechs;
 
 /* p11b_token.c */
-/* gpu_slots: the token's gpu_slots line (0: none, the default) */
-int p11b_token_open(const char *module, unsigned gpu_slots, char *model, size_t modelcap);
+/* gpu_slots, gpu_bps: the token's gpu_slots and gpu_blocks_per_sm lines
+ * (0: none, the default) */
+int p11b_token_open(const char *module, unsigned gpu_slots, unsigned gpu_bps, char *model, size_t modelcap);
 void p11b_token_close(void);
 int p11b_token_keys(p11b_state *st);
 int p11b_token_session(CK_SESSION_HANDLE *s);

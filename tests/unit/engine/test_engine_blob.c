@@ -234,31 +234,57 @@ static void test_backend_choice(void)
 	rmdir(dir);
 }
 
-/* gpu_slots: a power of two in [16, 4096]; anything else is refused */
-static void test_gpu_slots(void)
+struct conf_case { const char *v; int rc; uint32_t n; };
+
+/* each "key = v" of c alone in a pixelvault.conf: the load's rc, and the
+ * value field() reads back when it is PV_OK */
+static void conf_cases(const char *key, const struct conf_case *c, size_t n, uint32_t (*field)(const pv_conf *))
 {
-	static const struct { const char *v; int rc; uint32_t n; } c[] = {
-		{ "1024", PV_OK, 1024 }, { "16", PV_OK, 16 }, { "4096", PV_OK, 4096 },
-		{ "100", PV_ERR_CONFIG, 0 }, { "8", PV_ERR_CONFIG, 0 }, { "8192", PV_ERR_CONFIG, 0 },
-		{ "0", PV_ERR_CONFIG, 0 }, { "-64", PV_ERR_CONFIG, 0 }, { "64k", PV_ERR_CONFIG, 0 },
-	};
-	char dir[] = "/tmp/pv-slots-XXXXXX", path[256];
+	char dir[] = "/tmp/pv-conf-XXXXXX", path[256];
 	pv_conf conf;
 	size_t i;
 
 	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof path, "%s/pixelvault.conf", dir);
-	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+	for (i = 0; i < n; i++) {
 		FILE *f = fopen(path, "w");
 		CU_ASSERT_FATAL(f != NULL);
-		fprintf(f, "gpu_slots = %s\n", c[i].v);
+		fprintf(f, "%s = %s\n", key, c[i].v);
 		fclose(f);
 		CU_ASSERT_EQUAL(pv_conf_load_file(&conf, path), c[i].rc);
 		if (c[i].rc == PV_OK)
-			CU_ASSERT_EQUAL(conf.gpu_slots, c[i].n);
+			CU_ASSERT_EQUAL(field(&conf), c[i].n);
 	}
 	unlink(path);
 	rmdir(dir);
+}
+
+static uint32_t conf_slots(const pv_conf *c) { return c->gpu_slots; }
+static uint32_t conf_bps(const pv_conf *c) { return c->gpu_blocks_per_sm; }
+
+/* gpu_slots: a power of two in [16, 4096]; anything else is refused */
+static void test_gpu_slots(void)
+{
+	static const struct conf_case c[] = {
+		{ "1024", PV_OK, 1024 }, { "16", PV_OK, 16 }, { "4096", PV_OK, 4096 },
+		{ "100", PV_ERR_CONFIG, 0 }, { "8", PV_ERR_CONFIG, 0 }, { "8192", PV_ERR_CONFIG, 0 },
+		{ "0", PV_ERR_CONFIG, 0 }, { "-64", PV_ERR_CONFIG, 0 }, { "64k", PV_ERR_CONFIG, 0 },
+	};
+	conf_cases("gpu_slots", c, sizeof c / sizeof c[0], conf_slots);
+}
+
+/* gpu_blocks_per_sm: 0 (as many as fit) to 32; 0 by default */
+static void test_gpu_blocks_per_sm(void)
+{
+	static const struct conf_case c[] = {
+		{ "4", PV_OK, 4 }, { "0", PV_OK, 0 }, { "1", PV_OK, 1 }, { "32", PV_OK, 32 },
+		{ "33", PV_ERR_CONFIG, 0 }, { "-1", PV_ERR_CONFIG, 0 }, { "four", PV_ERR_CONFIG, 0 },
+		{ "", PV_ERR_CONFIG, 0 },
+	};
+	pv_conf d;
+	pv_conf_defaults(&d);
+	CU_ASSERT_EQUAL(d.gpu_blocks_per_sm, 0);
+	conf_cases("gpu_blocks_per_sm", c, sizeof c / sizeof c[0], conf_bps);
 }
 
 static te_key aes_key(uint32_t usage, size_t kl)
@@ -601,6 +627,7 @@ int main(void)
 	CU_add_test(s, "sealed vault", test_sealed);
 	CU_add_test(s, "backend choice: cuda / auto / $PIXELVAULT_BACKEND", test_backend_choice);
 	CU_add_test(s, "gpu_slots = N (power of two, 16..4096)", test_gpu_slots);
+	CU_add_test(s, "gpu_blocks_per_sm = N (0..32)", test_gpu_blocks_per_sm);
 	CU_add_test(s, "bad parameters", test_params);
 	CU_add_test(s, "short outputs -> BUF_SMALL with size", test_buf_small);
 	CU_add_test(s, "usage policy", test_usage);
