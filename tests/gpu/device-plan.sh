@@ -80,6 +80,13 @@
 #   30 gpu_bench sig (P-256 also at 1,024 threads with one request each,
 #      split by stage) and p11bench P-256 at 1,024 threads with ring stats,
 #      nvidia-smi's clocks, power and throttle reasons every 100 ms
+#   31 a merge's check: gpu_kat, gpu_ring, the engine / PKCS#11 blob,
+#      open, public-key, oracle and Wycheproof suites, e2e token-basic, the
+#      60 s stress of 64 threads, then p11bench P-256 / SM2 at 1,024
+#      threads with the default blocks per SM and with gpu_blocks_per_sm 4
+#   32 A/B of a kernel change: p11bench P-256 / SM2 at 1,024 threads with
+#      A = this bundle and B = build-devpack/bundle-b.tar.xz, then plan 31
+#      on B when its P-256 row is 3 % higher or more, else on A
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -215,5 +222,32 @@ case "${1:-}" in
        --format=csv -lms 100 > "$OUT/smi.csv" 2>&1 &
      timeout 200 bash tests/gpu/run-device --bundle "$B" --phases bench --scale 0.6
      kill %1 ;;
+  31) export PV_KAT_LIMIT=60 PV_RING_LIMIT=80 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="engine_open engine_blob engine_pk p11pk engine_oracle engine_wycheproof p11_wycheproof" \
+       PV_E2E=token-basic PV_E2E_LIMIT=90 PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=100
+     timeout 400 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,e2e,stress > /dev/null 2>&1
+     mv "$OUT/summary.txt" "$OUT/summary-check.txt"; mv "$OUT/logs.tgz" "$OUT/logs-check.tgz" 2>/dev/null
+     export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sm2-sign \
+       PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
+     for b in default 4; do
+       if [ $b = default ]; then unset PV_BENCH_GPU_BPS; else export PV_BENCH_GPU_BPS=$b; fi
+       timeout 70 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1
+       mv "$OUT/summary.txt" "$OUT/summary-bps$b.txt"
+     done
+     cat "$OUT/summary-check.txt"; for b in default 4; do echo "=== blocks/SM $b ==="; cat "$OUT/summary-bps$b.txt"; done ;;
+  32) export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sm2-sign \
+       PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
+     for x in a b; do
+       bb=$B; [ $x = b ] && bb=build-devpack/bundle-b.tar.xz
+       timeout 70 bash tests/gpu/run-device --bundle "$bb" --phases bench > /dev/null 2>&1
+       mv "$OUT/summary.txt" "$OUT/summary-ab-$x.txt"
+     done
+     rate() { grep -E '^\| p256-sign .*\| token .*\| 1024 ' "$OUT/summary-ab-$1.txt" | awk -F'|' '{print $5+0}'; }
+     ra=$(rate a); rb=$(rate b); pick=$B
+     [ -n "$ra" ] && [ -n "$rb" ] && [ "$rb" -ge $(( ra * 103 / 100 )) ] && pick=build-devpack/bundle-b.tar.xz
+     echo "P-256 at 1,024: A $ra /s, B $rb /s; plan 31 on $pick" | tee "$OUT/ab.txt"
+     (unset PV_GPU_BENCH PV_BENCH_SPLIT PV_BENCH_OSSL PV_BENCH_MECH PV_BENCH_THREADS PV_BENCH_GPU_SLOTS PV_BENCH_SECS PV_P11BENCH_LIMIT
+      PV_BUNDLE=$pick bash "$0" 31)
+     for x in a b; do echo "=== A/B $x ==="; cat "$OUT/summary-ab-$x.txt"; done; cat "$OUT/ab.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
