@@ -450,6 +450,26 @@ static int pk_kernel_only(int kind, const pk_keys *K, const kc_rsa_pub *rpub,
 	return bad;
 }
 
+/* The next number of a comma-separated list (0 at its end). */
+static uint32_t next_n(const char **p)
+{
+	char *end;
+	uint32_t n = (uint32_t)strtoul(*p, &end, 10);
+	*p = *end == ',' ? end + 1 : end;
+	return n;
+}
+
+/* Raises the device's stack limit to a kernel's local memory; returns
+ * the limit before, for the caller to put back. */
+static size_t stack_for(const cudaFuncAttributes &fa)
+{
+	size_t stack;
+	CK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
+	if (fa.localSizeBytes > stack)
+		CK(cudaDeviceSetLimit(cudaLimitStackSize, (fa.localSizeBytes + 1023) & ~(size_t)1023));
+	return stack;
+}
+
 /* "ecload": how a P-256 signature's time grows with the signatures the
  * GPU runs at once, without the ring: k_ec2w is the vault kernel's shape
  * for an EC signature (warp 0's 32 lanes sign with identical data, the
@@ -489,11 +509,8 @@ static int ec_load(const char *list, int carveout, int dsmem)
 	if (pk_host_sign(PK_P256, &K, &rpub, &h0, 1, hsig, &hms) != 0)
 		return 1;
 	cudaFuncAttributes fa;
-	size_t stack;
 	CK(cudaFuncGetAttributes(&fa, k_ec2w));
-	CK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
-	if (fa.localSizeBytes > stack)
-		CK(cudaDeviceSetLimit(cudaLimitStackSize, (fa.localSizeBytes + 1023) & ~(size_t)1023));
+	const size_t stack = stack_for(fa);
 	if (carveout != -1)
 		CK(cudaFuncSetAttribute(k_ec2w, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
 	if (dsmem > 0)
@@ -508,9 +525,7 @@ static int ec_load(const char *list, int carveout, int dsmem)
 	CK(cudaMemcpy(dk, &K, sizeof K, cudaMemcpyHostToDevice));
 	int bad = 0;
 	for (const char *p = list; *p != '\0'; ) {
-		uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
-		if (*p == ',')
-			p++;
+		const uint32_t n = next_n(&p);
 		if (n == 0)
 			break;
 		uint8_t *dout;
@@ -1150,11 +1165,8 @@ static int ve_load(const char *list, uint32_t stagger_us)
 	memset(boot, 0x42, 32);
 	for (int k = 32; k < 128; k++) boot[k] = (uint8_t)(k * 7 + 1);
 	cudaFuncAttributes fa;
-	size_t stack;
 	CK(cudaFuncGetAttributes(&fa, k_ve2w));
-	CK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
-	if (fa.localSizeBytes > stack)
-		CK(cudaDeviceSetLimit(cudaLimitStackSize, (fa.localSizeBytes + 1023) & ~(size_t)1023));
+	const size_t stack = stack_for(fa);
 	int bps = 0;
 	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k_ve2w, 64, VL_SMEM));
 	printf("BENCH %-12s k_ve2w: %d regs, %zu B local/thread, %zu + %zu B shared/block, %d blocks/SM, "
@@ -1168,9 +1180,7 @@ static int ve_load(const char *list, uint32_t stagger_us)
 	CK(cudaMemcpy(dd, &rq.d, sizeof rq.d, cudaMemcpyHostToDevice));
 	int bad = 0;
 	for (const char *p = list; *p != '\0'; ) {
-		uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
-		if (*p == ',')
-			p++;
+		const uint32_t n = next_n(&p);
 		if (n == 0)
 			break;
 		std::vector<uint8_t> arenas((size_t)n * alen);

@@ -231,25 +231,21 @@ static void test_state(void)
 	r.v = tv;
 	CU_ASSERT_EQUAL(ve_state_open(&r, &mp), PV_OK);
 
-	/* the tag holds, the content does not: the opened state is wiped */
-	bad = mp0;
-	bad.magic ^= 1u;
-	CU_ASSERT_EQUAL_FATAL(seal_state(&r, &res, arena, PV_OP_ENCRYPT, PV_MECH_AES_CBC, &bad), slen);
-	memset(&mp, SENT, sizeof mp);
-	CU_ASSERT_EQUAL(ve_state_open(&r, &mp), PV_ERR_STATE);
-	CU_ASSERT(all(&mp, sizeof mp, 0));
-	bad = mp0;
-	bad.op = PV_OP_DECRYPT;
-	CU_ASSERT_EQUAL_FATAL(seal_state(&r, &res, arena, PV_OP_ENCRYPT, PV_MECH_AES_CBC, &bad), slen);
-	memset(&mp, SENT, sizeof mp);
-	CU_ASSERT_EQUAL(ve_state_open(&r, &mp), PV_ERR_STATE);
-	CU_ASSERT(all(&mp, sizeof mp, 0));
-	bad = mp0;
-	bad.mech = PV_MECH_AES_ECB;
-	CU_ASSERT_EQUAL_FATAL(seal_state(&r, &res, arena, PV_OP_ENCRYPT, PV_MECH_AES_CBC, &bad), slen);
-	memset(&mp, SENT, sizeof mp);
-	CU_ASSERT_EQUAL(ve_state_open(&r, &mp), PV_ERR_STATE);
-	CU_ASSERT(all(&mp, sizeof mp, 0));
+	/* the tag holds, the content does not (magic, op, mech): the opened
+	 * state is wiped */
+	for (int k = 0; k < 3; k++) {
+		bad = mp0;
+		if (k == 0)
+			bad.magic ^= 1u;
+		else if (k == 1)
+			bad.op = PV_OP_DECRYPT;
+		else
+			bad.mech = PV_MECH_AES_ECB;
+		CU_ASSERT_EQUAL_FATAL(seal_state(&r, &res, arena, PV_OP_ENCRYPT, PV_MECH_AES_CBC, &bad), slen);
+		memset(&mp, SENT, sizeof mp);
+		CU_ASSERT_EQUAL(ve_state_open(&r, &mp), PV_ERR_STATE);
+		CU_ASSERT(all(&mp, sizeof mp, 0));
+	}
 	kc_wipe(&mp0, sizeof mp0);
 	kc_wipe(&mp, sizeof mp);
 }
