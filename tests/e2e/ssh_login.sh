@@ -47,7 +47,21 @@ PidFile $T/sshd.pid
 LogLevel VERBOSE
 CONF
   mkdir -p /run/sshd 2>/dev/null || true
-  "$SSHD" -D -e -f "$T/sshd_config" </dev/null >/dev/null 2>>"$T/sshd.log" &
+  # sshd needs its privilege-separation user.  A system without one (the
+  # GPU machine: openssh-server unpacked, not installed) gets it from
+  # nss_wrapper, which adds it to a copy of the passwd and group files
+  # for sshd alone (PV_E2E_NSS_WRAPPER=1 forces this, for testing it).
+  local env=()
+  if ! getent passwd sshd >/dev/null || [ "${PV_E2E_NSS_WRAPPER:-0}" = 1 ]; then
+    local w
+    w=$(ls ${E2E_SYSROOT:+"$E2E_SYSROOT"/usr/lib/*/libnss_wrapper.so} /usr/lib/*/libnss_wrapper.so 2>/dev/null | head -1)
+    if [ -z "$w" ]; then echo "no sshd user and no libnss_wrapper.so" >&2; return 1; fi
+    { getent passwd | grep -v '^sshd:'; echo "sshd:x:65533:65533:sshd privsep:/run/sshd:/usr/sbin/nologin"; } >"$T/passwd"
+    { getent group | grep -v '^sshd:'; echo "sshd:x:65533:"; } >"$T/group"
+    env=(env LD_PRELOAD="$w" NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group")
+    echo "sshd's privsep user from nss_wrapper ($w)" >&2
+  fi
+  "${env[@]}" "$SSHD" -D -e -f "$T/sshd_config" </dev/null >/dev/null 2>>"$T/sshd.log" &
   local pid=$!
   on_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
   local _
