@@ -87,6 +87,10 @@
 #   32 A/B of a kernel change: p11bench P-256 / SM2 at 1,024 threads with
 #      A = this bundle and B = build-devpack/bundle-b.tar.xz, then plan 31
 #      on B when its P-256 row is 3 % higher or more, else on A
+#   33 A/B of a change to the ring's memory ordering: p11bench P-256 / SM2
+#      at 1,024 threads with A = this bundle and B = bundle-b.tar.xz, the
+#      vault kernel's CCTL / MEMBAR counts in each (cuobjdump), then on B
+#      gpu_ring, the public-key and oracle suites and a 30 s stress
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -249,5 +253,20 @@ case "${1:-}" in
      (unset PV_GPU_BENCH PV_BENCH_SPLIT PV_BENCH_OSSL PV_BENCH_MECH PV_BENCH_THREADS PV_BENCH_GPU_SLOTS PV_BENCH_SECS PV_P11BENCH_LIMIT
       PV_BUNDLE=$pick bash "$0" 31)
      for x in a b; do echo "=== A/B $x ==="; cat "$OUT/summary-ab-$x.txt"; done; cat "$OUT/ab.txt" ;;
+  33) export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sm2-sign \
+       PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
+     for x in a b; do
+       bb=$B; [ $x = b ] && bb=build-devpack/bundle-b.tar.xz
+       timeout 60 bash tests/gpu/run-device --bundle "$bb" --phases bench > /dev/null 2>&1
+       mv "$OUT/summary.txt" "$OUT/summary-ab-$x.txt"
+       cuobjdump -sass -fun pvc_vault_kernel /tmp/pv-bundle/build-dev/tests/gpu/gpu_ring > "$OUT/sass-$x.txt" 2>&1
+       echo "$x: $(grep -c 'CCTL.IVALL' "$OUT/sass-$x.txt") CCTL.IVALL, $(grep -c 'MEMBAR' "$OUT/sass-$x.txt") MEMBAR, $(grep -c 'STRONG.GPU' "$OUT/sass-$x.txt") STRONG.GPU" | tee -a "$OUT/ab.txt"
+       gzip -f "$OUT/sass-$x.txt"
+     done
+     export PV_RING_LIMIT=80 PV_UNIT_SUITES="" PV_UNIT_LIMIT=120 PV_UNIT_NAMES="engine_pk p11pk engine_oracle" \
+       PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60
+     timeout 280 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases ring,unit,stress > /dev/null 2>&1
+     for x in a b; do echo "=== A/B $x ==="; cat "$OUT/summary-ab-$x.txt"; done; cat "$OUT/ab.txt"
+     echo "=== B checks ==="; cat "$OUT/summary.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
