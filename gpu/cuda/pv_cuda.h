@@ -130,7 +130,8 @@ void pv_cuda_take_profile(pv_cuda *c, uint64_t ns[KC_PROF_N]);
 /* With params.profile: each slot's row of stamps for the last request it
  * served (gpu/cuda/pvc_ring.h, PVC_PROF_*: claimed, inputs on the device,
  * executed, the KC_PROF marks; 0 = not passed), nrows = the ring's slots;
- * NULL / 0 without.  Read while nothing is in flight. */
+ * NULL / 0 without.  Rows of requests still running may be half
+ * written: a reader checks that the stamps are in order. */
 const uint64_t *pv_cuda_profile_rows(pv_cuda *c, uint32_t *nrows);
 void pv_cuda_clear_profile_rows(pv_cuda *c);
 

@@ -26,8 +26,8 @@
  *                           (1,047 on an H200), so a host with that many
  *                           concurrent callers wants 1024 or 2048.
  *   gpu_blocks_per_sm = N   CUDA backend: at most N vault blocks per
- *                           multiprocessor (1..32; default 0 = as many as
- *                           fit, 8 on an H200).  Fewer trade RSA for EC:
+ *                           multiprocessor (0..32; 0, the default, = as
+ *                           many as fit, 8 on an H200).  Fewer trade RSA for EC:
  *                           on the H200 4 gave +7.5 % P-256 and +7 % SM2
  *                           signatures at 1,024 threads, -38 % RSA-2048
  *                           (docs/gpu-validation.md, run 39).

@@ -35,8 +35,8 @@
  *            from 16 threads, and 512 threads with one request each;
  *   pcie     the PCIe copy bandwidth alone;
  *   ecload [n,... [carveout [dynamic shared bytes]]]  P-256 signatures on
- *            the vault's warp shape,
- *            kernel-only, n at once (default 1 to 16 per multiprocessor);
+ *            the vault's warp shape, kernel-only, n at once (default 1 to
+ *            16 per multiprocessor);
  *   veload [n,... [stagger_us]]  the same through ve_execute (key blob,
  *            request checks), without the ring; each block may start after
  *            a delay of up to stagger_us of its own.
