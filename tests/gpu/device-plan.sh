@@ -95,6 +95,20 @@
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
 B=${PV_BUNDLE:-build-devpack/bundle.tar.xz}
+# p11bench P-256 / SM2 at 1,024 threads with ring stats on A = $B and
+# B = build-devpack/bundle-b.tar.xz ($OUT/summary-ab-{a,b}.txt); $1, if
+# given, runs after each with x = a or b and that bundle still unpacked
+ab_bench() {
+  export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sm2-sign \
+    PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
+  for x in a b; do
+    local bb=$B
+    [ $x = b ] && bb=build-devpack/bundle-b.tar.xz
+    timeout 65 bash tests/gpu/run-device --bundle "$bb" --phases bench > /dev/null 2>&1
+    mv "$OUT/summary.txt" "$OUT/summary-ab-$x.txt"
+    [ -n "${1:-}" ] && "$1"
+  done
+}
 case "${1:-}" in
   1) export PV_P11BENCH=0 PV_KAT_LIMIT=200 PV_RING_LIMIT=180 PV_GPU_BENCH_LIMIT=180
      exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,bench --scale 0.5 ;;
@@ -239,13 +253,7 @@ case "${1:-}" in
        mv "$OUT/summary.txt" "$OUT/summary-bps$b.txt"
      done
      cat "$OUT/summary-check.txt"; for b in default 4; do echo "=== blocks/SM $b ==="; cat "$OUT/summary-bps$b.txt"; done ;;
-  32) export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sm2-sign \
-       PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
-     for x in a b; do
-       bb=$B; [ $x = b ] && bb=build-devpack/bundle-b.tar.xz
-       timeout 70 bash tests/gpu/run-device --bundle "$bb" --phases bench > /dev/null 2>&1
-       mv "$OUT/summary.txt" "$OUT/summary-ab-$x.txt"
-     done
+  32) ab_bench
      rate() { grep -E '^\| p256-sign .*\| token .*\| 1024 ' "$OUT/summary-ab-$1.txt" | awk -F'|' '{print $5+0}'; }
      ra=$(rate a); rb=$(rate b); pick=$B
      [ -n "$ra" ] && [ -n "$rb" ] && [ "$rb" -ge $(( ra * 103 / 100 )) ] && pick=build-devpack/bundle-b.tar.xz
@@ -253,16 +261,12 @@ case "${1:-}" in
      (unset PV_GPU_BENCH PV_BENCH_SPLIT PV_BENCH_OSSL PV_BENCH_MECH PV_BENCH_THREADS PV_BENCH_GPU_SLOTS PV_BENCH_SECS PV_P11BENCH_LIMIT
       PV_BUNDLE=$pick bash "$0" 31)
      for x in a b; do echo "=== A/B $x ==="; cat "$OUT/summary-ab-$x.txt"; done; cat "$OUT/ab.txt" ;;
-  33) export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sm2-sign \
-       PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
-     for x in a b; do
-       bb=$B; [ $x = b ] && bb=build-devpack/bundle-b.tar.xz
-       timeout 60 bash tests/gpu/run-device --bundle "$bb" --phases bench > /dev/null 2>&1
-       mv "$OUT/summary.txt" "$OUT/summary-ab-$x.txt"
+  33) sass_counts() {   # the unpacked bundle's vault kernel: $OUT/sass-$x.txt.gz and the counts
        cuobjdump -sass -fun pvc_vault_kernel /tmp/pv-bundle/build-dev/tests/gpu/gpu_ring > "$OUT/sass-$x.txt" 2>&1
        echo "$x: $(grep -c 'CCTL.IVALL' "$OUT/sass-$x.txt") CCTL.IVALL, $(grep -c 'MEMBAR' "$OUT/sass-$x.txt") MEMBAR, $(grep -c 'STRONG.GPU' "$OUT/sass-$x.txt") STRONG.GPU" | tee -a "$OUT/ab.txt"
        gzip -f "$OUT/sass-$x.txt"
-     done
+     }
+     ab_bench sass_counts
      export PV_RING_LIMIT=80 PV_UNIT_SUITES="" PV_UNIT_LIMIT=120 PV_UNIT_NAMES="engine_pk p11pk engine_oracle" \
        PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60
      timeout 280 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases ring,unit,stress > /dev/null 2>&1
