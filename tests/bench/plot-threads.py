@@ -3,7 +3,7 @@
 scale) against thread count (log2 scale), one colour per mechanism, the
 token solid with dots, OpenSSL dashed with squares.  Python 3 stdlib only.
 
-usage: plot-threads.py RESULTS.csv [-o OUT.svg] [--title TEXT]
+usage: plot-threads.py RESULTS.csv [-o OUT.svg] [--title TEXT] [--xlabel TEXT]
 """
 import argparse
 import csv
@@ -43,7 +43,7 @@ def scale(lo, hi, a, b, log):
     return lambda v: a + (log(v) - lo) / (hi - lo) * (b - a)
 
 
-def render(series, mechs, title):
+def render(series, mechs, title, xlabel):
     xs = sorted({t for pts in series.values() for t, _ in pts})
     ys = [o for pts in series.values() for _, o in pts]
     if not xs:
@@ -77,7 +77,7 @@ def render(series, mechs, title):
     out.append(f'<rect x="{LEFT}" y="{TOP}" width="{W - LEFT - RIGHT}" '
                f'height="{H - TOP - BOTTOM}" fill="none" stroke="black"/>')
     out.append(f'<text x="{(LEFT + W - RIGHT) / 2}" y="{H - 15}" text-anchor="middle">'
-               'threads (one PKCS#11 session each)</text>')
+               f'{escape(xlabel)}</text>')
     out.append(f'<text transform="translate(20,{(TOP + H - BOTTOM) / 2}) rotate(-90)" '
                'text-anchor="middle">operations per second (log)</text>')
     # series and legend
@@ -111,12 +111,13 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("-o", "--out", help="SVG file (default: the CSV name with .svg)")
     ap.add_argument("--title")
+    ap.add_argument("--xlabel", default="threads (one PKCS#11 session each)")
     a = ap.parse_args()
     series, mechs, backend = load(a.csv)
     title = a.title or f"p11bench: PixelVault token ({backend} backend) vs OpenSSL"
     out = a.out or (a.csv[:-4] if a.csv.endswith(".csv") else a.csv) + ".svg"
     with open(out, "w") as f:
-        f.write(render(series, mechs, title))
+        f.write(render(series, mechs, title, a.xlabel))
     print(f"plot-threads: wrote {out}", file=sys.stderr)
 
 
