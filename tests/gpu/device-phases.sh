@@ -99,7 +99,9 @@ fi
 # ecprof: a P-256 signature's time by load without the ring: gpu_bench
 # ecload (the signing core on the vault's warp shape; PV_ECLOAD_CARVEOUTS,
 # PV_ECLOAD_DSMEM: carveouts and dynamic shared memory to try) and veload
-# (the same through ve_execute: blob unwrap, request checks); then Nsight
+# (the same through ve_execute: blob unwrap, request checks; PV_VELOAD_STAGGER
+# and PV_VELOAD_WORK: start delays and the ring's per-request steps to
+# add, gpu_bench.cu VL_*); then Nsight
 # Compute on one launch of each with 1 and 8 signatures per multiprocessor
 # (stall reasons, caches, issue)
 if has ecprof; then
@@ -111,8 +113,10 @@ if has ecprof; then
     done
   done
   for st in 0 ${PV_VELOAD_STAGGER:-}; do
-    phase "veload-$st" "${PV_ECLOAD_LIMIT:-60}" "$G" 1 veload "${PV_ECLOAD_N:-1,132,264,528,1056,2112}" "$st"
-    grep -h '^BENCH' "$L/veload-$st.log" | tee -a "$OUT/summary.txt"
+    for wk in ${PV_VELOAD_WORK:-0}; do
+      phase "veload-$st-$wk" "${PV_ECLOAD_LIMIT:-60}" "$G" 1 veload "${PV_ECLOAD_N:-1,132,264,528,1056,2112}" "$st" "$wk"
+      grep -h '^BENCH' "$L/veload-$st-$wk.log" | tee -a "$OUT/summary.txt"
+    done
   done
   NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
   if [ -n "$NCU" ]; then

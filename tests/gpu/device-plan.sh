@@ -91,6 +91,11 @@
 #      at 1,024 threads with A = this bundle and B = bundle-b.tar.xz, the
 #      vault kernel's CCTL / MEMBAR counts in each (cuobjdump), then on B
 #      gpu_ring, the public-key and oracle suites and a 30 s stress
+#   34 what the persistent kernel adds to a P-256 signature: gpu_bench
+#      veload at 4 and 8 per SM with staggered starts, alone and with each
+#      of the ring's per-request steps (inputs from host memory, outputs
+#      back with __threadfence_system and system-scope stores, the wipe,
+#      four requests per block), then Nsight Compute with all of them
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -272,5 +277,8 @@ case "${1:-}" in
      timeout 280 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases ring,unit,stress > /dev/null 2>&1
      for x in a b; do echo "=== A/B $x ==="; cat "$OUT/summary-ab-$x.txt"; done; cat "$OUT/ab.txt"
      echo "=== B checks ==="; cat "$OUT/summary.txt" ;;
+  34) export PV_ECLOAD_N=528,1056 PV_VELOAD_STAGGER=700 PV_VELOAD_WORK="0 1 2 4 8 15" \
+       PV_NCU_K=ve PV_NCU_N=1056 PV_NCU_EXTRA="700 15" PV_ECLOAD_CARVEOUTS=-1
+     exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases ecprof ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

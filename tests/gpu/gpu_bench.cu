@@ -37,9 +37,11 @@
  *   ecload [n,... [carveout [dynamic shared bytes]]]  P-256 signatures on
  *            the vault's warp shape, kernel-only, n at once (default 1 to
  *            16 per multiprocessor);
- *   veload [n,... [stagger_us]]  the same through ve_execute (key blob,
- *            request checks), without the ring; each block may start after
- *            a delay of up to stagger_us of its own.
+ *   veload [n,... [stagger_us [work]]]  the same through ve_execute (key
+ *            blob, request checks), without the ring; each block may start
+ *            after a delay of up to stagger_us of its own; work adds the
+ *            ring's per-request steps (VL_IN 1, VL_OUT 2, VL_WIPE 4,
+ *            VL_REPS 8: four requests per block).
  * Exit status: 0, 1 if a signature was wrong, 77 without a CUDA device.
  */
 #include <cstdio>
@@ -50,6 +52,7 @@
 #include <time.h>
 #include <vector>
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
 /* Compile-time budget: every KC_API function becomes its own device
  * function (__noinline__) instead of being inlined at each call site.
@@ -1079,25 +1082,35 @@ static int sig_ring(double scale)
  * under load. */
 #define VL_VSMEM ((sizeof(ve_vault) + 15u) & ~(size_t)15u)
 #define VL_SMEM (VL_VSMEM + 64u * sizeof(ve_worker))
+/* veload's per-request work beside ve_execute, as the vault kernel does
+ * it (bits of `work`): */
+#define VL_IN 1u     /* the request from mapped host memory by the block
+                        (16-byte volatile loads) into its device copy    */
+#define VL_OUT 2u    /* the output span back to mapped host memory, then
+                        __threadfence_system and three system-scope
+                        release stores (its done word, a per-request
+                        word, one word every block writes)             */
+#define VL_WIPE 4u   /* the device copy wiped after                     */
+#define VL_REPS 8u   /* 4 requests per block, one after the other       */
 __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_desc *d, uint8_t *arenas,
-                                               uint32_t alen, uint32_t n, ve_result *res, uint64_t *ts,
-                                               uint32_t stagger_us)
+                                               const uint8_t *host, uint32_t *hdone, uint32_t alen,
+                                               uint32_t n, ve_result *res, uint64_t *ts,
+                                               uint32_t stagger_us, uint32_t work)
 {
 	extern __shared__ __align__(16) uint8_t vl_dyn[];
 	ve_vault *sv = (ve_vault *)vl_dyn;
 	ve_worker *sw0 = (ve_worker *)(vl_dyn + VL_VSMEM);
 	ve_worker *sw = sw0 + threadIdx.x;
-	const uint32_t i = blockIdx.x;
+	const uint32_t i = blockIdx.x, tid = threadIdx.x;
+	const uint32_t reps = work & VL_REPS ? 4u : 1u;
 	pvcw_mode(2u);
-	if (threadIdx.x == 0)
+	if (tid == 0)
 		(void)ve_boot(sv, boot, 32, boot + 32, 48);
-	(void)ve_worker_init(sw, i * 64u + threadIdx.x, boot + 80, 48);
+	(void)ve_worker_init(sw, i * 64u + tid, boot + 80, 48);
 	__syncthreads();
 	if (i >= n)
 		return;
-	if (threadIdx.x > 0 && threadIdx.x < 32)
-		*sw = *sw0;
-	if (stagger_us != 0u && threadIdx.x == 0) {
+	if (stagger_us != 0u && tid == 0) {
 		/* start after a delay of its own, so that the blocks of a
 		 * multiprocessor are at different stages, as in the vault */
 		uint64_t t, t0;
@@ -1109,28 +1122,74 @@ __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_de
 		} while (t < until);
 	}
 	__syncthreads();
-	if (threadIdx.x < 32) {
-		ve_result r;
-		uint64_t t0, t1;
-		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-		ve_execute(sv, sw, d, arenas + (size_t)i * alen, alen, &r);
-		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
-		pvcw_release();
-		if (threadIdx.x == 0) {
-			res[i] = r;
-			ts[2 * i] = t0;
-			ts[2 * i + 1] = t1;
+	for (uint32_t q = 0; q < reps; q++) {
+		const uint32_t j = i * reps + q;
+		uint8_t *a = arenas + (size_t)j * alen;
+		uint64_t t;
+		if (tid == 0) {
+			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+			ts[4 * j] = t;
 		}
-	} else {
-		pvcw_helper();
+		if (work & VL_IN) {
+			const uint4 *h = (const uint4 *)(host + (size_t)j * alen);
+			for (uint32_t k = tid; k < alen / 16u; k += blockDim.x)
+				((uint4 *)a)[k] = __ldcv(h + k);
+			__syncthreads();
+		}
+		if (tid > 0 && tid < 32)
+			*sw = *sw0;
+		__syncthreads();
+		if (tid < 32) {
+			ve_result r;
+			uint64_t t0, t1;
+			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+			ve_execute(sv, sw, d, a, alen, &r);
+			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+			pvcw_release();
+			if (tid == 0) {
+				res[j] = r;
+				ts[4 * j + 1] = t0;
+				ts[4 * j + 2] = t1;
+			}
+		} else {
+			pvcw_helper();
+		}
+		if (tid > 0 && tid < 32)
+			kc_wipe(sw, sizeof *sw);
+		__syncthreads();
+		if (work & VL_OUT) {
+			uint4 *h = (uint4 *)(host + (size_t)j * alen + d->out.off);
+			for (uint32_t k = tid; k < d->out.len / 16u; k += blockDim.x)
+				__stcs(h + k, ((const uint4 *)(a + d->out.off))[k]);   /* as pvc_move */
+			__threadfence_system();
+			__syncthreads();
+			if (tid == 0) {
+				cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(hdone[2 * j]).store(
+					j + 1u, cuda::memory_order_release);
+				cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(hdone[2 * j + 1]).store(
+					j + 1u, cuda::memory_order_release);
+				cuda::atomic_ref<uint32_t, cuda::thread_scope_system>(hdone[2 * n * reps]).store(
+					j + 1u, cuda::memory_order_release);
+			}
+		}
+		if (work & VL_WIPE) {
+			for (uint32_t k = tid; k < alen / 16u; k += blockDim.x)
+				((uint4 *)a)[k] = make_uint4(0, 0, 0, 0);
+			__syncthreads();
+		}
+		if (tid == 0) {
+			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+			ts[4 * j + 3] = t;
+		}
+		__syncthreads();
 	}
 	kc_wipe(sw, sizeof *sw);
 	__syncthreads();
-	if (threadIdx.x == 0)
+	if (tid == 0)
 		kc_wipe(sv, sizeof *sv);
 }
 
-static int ve_load(const char *list, uint32_t stagger_us)
+static int ve_load(const char *list, uint32_t stagger_us, uint32_t work)
 {
 	static pk_keys K;
 	kc_rsa_pub rpub;
@@ -1157,7 +1216,8 @@ static int ve_load(const char *list, uint32_t stagger_us)
 	memcpy(rq.d.key_id, id, 16);
 	lay(rq.a, &rq.d.key, blob.data(), blob.size());
 	lay(rq.a, &rq.d.in, h, 32);
-	lay(rq.a, &rq.d.out, NULL, 256);
+	rq.a.resize((rq.a.size() + 15u) & ~(size_t)15u, 0);
+	lay(rq.a, &rq.d.out, NULL, 256);      /* at a 16-byte offset: VL_OUT copies 16 bytes at a time */
 	const uint32_t alen = (uint32_t)((rq.a.size() + 255u) & ~(size_t)255u);
 	rq.a.resize(alen, 0);
 	/* the master key of open_vault, fixed boot entropy */
@@ -1169,9 +1229,12 @@ static int ve_load(const char *list, uint32_t stagger_us)
 	const size_t stack = stack_for(fa);
 	int bps = 0;
 	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k_ve2w, 64, VL_SMEM));
+	const uint32_t reps = work & VL_REPS ? 4u : 1u;
 	printf("BENCH %-12s k_ve2w: %d regs, %zu B local/thread, %zu + %zu B shared/block, %d blocks/SM, "
-	       "request arena %u B (blob %zu B)\n", "veload", fa.numRegs, (size_t)fa.localSizeBytes,
-	       (size_t)fa.sharedSizeBytes, (size_t)VL_SMEM, bps, alen, blob.size());
+	       "request arena %u B (blob %zu B), work %u%s%s%s%s\n", "veload", fa.numRegs,
+	       (size_t)fa.localSizeBytes, (size_t)fa.sharedSizeBytes, (size_t)VL_SMEM, bps, alen, blob.size(), work,
+	       work & VL_IN ? " in" : "", work & VL_OUT ? " out" : "", work & VL_WIPE ? " wipe" : "",
+	       work & VL_REPS ? " 4-per-block" : "");
 	uint8_t *dboot;
 	ve_desc *dd;
 	CK(cudaMalloc(&dboot, sizeof boot));
@@ -1183,53 +1246,75 @@ static int ve_load(const char *list, uint32_t stagger_us)
 		const uint32_t n = next_n(&p);
 		if (n == 0)
 			break;
-		std::vector<uint8_t> arenas((size_t)n * alen);
-		for (uint32_t i = 0; i < n; i++)
+		const uint32_t nr = n * reps;
+		std::vector<uint8_t> arenas((size_t)nr * alen);
+		for (uint32_t i = 0; i < nr; i++)
 			memcpy(arenas.data() + (size_t)i * alen, rq.a.data(), alen);
-		uint8_t *da;
+		uint8_t *da, *hh, *dh;
+		uint32_t *hd, *dhd;
 		ve_result *dr;
 		uint64_t *dts;
 		CK(cudaMalloc(&da, arenas.size()));
-		CK(cudaMalloc(&dr, (size_t)n * sizeof(ve_result)));
-		CK(cudaMalloc(&dts, (size_t)n * 2 * sizeof(uint64_t)));
-		std::vector<double> ex, mk;
-		std::vector<uint64_t> ts((size_t)n * 2);
-		std::vector<ve_result> res(n);
+		CK(cudaMalloc(&dr, (size_t)nr * sizeof(ve_result)));
+		CK(cudaMalloc(&dts, (size_t)nr * 4 * sizeof(uint64_t)));
+		CK(cudaHostAlloc((void **)&hh, arenas.size(), cudaHostAllocMapped));
+		CK(cudaHostAlloc((void **)&hd, (2 * (size_t)nr + 1) * sizeof(uint32_t), cudaHostAllocMapped));
+		CK(cudaHostGetDevicePointer((void **)&dh, hh, 0));
+		CK(cudaHostGetDevicePointer((void **)&dhd, hd, 0));
+		std::vector<double> ex, tot, mk;
+		std::vector<uint64_t> ts((size_t)nr * 4);
+		std::vector<ve_result> res(nr);
 		for (int it = 0; it < 4; it++) {     /* a warm-up, then 3 */
-			CK(cudaMemcpy(da, arenas.data(), arenas.size(), cudaMemcpyHostToDevice));
-			CK(cudaMemset(dr, 0xff, (size_t)n * sizeof(ve_result)));
-			k_ve2w<<<n, 64, VL_SMEM>>>(dboot, dd, da, alen, n, dr, dts, stagger_us);
+			memcpy(hh, arenas.data(), arenas.size());
+			memset(hd, 0, (2 * (size_t)nr + 1) * sizeof(uint32_t));
+			if (work & VL_IN)      /* the request has to come from the host copy */
+				CK(cudaMemset(da, 0, arenas.size()));
+			else
+				CK(cudaMemcpy(da, arenas.data(), arenas.size(), cudaMemcpyHostToDevice));
+			CK(cudaMemset(dr, 0xff, (size_t)nr * sizeof(ve_result)));
+			k_ve2w<<<n, 64, VL_SMEM>>>(dboot, dd, da, dh, dhd, alen, n, dr, dts, stagger_us, work);
 			CK(cudaDeviceSynchronize());
 			CK(cudaMemcpy(ts.data(), dts, ts.size() * sizeof(uint64_t), cudaMemcpyDeviceToHost));
 			if (it == 0)
 				continue;
 			uint64_t lo = ~0ull, hi = 0;
-			for (uint32_t i = 0; i < n; i++) {
-				ex.push_back((double)(ts[2 * i + 1] - ts[2 * i]) / 1e3);
-				lo = ts[2 * i] < lo ? ts[2 * i] : lo;
-				hi = ts[2 * i + 1] > hi ? ts[2 * i + 1] : hi;
+			for (uint32_t j = 0; j < nr; j++) {
+				ex.push_back((double)(ts[4 * j + 2] - ts[4 * j + 1]) / 1e3);
+				tot.push_back((double)(ts[4 * j + 3] - ts[4 * j]) / 1e3);
+				lo = ts[4 * j] < lo ? ts[4 * j] : lo;
+				hi = ts[4 * j + 3] > hi ? ts[4 * j + 3] : hi;
 			}
 			mk.push_back((double)(hi - lo) / 1e3);
 		}
 		CK(cudaMemcpy(res.data(), dr, res.size() * sizeof(ve_result), cudaMemcpyDeviceToHost));
-		CK(cudaMemcpy(arenas.data(), da, arenas.size(), cudaMemcpyDeviceToHost));
+		std::vector<uint8_t> dev(arenas.size());
+		CK(cudaMemcpy(dev.data(), da, dev.size(), cudaMemcpyDeviceToHost));
+		/* the signatures: the host copy when they came back, else the
+		 * device copy unless it was wiped */
+		const uint8_t *sigs = (work & VL_OUT) ? hh : (work & VL_WIPE) ? NULL : dev.data();
 		int b = 0;
-		for (uint32_t i = 0; i < n; i++)
-			b += res[i].status != PV_OK;
-		for (int j = 0; j < 8 && b == 0; j++) {
-			uint32_t i = (uint32_t)((uint64_t)j * (n - 1) / 7);
-			const uint8_t *sig = arenas.data() + (size_t)i * alen + rq.d.out.off;
-			b += res[i].out_len != 64 ||
+		for (uint32_t j = 0; j < nr; j++)
+			b += res[j].status != PV_OK || ((work & VL_OUT) && (hd[2 * j] != j + 1u || hd[2 * j + 1] != j + 1u));
+		for (int k = 0; k < 8 && b == 0 && sigs != NULL; k++) {
+			uint32_t j = (uint32_t)((uint64_t)k * (nr - 1) / 7);
+			const uint8_t *sig = sigs + (size_t)j * alen + rq.d.out.off;
+			b += res[j].out_len != 64 ||
 			     kc_ecdsa_verify(KC_EC_P256, pub.data(), pub.size(), h, 32, sig, 64) != PV_OK;
 		}
+		if ((work & VL_WIPE) && b == 0)
+			for (size_t k = 0; k < dev.size(); k++)
+				b += dev[k] != 0;          /* every device copy wiped */
 		std::sort(ex.begin(), ex.end());
+		std::sort(tot.begin(), tot.end());
 		std::sort(mk.begin(), mk.end());
-		printf("BENCH %-12s n %5u, stagger %u us: execute median %7.1f us (p90 %7.1f), span %7.1f us, "
-		       "%9.0f sig/s, %.2f per SM%s\n", "veload", n, stagger_us, ex[ex.size() / 2], ex[ex.size() * 9 / 10],
-		       mk[mk.size() / 2],
-		       n / (mk[mk.size() / 2] * 1e-6), n / 132.0, b ? " FAIL: wrong results" : ", checked");
+		printf("BENCH %-12s n %5u, stagger %u us, work %u: execute median %7.1f us (p90 %7.1f), request %7.1f us, "
+		       "span %7.1f us, %9.0f sig/s, %.2f per SM%s\n", "veload", n, stagger_us, work, ex[ex.size() / 2],
+		       ex[ex.size() * 9 / 10], tot[tot.size() / 2], mk[mk.size() / 2],
+		       nr / (mk[mk.size() / 2] * 1e-6), n / 132.0,
+		       b ? " FAIL: wrong results" : sigs != NULL ? ", checked" : ", rc and wipe checked");
 		bad += b;
 		CK(cudaFree(da)); CK(cudaFree(dr)); CK(cudaFree(dts));
+		CK(cudaFreeHost(hh)); CK(cudaFreeHost(hd));
 	}
 	CK(cudaFree(dboot)); CK(cudaFree(dd));
 	CK(cudaDeviceSetLimit(cudaLimitStackSize, stack));
@@ -1455,11 +1540,13 @@ int main(int argc, char **argv)
 		return ec_load(argc > 3 ? argv[3] : "1,132,264,528,1056,2112",
 		               argc > 4 ? atoi(argv[4]) : -1, argc > 5 ? atoi(argv[5]) : 0) ? 1 : 0;
 	}
-	/* "veload [n,n,...]": the vault's execute path without the ring */
+	/* "veload [n,n,... [stagger_us [work]]]": the vault's execute path
+	 * without the ring, optionally with the ring's per-request steps */
 	if (argc > 2 && strcmp(argv[2], "veload") == 0) {
 		printf("gpu_bench: %s, ve_execute P-256 signatures by load, no ring\n", why);
 		return ve_load(argc > 3 ? argv[3] : "1,132,264,528,1056",
-		               argc > 4 ? (uint32_t)atoi(argv[4]) : 0u) ? 1 : 0;
+		               argc > 4 ? (uint32_t)atoi(argv[4]) : 0u,
+		               argc > 5 ? (uint32_t)strtoul(argv[5], NULL, 0) : 0u) ? 1 : 0;
 	}
 	/* "sig": signatures through the ring, without PKCS#11 */
 	if (argc > 2 && strcmp(argv[2], "sig") == 0) {
