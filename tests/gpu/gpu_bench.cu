@@ -369,6 +369,16 @@ static int pk_host_sign(int kind, const pk_keys *K, const kc_rsa_pub *rpub,
 	return bad;
 }
 
+/* The rc words and signatures of n operations, from the device. */
+static void fetch_sigs(const int *drc, const uint8_t *dout, uint32_t n, std::vector<int> &rc,
+                       std::vector<uint8_t> &out)
+{
+	rc.resize(n);
+	out.resize((size_t)n * PK_SIGMAX);
+	CK(cudaMemcpy(rc.data(), drc, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(out.data(), dout, out.size(), cudaMemcpyDeviceToHost));
+}
+
 /* kernel-only rate of one kind: n signatures per launch, median of 5 timed
  * launches after a warm-up, then the checks above.  Returns failures. */
 static int pk_kernel_only(int kind, const pk_keys *K, const kc_rsa_pub *rpub,
@@ -422,10 +432,9 @@ static int pk_kernel_only(int kind, const pk_keys *K, const kc_rsa_pub *rpub,
 	printf("BENCH %-12s one operation alone: %.3f ms (kernel-only, launch included)\n", name, 1e3 * lone);
 
 	/* the last launch's results */
-	std::vector<int> rc(n);
-	std::vector<uint8_t> out((size_t)n * PK_SIGMAX);
-	CK(cudaMemcpy(rc.data(), drc, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
-	CK(cudaMemcpy(out.data(), dout, out.size(), cudaMemcpyDeviceToHost));
+	std::vector<int> rc;
+	std::vector<uint8_t> out;
+	fetch_sigs(drc, dout, n, rc, out);
 	int rcbad = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (rc[i] != PV_OK && rcbad++ < 3)
@@ -537,10 +546,9 @@ static int ec_load(const char *list, int carveout, int dsmem)
 		CK(cudaMalloc(&drc, (size_t)n * sizeof(int)));
 		CK(cudaMemset(drc, 0xff, (size_t)n * sizeof(int)));
 		double secs = median_launch_s([&] { k_ec2w<<<n, 64, (size_t)dsmem>>>(dk, n, dout, drc); });
-		std::vector<int> rc(n);
-		std::vector<uint8_t> out((size_t)n * PK_SIGMAX);
-		CK(cudaMemcpy(rc.data(), drc, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
-		CK(cudaMemcpy(out.data(), dout, out.size(), cudaMemcpyDeviceToHost));
+		std::vector<int> rc;
+		std::vector<uint8_t> out;
+		fetch_sigs(drc, dout, n, rc, out);
 		int b = 0;
 		for (uint32_t i = 0; i < n; i++)
 			b += rc[i] != PV_OK;
@@ -640,6 +648,23 @@ static uint32_t lay(std::vector<uint8_t> &a, ve_span *s, const uint8_t *p, size_
 	return s->off + s->len;
 }
 
+/* A SIGN request of the 32-byte digest h under a key blob; the output
+ * span (256 bytes) at a 16-byte offset. */
+static void sign_req(e2e_req &rq, uint32_t mech, uint32_t prf, const uint8_t id[16],
+                     const std::vector<uint8_t> &blob, const uint8_t h[32])
+{
+	memset(&rq.d, 0, sizeof rq.d);
+	rq.d.version = VE_DESC_VERSION;
+	rq.d.op = PV_OP_SIGN;
+	rq.d.mech = mech;
+	rq.d.prf = prf;
+	memcpy(rq.d.key_id, id, 16);
+	lay(rq.a, &rq.d.key, blob.data(), blob.size());
+	lay(rq.a, &rq.d.in, h, 32);
+	rq.a.resize((rq.a.size() + 15u) & ~(size_t)15u, 0);
+	rq.copy_back = lay(rq.a, &rq.d.out, NULL, 256);
+}
+
 struct e2e_arg {
 	pv_cuda *v;
 	const e2e_req *rq;
@@ -695,13 +720,13 @@ static pv_cuda *open_vault(uint32_t nslots, uint32_t arena, int profile)
 }
 
 /* total requests from nthr host threads, each keeping win in flight */
-/* With params.profile, snap_s > 0 copies the profile rows (each slot's
- * latest request) snap_s after the threads start, while the load runs:
+/* With params.profile and snap != NULL, the profile rows (each slot's
+ * latest request) are copied into *snap snap_s after the threads start,
+ * while the load runs:
  * the rows left at the end hold the run's tail, when fewer are in flight. */
-static std::vector<uint64_t> g_snap;
-
 static void end_to_end(const char *name, const char *mode, pv_cuda *v, const e2e_req &rq,
-                       uint32_t payload, int total, int nthr, int win, double snap_s = 0)
+                       uint32_t payload, int total, int nthr, int win,
+                       std::vector<uint64_t> *snap = NULL, double snap_s = 0)
 {
 	std::vector<e2e_arg> args(nthr);
 	std::vector<pthread_t> th(nthr);
@@ -718,14 +743,13 @@ static void end_to_end(const char *name, const char *mode, pv_cuda *v, const e2e
 		args[i] = a;
 		pthread_create(&th[i], NULL, e2e_thread, &args[i]);
 	}
-	g_snap.clear();
-	if (snap_s > 0) {
+	if (snap != NULL) {
 		struct timespec ts = { (time_t)snap_s, (long)((snap_s - (double)(time_t)snap_s) * 1e9) };
 		nanosleep(&ts, NULL);
 		uint32_t nrows = 0;
 		const uint64_t *rows = pv_cuda_profile_rows(v, &nrows);
 		if (rows != NULL)
-			g_snap.assign(rows, rows + (size_t)nrows * PVC_PROF_ROW);
+			snap->assign(rows, rows + (size_t)nrows * PVC_PROF_ROW);
 	}
 	int bad = 0;
 	for (int i = 0; i < nthr; i++) {
@@ -919,13 +943,14 @@ static void prof_print(const char *name, const char *what, std::vector<double> *
 /* The split of the requests under load: each slot's last request, from
  * its row of stamps (pv_cuda_profile_rows), as prof_split does for a lone
  * one; also the claim -> inputs time. */
-static void loaded_split(pv_cuda *v, const char *name, const char *mode)
+static void loaded_split(pv_cuda *v, const char *name, const char *mode,
+                         const std::vector<uint64_t> *snap = NULL)
 {
 	uint32_t nrows = 0;
 	const uint64_t *rows = pv_cuda_profile_rows(v, &nrows);
-	if (!g_snap.empty()) {      /* the rows copied while the load ran */
-		rows = g_snap.data();
-		nrows = (uint32_t)(g_snap.size() / PVC_PROF_ROW);
+	if (snap != NULL) {      /* the rows copied while the load ran */
+		rows = snap->data();
+		nrows = (uint32_t)(snap->size() / PVC_PROF_ROW);
 	}
 	std::vector<double> pf[KC_PROF_N + 1], in, ex;
 	for (uint32_t i = 0; i < nrows; i++) {
@@ -944,7 +969,7 @@ static void loaded_split(pv_cuda *v, const char *name, const char *mode)
 	std::sort(in.begin(), in.end());
 	std::sort(ex.begin(), ex.end());
 	printf("BENCH %-12s %s: %zu requests' stamps%s, claim->inputs median %.0f us, execute median %.0f us\n",
-	       name, mode, in.size(), g_snap.empty() ? "" : " (taken during the run)", in[in.size() / 2],
+	       name, mode, in.size(), snap == NULL ? "" : " (taken during the run)", in[in.size() / 2],
 	       ex[ex.size() / 2]);
 	prof_print(name, mode, pf);
 }
@@ -993,15 +1018,7 @@ static int sig_ring(double scale)
 		e2e_req &rq = rqs[kind];
 		uint8_t h[32];
 		for (int k = 0; k < 32; k++) h[k] = (uint8_t)(k * 5 + 3);
-		memset(&rq.d, 0, sizeof rq.d);
-		rq.d.version = VE_DESC_VERSION;
-		rq.d.op = PV_OP_SIGN;
-		rq.d.mech = kind ? PV_MECH_ECDSA : PV_MECH_RSA_PKCS;
-		rq.d.prf = kind ? 0 : PV_MECH_SHA256;
-		memcpy(rq.d.key_id, id, 16);
-		lay(rq.a, &rq.d.key, blob.data(), blob.size());
-		lay(rq.a, &rq.d.in, h, 32);
-		rq.copy_back = lay(rq.a, &rq.d.out, NULL, 256);
+		sign_req(rq, kind ? PV_MECH_ECDSA : PV_MECH_RSA_PKCS, kind ? 0 : PV_MECH_SHA256, id, blob, h);
 		std::vector<double> us, st[3], pf[KC_PROF_N + 1];
 		ve_result res;
 		uint64_t tr[4], pr[KC_PROF_N];
@@ -1060,9 +1077,9 @@ static int sig_ring(double scale)
 		end_to_end(name, "512-sync", v, rqs[kind], 0, total, 512, 1);
 		if (kind) {   /* P-256 as p11bench drives it at 1,024 threads */
 			pv_cuda_clear_profile_rows(v);
-			end_to_end(name, "1024-sync", v, rqs[kind], 0, 4 * total, 1024, 1, 0.15);
-			loaded_split(v, name, "1024-sync");
-			g_snap.clear();
+			std::vector<uint64_t> snap;
+			end_to_end(name, "1024-sync", v, rqs[kind], 0, 4 * total, 1024, 1, &snap, 0.15);
+			loaded_split(v, name, "1024-sync", &snap);
 		}
 	}
 	pv_cuda_close(v);
@@ -1209,15 +1226,7 @@ static int ve_load(const char *list, uint32_t stagger_us, uint32_t work)
 	e2e_req rq;
 	uint8_t h[32];
 	for (int k = 0; k < 32; k++) h[k] = (uint8_t)(k * 5 + 3);
-	memset(&rq.d, 0, sizeof rq.d);
-	rq.d.version = VE_DESC_VERSION;
-	rq.d.op = PV_OP_SIGN;
-	rq.d.mech = PV_MECH_ECDSA;
-	memcpy(rq.d.key_id, id, 16);
-	lay(rq.a, &rq.d.key, blob.data(), blob.size());
-	lay(rq.a, &rq.d.in, h, 32);
-	rq.a.resize((rq.a.size() + 15u) & ~(size_t)15u, 0);
-	lay(rq.a, &rq.d.out, NULL, 256);      /* at a 16-byte offset: VL_OUT copies 16 bytes at a time */
+	sign_req(rq, PV_MECH_ECDSA, 0, id, blob, h);   /* VL_OUT copies the output 16 bytes at a time */
 	const uint32_t alen = (uint32_t)((rq.a.size() + 255u) & ~(size_t)255u);
 	rq.a.resize(alen, 0);
 	/* the master key of open_vault, fixed boot entropy */
