@@ -129,6 +129,17 @@ if has ecprof; then
           --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__inst_executed.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,smsp__sass_inst_executed_op_local_ld.sum" \
           "$G" 1 ${k}load "$n" ${PV_NCU_EXTRA:-}
         cp "$L/ncu-$k-$n.log" "$OUT/ncu-$k-$n.txt"
+        # PV_NCU_SOURCE=1: also the executed count of every SASS instruction
+        # (which code a signature runs, and how much of it) as CSV
+        if [ "${PV_NCU_SOURCE:-0}" = 1 ]; then
+          phase "ncusrc-$k-$n" "${PV_NCU_LIMIT:-150}" "$NCU" --clock-control none -k regex:k_${k}2w \
+            --launch-skip 1 --launch-count 1 --section SourceCounters --section InstructionStats \
+            -o "$L/ncusrc-$k-$n" "$G" 1 ${k}load "$n" ${PV_NCU_EXTRA:-}
+          "$NCU" --import "$L/ncusrc-$k-$n.ncu-rep" --page source --print-source sass --csv \
+            > "$L/ncusrc-$k-$n.csv" 2>&1
+          xz -T0 -c "$L/ncusrc-$k-$n.csv" > "$OUT/ncusrc-$k-$n.csv.xz"
+          head -c 3000 "$L/ncusrc-$k-$n.csv"; echo
+        fi
       done
     done
   else say "ncu        not found"; fi

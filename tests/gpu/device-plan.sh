@@ -96,6 +96,9 @@
 #      of the ring's per-request steps (inputs from host memory, outputs
 #      back with __threadfence_system and system-scope stores, the wipe,
 #      four requests per block), then Nsight Compute with all of them
+#   35 which code a P-256 signature runs under mixed load: Nsight Compute's
+#      per-instruction executed counts (SourceCounters, CSV) on veload at
+#      8 per SM, staggered, four requests per block
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -279,6 +282,9 @@ case "${1:-}" in
      echo "=== B checks ==="; cat "$OUT/summary.txt" ;;
   34) export PV_ECLOAD_N=528,1056 PV_VELOAD_STAGGER=700 PV_VELOAD_WORK="0 1 2 4 8 15" \
        PV_NCU_K=ve PV_NCU_N=1056 PV_NCU_EXTRA="700 15" PV_ECLOAD_CARVEOUTS=-1
+     exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases ecprof ;;
+  35) export PV_ECLOAD_N=1056 PV_VELOAD_WORK=8 PV_NCU_K=ve PV_NCU_N=1056 PV_NCU_EXTRA="700 8" \
+       PV_NCU_SOURCE=1 PV_ECLOAD_CARVEOUTS=-1
      exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases ecprof ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
