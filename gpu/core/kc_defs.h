@@ -8,7 +8,9 @@
  *     (whole-program register allocation, no relocatable device code);
  *   - in the host build it is an ordinary external function compiled into
  *     libpv_core.a.
- * KC_PRIV marks file-local helpers (always static).
+ * KC_PRIV marks file-local helpers (always static); KC_OUTLINE a file-local
+ * helper whose callers should share one copy of its code (on the GPU: never
+ * inlined, for the instruction cache).
  *
  * Rules for code under gpu/core: include only <stdint.h>, <stddef.h> and
  * headers of gpu/core; no libc, no allocation, no VLAs; fixed-width types and
@@ -23,9 +25,11 @@
 #ifdef __CUDACC__
 #define KC_API __host__ __device__ static inline
 #define KC_PRIV __host__ __device__ static inline
+#define KC_OUTLINE __host__ __device__ static __noinline__ __attribute__((unused))
 #else
 #define KC_API
 #define KC_PRIV static inline
+#define KC_OUTLINE static
 #endif
 
 /* KC_UNROLL before a loop with a public, constant trip count: unroll it, so

@@ -8,8 +8,37 @@
 typedef uint64_t __attribute__((may_alias)) kc_w64;
 #define KC_MIS8(p) ((uintptr_t)(p) & 7u)
 
+/* d[0..n) := n copies of the byte in w (w holds it 8 times): bytes up to
+ * 8-byte alignment, then on the GPU 16-byte stores (its widest), then
+ * 8-byte words, then bytes. */
+KC_PRIV void kc_fill(uint8_t *d, uint64_t w, size_t n)
+{
+	size_t i = 0;
+	for (; i < n && KC_MIS8(d + i); i++)
+		d[i] = (uint8_t)w;
+#ifdef __CUDA_ARCH__
+	if (i + 8u <= n && ((uintptr_t)(d + i) & 8u) != 0u) {
+		*(kc_w64 *)(d + i) = w;
+		i += 8u;
+	}
+	for (; i + 16u <= n; i += 16u)
+		*(ulonglong2 *)(d + i) = make_ulonglong2(w, w);
+#endif
+	for (; i + 8u <= n; i += 8u)
+		*(kc_w64 *)(d + i) = w;
+	for (; i < n; i++)
+		d[i] = (uint8_t)w;
+}
+
 KC_API void kc_wipe(void *p, size_t n)
 {
+#ifdef __CUDA_ARCH__
+	/* Plain stores: a volatile one compiles to ST.STRONG.SYS, a
+	 * system-scope store per word.  They cannot be dropped: the asm below
+	 * receives p and may read any memory. */
+	kc_fill((uint8_t *)p, 0, n);
+	asm volatile("" : : "l"(p) : "memory");
+#else
 	volatile uint8_t *v = (volatile uint8_t *)p;
 	size_t i = 0;
 	for (; i < n && KC_MIS8(v + i); i++)
@@ -18,6 +47,7 @@ KC_API void kc_wipe(void *p, size_t n)
 		*(volatile kc_w64 *)(v + i) = 0;
 	for (; i < n; i++)
 		v[i] = 0;
+#endif
 }
 
 KC_API void kc_memcpy(void *dst, const void *src, size_t n)
@@ -53,15 +83,7 @@ KC_API void kc_memmove(void *dst, const void *src, size_t n)
 
 KC_API void kc_memset(void *dst, uint8_t v, size_t n)
 {
-	uint8_t *d = (uint8_t *)dst;
-	const uint64_t w = (uint64_t)v * 0x0101010101010101ull;
-	size_t i = 0;
-	for (; i < n && KC_MIS8(d + i); i++)
-		d[i] = v;
-	for (; i + 8u <= n; i += 8u)
-		*(kc_w64 *)(d + i) = w;
-	for (; i < n; i++)
-		d[i] = v;
+	kc_fill((uint8_t *)dst, (uint64_t)v * 0x0101010101010101ull, n);
 }
 
 KC_API uint32_t kc_ct_eq(const void *a, const void *b, size_t n)

@@ -8,8 +8,10 @@
 
 #include "kc_defs.h"
 
-/* The one wipe function.  Writes through a volatile pointer so the compiler
- * cannot drop it; use with sizeof on every exit path. */
+/* The one wipe function; use it on every exit path.  The compiler cannot
+ * drop it: on the host it writes through a volatile pointer, on the GPU the
+ * stores are followed by an asm statement that takes the pointer and
+ * clobbers memory. */
 KC_API void kc_wipe(void *p, size_t n);
 
 /* The wipe of a fully unrolled primitive's temporaries (KC_UNROLL), which

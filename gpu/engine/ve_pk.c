@@ -40,6 +40,23 @@ KC_PRIV uint32_t vpk_payload_len(uint32_t type)
 	}
 }
 
+/* Bytes of a ve_pkey that a key of this type uses. */
+KC_PRIV size_t vpk_extent(uint32_t type)
+{
+	return type == PV_KEY_RSA ? sizeof(ve_pkey) : offsetof(ve_pkey, rsa);
+}
+
+KC_API void ve_pk_zero(ve_pkey *k, uint32_t type)
+{
+	kc_memset(k, 0, vpk_extent(type));
+	k->type = type;
+}
+
+KC_API void ve_pk_wipe(ve_pkey *k)
+{
+	kc_wipe(k, vpk_extent(k->type));
+}
+
 /* Serialize k's key material into buf (payload length bytes). */
 KC_PRIV void vpk_pack(const ve_pkey *k, uint8_t *buf)
 {
@@ -102,7 +119,7 @@ KC_PRIV int vpk_seal_raw(const ve_vault *v, ve_worker *w, const ve_pkey *k,
 		return PV_ERR_BUF_SMALL;
 	vpk_pack(k, buf);
 	rc = ve_blob_encrypt(v, w, k->type, k->usage, buf, len, id, o);
-	kc_wipe(buf, sizeof buf);
+	kc_wipe(buf, len);
 	return rc;
 }
 
@@ -124,20 +141,20 @@ KC_PRIV int vpk_open_raw(const ve_vault *v, const uint8_t *b, uint32_t blen,
 	uint32_t type, use, len;
 	int rc;
 
-	kc_memset(k, 0, sizeof *k);
+	ve_pk_zero(k, 0u);
 	if (ve_blob_parse(b, blen, PV_PKBLOB_MAX, want_type, &type, &use, &len) != PV_OK ||
 	    !ve_pk_is_type(type) || len != vpk_payload_len(type))
 		return PV_ERR_WRAPPED;
-	rc = ve_blob_decrypt(v, b, len, id, buf);
+	rc = ve_blob_decrypt(v, b, len, id, buf);   /* writes buf[0..len) */
 	if (rc == PV_OK) {
 		k->type = type;
 		k->usage = use;
 		k->len = len;
 		vpk_unpack(k, buf);
 	}
-	kc_wipe(buf, sizeof buf);
+	kc_wipe(buf, len);
 	if (rc != PV_OK)
-		kc_wipe(k, sizeof *k);
+		ve_pk_wipe(k);
 	return rc;
 }
 
@@ -148,12 +165,12 @@ KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k)
 	int rc;
 
 	if (r->d.key.len == 0u) {
-		kc_memset(k, 0, sizeof *k);
+		ve_pk_zero(k, 0u);
 		return PV_ERR_ARGS;
 	}
 	rc = vpk_open_raw(r->v, ve_ptr(r, r->d.key), r->d.key.len, r->d.key_id, r->d.key_type, k);
 	if (rc == PV_OK && (k->usage & usage) != usage) {
-		kc_wipe(k, sizeof *k);
+		ve_pk_wipe(k);
 		rc = PV_ERR_PERM;
 	}
 	KC_PROF(0);
@@ -181,7 +198,7 @@ KC_API int ve_pk_rewrap(const ve_vault *from, const ve_vault *to, ve_worker *w,
 	rc = vpk_open_raw(from, blob, blen, id, 0u, &k);
 	if (rc == PV_OK)
 		rc = vpk_seal_raw(to, w, &k, id, out, cap, outlen);
-	kc_wipe(&k, sizeof k);
+	ve_pk_wipe(&k);
 	return rc;
 }
 
@@ -276,8 +293,7 @@ KC_PRIV int vpk_genpair(ve_req *r)
 	r->res->out_len = PV_BLOB_OVERHEAD + vpk_payload_len(type);
 	if (r->d.out.len < r->res->out_len)
 		return PV_ERR_BUF_SMALL;
-	kc_memset(&k, 0, sizeof k);
-	k.type = type;
+	ve_pk_zero(&k, type);
 	k.usage = r->d.new_usage;
 	if (type == PV_KEY_RSA) {
 		rc = kc_rsa_keygen(&r->w->drbg, r->d.new_len, e, &k.rsa);
@@ -295,7 +311,7 @@ KC_PRIV int vpk_genpair(ve_req *r)
 		rc = ve_pk_pub_out(r, &k);
 	if (rc == PV_OK)
 		rc = ve_pk_seal(r, &k, r->d.out);
-	kc_wipe(&k, sizeof k);
+	ve_pk_wipe(&k);
 	return rc;
 }
 
@@ -332,8 +348,7 @@ KC_PRIV int vpk_import(ve_req *r)
 	uint8_t ebuf[4];
 	int rc = PV_OK, curve;
 
-	kc_memset(&k, 0, sizeof k);
-	k.type = r->d.new_type;
+	ve_pk_zero(&k, r->d.new_type);
 	k.usage = r->d.new_usage;
 	r->res->out_len = PV_BLOB_OVERHEAD + vpk_payload_len(k.type);
 	if (r->d.out.len < r->res->out_len)
@@ -408,7 +423,7 @@ KC_PRIV int vpk_import(ve_req *r)
 		rc = ve_pk_pub_out(r, &k);
 	if (rc == PV_OK)
 		rc = ve_pk_seal(r, &k, r->d.out);
-	kc_wipe(&k, sizeof k);
+	ve_pk_wipe(&k);
 	kc_wipe(ebuf, sizeof ebuf);
 	return rc;
 }

@@ -33,14 +33,21 @@
 
 #define VE_PK_RSA_LEN   (8u + 2u * KC_RSA_MAX_BYTES + 5u * KC_RSA_MAX_HBYTES)
 
-/* A private key opened from its blob: locals only, wiped after use. */
+/* A private key opened from its blob: locals only, wiped after use.  The
+ * RSA part comes last: keys of the other types use, zero and wipe only the
+ * ~0.2 KiB before it (ve_pk_zero, ve_pk_wipe). */
 typedef struct ve_pkey {
 	uint32_t type, usage, len, pad_;
-	kc_rsa_priv rsa;              /* PV_KEY_RSA                          */
 	uint8_t d[KC_EC_MAX_FLEN];    /* EC / SM2 scalar; Ed25519 seed        */
 	uint8_t pub[KC_EC_MAX_PUBLEN];/* EC 04||X||Y; Ed25519 32 bytes        */
 	uint32_t flen, publen;
+	kc_rsa_priv rsa;              /* PV_KEY_RSA                          */
 } ve_pkey;
+
+/* k := zero in every byte a key of this type uses, k->type = type. */
+KC_API void ve_pk_zero(ve_pkey *k, uint32_t type);
+/* Wipe every byte k's type uses (k was set by ve_pk_zero or ve_pk_open). */
+KC_API void ve_pk_wipe(ve_pkey *k);
 
 /* 1 if the request belongs to the public-key engine. */
 KC_API uint32_t ve_pk_claims(const ve_desc *d);

@@ -13,7 +13,7 @@ KC_PRIV int vec_open(const ve_req *r, uint32_t usage, ve_pkey *k, uint32_t t1, u
 	int rc = ve_pk_open(r, usage, k);
 
 	if (rc == PV_OK && k->type != t1 && k->type != t2) {
-		kc_wipe(k, sizeof *k);
+		ve_pk_wipe(k);
 		rc = PV_ERR_KEY_TYPE;
 	}
 	return rc;
@@ -35,7 +35,7 @@ KC_API int ve_pk_sm2_z(ve_req *r, uint8_t z[32])
 	rc = vec_open(r, PV_USE_SIGN, &k, PV_KEY_SM2, PV_KEY_SM2);
 	if (rc == PV_OK)
 		rc = kc_sm2_z(k.pub, k.publen, id, r->d.aad.len, z);
-	kc_wipe(&k, sizeof k);
+	ve_pk_wipe(&k);
 	return rc;
 }
 
@@ -64,7 +64,7 @@ KC_API int ve_pk_ec_sign(ve_req *r, const uint8_t *hash, uint32_t hlen)
 out:
 	if (rc != PV_OK && rc != PV_ERR_BUF_SMALL)
 		r->res->out_len = 0;
-	kc_wipe(&k, sizeof k);
+	ve_pk_wipe(&k);
 	kc_wipe(sig, sizeof sig);
 	return rc;
 }
@@ -124,7 +124,7 @@ KC_API int ve_pk_eddsa(ve_req *r)
 	}
 	if (rc != PV_OK && rc != PV_ERR_BUF_SMALL)
 		r->res->out_len = 0;
-	kc_wipe(&k, sizeof k);
+	ve_pk_wipe(&k);
 	kc_wipe(sig, sizeof sig);
 	return rc;
 }
@@ -164,7 +164,7 @@ KC_API int ve_pk_sm2_crypt(ve_req *r)
 	}
 	if (rc != PV_OK && rc != PV_ERR_BUF_SMALL)
 		r->res->out_len = 0;
-	kc_wipe(&k, sizeof k);
+	ve_pk_wipe(&k);
 	return rc;
 }
 
@@ -238,7 +238,7 @@ KC_API int ve_pk_ecdh(ve_req *r)
 out:
 	if (rc != PV_OK && rc != PV_ERR_BUF_SMALL)
 		r->res->out_len = 0;
-	kc_wipe(&k, sizeof k);
+	ve_pk_wipe(&k);
 	kc_wipe(&nk, sizeof nk);
 	kc_wipe(s, sizeof s);
 	return rc;

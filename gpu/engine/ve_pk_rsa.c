@@ -16,7 +16,7 @@ KC_PRIV int vrs_open(const ve_req *r, uint32_t usage, ve_pkey *k)
 	int rc = ve_pk_open(r, usage, k);
 
 	if (rc == PV_OK && k->type != PV_KEY_RSA) {
-		kc_wipe(k, sizeof *k);
+		ve_pk_wipe(k);
 		rc = PV_ERR_KEY_TYPE;
 	}
 	return rc;
@@ -83,7 +83,7 @@ KC_API int ve_pk_rsa_sign(ve_req *r, const uint8_t *in, uint32_t inlen, uint32_t
 	if (rc == PV_OK)
 		kc_memcpy(ve_wptr(r, r->d.out), blk, kb);
 out:
-	kc_wipe(&k, sizeof k);
+	ve_pk_wipe(&k);
 	kc_wipe(blk, sizeof blk);
 	return rc;
 }
@@ -210,7 +210,7 @@ KC_PRIV int vrs_decrypt(ve_req *r)
 out:
 	if (rc != PV_OK && rc != PV_ERR_BUF_SMALL)
 		r->res->out_len = 0;
-	kc_wipe(&k, sizeof k);
+	ve_pk_wipe(&k);
 	kc_wipe(blk, sizeof blk);
 	return rc;
 }

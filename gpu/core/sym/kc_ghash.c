@@ -55,10 +55,16 @@ KC_PRIV void kc_ghash_clmul64(uint64_t *hi, uint64_t *lo, uint64_t x, uint64_t y
 	*lo = l ^ (m << 32);
 }
 
-/* (yh:yl) = (yh:yl) * (hh:hl) in GF(2^128), GCM bit order */
-KC_PRIV void kc_ghash_mul(uint64_t *yh, uint64_t *yl, uint64_t hh, uint64_t hl)
+/* (yh:yl) = (yh:yl) * (hh:hl) in GF(2^128), GCM bit order.  One copy of
+ * its ~9 KiB of GPU code for all callers (KC_OUTLINE): a key blob's GHASH
+ * runs only a few blocks, so its time went into fetching that code. */
+typedef struct kc_gf128 {
+	uint64_t h, l;      /* GCM bit order: h holds degrees 0..63 */
+} kc_gf128;
+
+KC_OUTLINE kc_gf128 kc_ghash_mul(kc_gf128 y, uint64_t hh, uint64_t hl)
 {
-	uint64_t a1 = *yh, a0 = *yl;
+	uint64_t a1 = y.h, a0 = y.l;
 	uint64_t z3, z2, z1, z0, m1, m0, t1, t0;
 	uint64_t w0, w1, w2, w3;
 
@@ -81,34 +87,30 @@ KC_PRIV void kc_ghash_mul(uint64_t *yh, uint64_t *yl, uint64_t hh, uint64_t hl)
 	w2 ^= (w3 << 63) ^ (w3 << 62) ^ (w3 << 57);
 	w0 ^= w2 ^ (w2 >> 1) ^ (w2 >> 2) ^ (w2 >> 7);
 	w1 ^= (w2 << 63) ^ (w2 << 62) ^ (w2 << 57);
-	*yh = w0;
-	*yl = w1;
+	y.h = w0;
+	y.l = w1;
+	return y;
 }
 
 /* (ph:pl) = (hh:hl)^e for 1 <= e < 2^ebits: a left-to-right ladder over
  * ebits bits of e with a multiply on every bit, selected by mask (the
  * exponent is public; the fixed shape keeps lanes with different e in step). */
-KC_PRIV void kc_ghash_pow(uint64_t *ph, uint64_t *pl, uint64_t hh, uint64_t hl, uint32_t e, uint32_t ebits)
+KC_PRIV kc_gf128 kc_ghash_pow(uint64_t hh, uint64_t hl, uint32_t e, uint32_t ebits)
 {
-	uint64_t rh = 0x8000000000000000ull, rl = 0;   /* 1: the x^0 coefficient */
-	uint64_t th, tl, m;
+	kc_gf128 r = { 0x8000000000000000ull, 0 };   /* 1: the x^0 coefficient */
+	kc_gf128 t;
+	uint64_t m;
 	uint32_t b;
 
 	for (b = ebits; b-- > 0;) {
-		kc_ghash_mul(&rh, &rl, rh, rl);
-		th = rh;
-		tl = rl;
-		kc_ghash_mul(&th, &tl, hh, hl);
+		r = kc_ghash_mul(r, r.h, r.l);
+		t = kc_ghash_mul(r, hh, hl);
 		m = (uint64_t)0 - (uint64_t)((e >> b) & 1u);
-		rh = (th & m) | (rh & ~m);
-		rl = (tl & m) | (rl & ~m);
+		r.h = (t.h & m) | (r.h & ~m);
+		r.l = (t.l & m) | (r.l & ~m);
 	}
-	*ph = rh;
-	*pl = rl;
-	kc_wipe(&rh, sizeof rh);
-	kc_wipe(&rl, sizeof rl);
-	kc_wipe(&th, sizeof th);
-	kc_wipe(&tl, sizeof tl);
+	KC_WIPE_REGS(&t, sizeof t);
+	return r;
 }
 
 /* One lane's share of GHASH over n full blocks X_0..X_{n-1} split over
@@ -127,7 +129,7 @@ KC_API void kc_ghash_part(uint8_t part[16], const uint8_t y[16], const uint8_t h
 	const uint8_t *data, size_t n, uint32_t lane, uint32_t nlanes)
 {
 	uint64_t hh = kc_load_be64(h), hl = kc_load_be64(h + 8);
-	uint64_t gh, gl, eh, el, ah = 0, al = 0;
+	kc_gf128 g, e, a = { 0, 0 };
 	uint32_t ebits = 0;
 	size_t m, k, i;
 
@@ -141,30 +143,27 @@ KC_API void kc_ghash_part(uint8_t part[16], const uint8_t y[16], const uint8_t h
 			kc_memset(part, 0, 16);
 		return;
 	}
-	kc_ghash_pow(&gh, &gl, hh, hl, nlanes, ebits);
-	kc_ghash_pow(&eh, &el, hh, hl, (uint32_t)(n - lane - (size_t)nlanes * (m - 1u)), ebits);
+	g = kc_ghash_pow(hh, hl, nlanes, ebits);
+	e = kc_ghash_pow(hh, hl, (uint32_t)(n - lane - (size_t)nlanes * (m - 1u)), ebits);
 	for (k = 0; k < m; k++) {
 		i = lane + (size_t)nlanes * k;
 		if (k > 0u)
-			kc_ghash_mul(&ah, &al, gh, gl);
-		ah ^= kc_load_be64(data + 16u * i);
-		al ^= kc_load_be64(data + 16u * i + 8u);
+			a = kc_ghash_mul(a, g.h, g.l);
+		a.h ^= kc_load_be64(data + 16u * i);
+		a.l ^= kc_load_be64(data + 16u * i + 8u);
 		if (i == 0u) {
-			ah ^= kc_load_be64(y);
-			al ^= kc_load_be64(y + 8);
+			a.h ^= kc_load_be64(y);
+			a.l ^= kc_load_be64(y + 8);
 		}
 	}
-	kc_ghash_mul(&ah, &al, eh, el);
-	kc_store_be64(part, ah);
-	kc_store_be64(part + 8, al);
-	kc_wipe(&ah, sizeof ah);
-	kc_wipe(&al, sizeof al);
-	kc_wipe(&gh, sizeof gh);
-	kc_wipe(&gl, sizeof gl);
-	kc_wipe(&eh, sizeof eh);
-	kc_wipe(&el, sizeof el);
-	kc_wipe(&hh, sizeof hh);
-	kc_wipe(&hl, sizeof hl);
+	a = kc_ghash_mul(a, e.h, e.l);
+	kc_store_be64(part, a.h);
+	kc_store_be64(part + 8, a.l);
+	KC_WIPE_REGS(&a, sizeof a);
+	KC_WIPE_REGS(&g, sizeof g);
+	KC_WIPE_REGS(&e, sizeof e);
+	KC_WIPE_REGS(&hh, sizeof hh);
+	KC_WIPE_REGS(&hl, sizeof hl);
 }
 
 /* y ^= part: folds lane parts together (start from y = 0). */
@@ -178,7 +177,8 @@ KC_API void kc_ghash_combine(uint8_t y[16], const uint8_t part[16])
 
 KC_API void kc_ghash(uint8_t y[16], const uint8_t h[16], const uint8_t *data, size_t len)
 {
-	uint64_t yh, yl, hh, hl;
+	kc_gf128 a;
+	uint64_t hh, hl;
 	uint8_t tmp[16];
 	size_t i;
 
@@ -187,8 +187,8 @@ KC_API void kc_ghash(uint8_t y[16], const uint8_t h[16], const uint8_t *data, si
 		data += i;
 		len -= i;
 	}
-	yh = kc_load_be64(y);
-	yl = kc_load_be64(y + 8);
+	a.h = kc_load_be64(y);
+	a.l = kc_load_be64(y + 8);
 	hh = kc_load_be64(h);
 	hl = kc_load_be64(h + 8);
 	while (len > 0) {
@@ -200,17 +200,16 @@ KC_API void kc_ghash(uint8_t y[16], const uint8_t h[16], const uint8_t *data, si
 				tmp[i] = data[i];
 			src = tmp;
 		}
-		yh ^= kc_load_be64(src);
-		yl ^= kc_load_be64(src + 8);
-		kc_ghash_mul(&yh, &yl, hh, hl);
+		a.h ^= kc_load_be64(src);
+		a.l ^= kc_load_be64(src + 8);
+		a = kc_ghash_mul(a, hh, hl);
 		data += n;
 		len -= n;
 	}
-	kc_store_be64(y, yh);
-	kc_store_be64(y + 8, yl);
+	kc_store_be64(y, a.h);
+	kc_store_be64(y + 8, a.l);
 	kc_wipe(tmp, sizeof tmp);
-	kc_wipe(&yh, sizeof yh);
-	kc_wipe(&yl, sizeof yl);
-	kc_wipe(&hh, sizeof hh);
-	kc_wipe(&hl, sizeof hl);
+	KC_WIPE_REGS(&a, sizeof a);
+	KC_WIPE_REGS(&hh, sizeof hh);
+	KC_WIPE_REGS(&hl, sizeof hl);
 }
