@@ -5,12 +5,14 @@
 KC_PRIV uint32_t kc_sha256_ch(uint32_t x, uint32_t y, uint32_t z) { return (x & y) ^ (~x & z); }
 KC_PRIV uint32_t kc_sha256_maj(uint32_t x, uint32_t y, uint32_t z) { return (x & y) ^ (x & z) ^ (y & z); }
 
-/* The 64 rounds as 4 passes of a 16-round body: inside the (unrolled)
+/* The 64 rounds as 4 passes of one 16-round body: inside the (unrolled)
  * body every index of the 16-word schedule w is a constant, so w stays in
- * registers, and the code is a quarter of a full unroll - on the GPU a
- * fully unrolled compression is ~25 KB of instructions, run once per
- * block, which the instruction caches do not hold with eight requests per
- * multiprocessor. */
+ * registers.  Round i of a pass uses w[i] and then replaces it with the
+ * word 16 rounds later, so all four passes are the same code (the last
+ * pass computes 16 words it does not use) - on the GPU a fully unrolled
+ * compression is ~25 KB of instructions, run once per block, which the
+ * instruction caches do not hold with eight requests per multiprocessor,
+ * and a first pass without the schedule would be a second copy. */
 KC_API void kc_sha256_compress(uint32_t h[8], const uint8_t *block)
 {
 	static const uint32_t K[64] = {
@@ -31,20 +33,22 @@ KC_API void kc_sha256_compress(uint32_t h[8], const uint8_t *block)
 		w[i] = kc_load_be32(block + 4 * i);
 	a = h[0]; b = h[1]; c = h[2]; d = h[3];
 	e = h[4]; f = h[5]; g = h[6]; hh = h[7];
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
 	for (j = 0; j < 64; j += 16) {
 		KC_UNROLL
 		for (i = 0; i < 16; i++) {
-			if (j > 0) {        /* w[i] becomes word j + i of the schedule */
-				uint32_t w15 = w[(i + 1) & 15], w2 = w[(i + 14) & 15];
-				uint32_t s0 = kc_rotr32(w15, 7) ^ kc_rotr32(w15, 18) ^ (w15 >> 3);
-				uint32_t s1 = kc_rotr32(w2, 17) ^ kc_rotr32(w2, 19) ^ (w2 >> 10);
-				w[i] += s0 + w[(i + 9) & 15] + s1;
-			}
+			uint32_t w15 = w[(i + 1) & 15], w2 = w[(i + 14) & 15];
 			t1 = hh + (kc_rotr32(e, 6) ^ kc_rotr32(e, 11) ^ kc_rotr32(e, 25))
 			     + kc_sha256_ch(e, f, g) + K[j + i] + w[i];
 			t2 = (kc_rotr32(a, 2) ^ kc_rotr32(a, 13) ^ kc_rotr32(a, 22)) + kc_sha256_maj(a, b, c);
 			hh = g; g = f; f = e; e = d + t1;
 			d = c; c = b; b = a; a = t1 + t2;
+			/* w[i] := schedule word j + 16 + i (w[(i + 1) & 15] etc. are
+			 * still words j + i + 1 ... of this pass or the next) */
+			w[i] += (kc_rotr32(w15, 7) ^ kc_rotr32(w15, 18) ^ (w15 >> 3)) + w[(i + 9) & 15]
+			        + (kc_rotr32(w2, 17) ^ kc_rotr32(w2, 19) ^ (w2 >> 10));
 		}
 	}
 	h[0] += a; h[1] += b; h[2] += c; h[3] += d;
