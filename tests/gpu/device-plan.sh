@@ -99,6 +99,21 @@
 #   35 which code a P-256 signature runs under mixed load: Nsight Compute's
 #      per-instruction executed counts (SourceCounters, CSV) on veload at
 #      8 per SM, staggered, four requests per block
+#   36 A/B of a kernel change (B = build-devpack/bundle-b.tar.xz): veload
+#      at 8 per SM (lock-step and mixed), p11bench P-256 / SM2 at 1 and
+#      1,024 threads, then B's gpu_kat, the blob / public-key / oracle
+#      suites and the lone-request latency
+#   37 p11pk twice on this bundle and on build-devpack/bundle-c.tar.xz, C's
+#      veload at 8 per SM with and without a grid barrier before each
+#      request (work 24 = VL_REPS | VL_SYNC), p11bench P-256 / SM2 at 1
+#      and 1,024 threads on both
+#   38 A/B of a kernel change (B = build-devpack/bundle-b.tar.xz): p11bench
+#      P-256 / SM2 / RSA-2048 at 1, 128 and 1,024 threads, then
+#      B's gpu_kat, gpu_ring, the blob / public-key / oracle suites, 30 s
+#      of the 64-thread stress and the lone-request latency
+#   39 the 64-thread stress (every mechanism, 30 s) on this bundle and on
+#      build-devpack/bundle-b.tar.xz, then B's P-256 / SM2 / RSA-2048 at
+#      1,024 threads with OpenSSL on 16 threads, and this bundle's RSA
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -107,12 +122,12 @@ B=${PV_BUNDLE:-build-devpack/bundle.tar.xz}
 # B = build-devpack/bundle-b.tar.xz ($OUT/summary-ab-{a,b}.txt); $1, if
 # given, runs after each with x = a or b and that bundle still unpacked
 ab_bench() {
-  export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sm2-sign \
-    PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
+  export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=${AB_MECH:-p256-sign,sm2-sign} \
+    PV_BENCH_THREADS=${AB_THREADS:-1024} PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=${AB_LIMIT:-30}
   for x in a b; do
     local bb=$B
-    [ $x = b ] && bb=build-devpack/bundle-b.tar.xz
-    timeout 65 bash tests/gpu/run-device --bundle "$bb" --phases bench > /dev/null 2>&1
+    [ $x = b ] && bb=${AB_B:-build-devpack/bundle-b.tar.xz}
+    timeout $(( ${AB_LIMIT:-30} + 35 )) bash tests/gpu/run-device --bundle "$bb" --phases bench > /dev/null 2>&1
     mv "$OUT/summary.txt" "$OUT/summary-ab-$x.txt"
     [ -n "${1:-}" ] && "$1"
   done
@@ -253,7 +268,7 @@ case "${1:-}" in
        PV_E2E=token-basic PV_E2E_LIMIT=90 PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=100
      timeout 400 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,e2e,stress > /dev/null 2>&1
      mv "$OUT/summary.txt" "$OUT/summary-check.txt"; mv "$OUT/logs.tgz" "$OUT/logs-check.tgz" 2>/dev/null
-     export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sm2-sign \
+     export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=${AB_MECH:-p256-sign,sm2-sign} \
        PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
      for b in default 4; do
        if [ $b = default ]; then unset PV_BENCH_GPU_BPS; else export PV_BENCH_GPU_BPS=$b; fi
@@ -286,5 +301,57 @@ case "${1:-}" in
   35) export PV_ECLOAD_N=1056 PV_VELOAD_WORK=8 PV_NCU_K=ve PV_NCU_N=1056 PV_NCU_EXTRA="700 8" \
        PV_NCU_SOURCE=1 PV_ECLOAD_CARVEOUTS=-1
      exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases ecprof ;;
+  36) for x in a b; do
+       bb=$B; [ $x = b ] && bb=build-devpack/bundle-b.tar.xz
+       PV_ECLOAD_N=1056 PV_VELOAD_STAGGER=700 PV_VELOAD_WORK="0 8" PV_NCU_N=none PV_ECLOAD_CARVEOUTS=-1 \
+         timeout 60 bash tests/gpu/run-device --bundle "$bb" --phases ecprof > /dev/null 2>&1
+       mv "$OUT/summary.txt" "$OUT/summary-ve-$x.txt"
+     done
+     AB_THREADS=1,1024 ab_bench
+     (unset PV_GPU_BENCH PV_BENCH_SPLIT PV_BENCH_OSSL PV_BENCH_MECH PV_BENCH_THREADS PV_BENCH_GPU_SLOTS PV_BENCH_SECS PV_P11BENCH_LIMIT
+      export PV_KAT_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=170 PV_UNIT_TIMEOUT_SCALE=1 \
+        PV_UNIT_NAMES="engine_open engine_blob engine_pk p11pk engine_oracle p11_oracle" \
+        PV_GPU_BENCH_ONLY=latency PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0
+      timeout 300 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases kat,unit,bench > /dev/null 2>&1)
+     for x in a b; do echo "=== $x ==="; grep -h 'veload\|ecload' "$OUT/summary-ve-$x.txt" | grep 'n  1056'
+       grep -E '^\| (p256|sm2)-sign' "$OUT/summary-ab-$x.txt"; done
+     echo "=== B checks ==="; cat "$OUT/summary.txt" ;;
+  37) C=build-devpack/bundle-c.tar.xz
+     for x in a c; do
+       bb=$B; [ $x = c ] && bb=$C
+       (export PV_UNIT_SUITES="" PV_UNIT_LIMIT=60 PV_UNIT_TIMEOUT_SCALE=1 PV_UNIT_NAMES="p11pk"
+        for k in 1 2; do timeout 75 bash tests/gpu/run-device --bundle "$bb" --phases unit > /dev/null 2>&1
+          grep -h 'tests:\|FAIL' "$OUT/summary.txt" | sed "s/^/$x p11pk run $k: /" >> "$OUT/p11pk.txt"; done)
+     done
+     PV_ECLOAD_N=1056 PV_VELOAD_STAGGER=700 PV_VELOAD_WORK="0 8 24" PV_NCU_N=none PV_ECLOAD_CARVEOUTS=-1 \
+       timeout 70 bash tests/gpu/run-device --bundle "$C" --phases ecprof > /dev/null 2>&1
+     mv "$OUT/summary.txt" "$OUT/summary-ve-c.txt"
+     AB_B=$C AB_THREADS=1,1024 ab_bench
+     cat "$OUT/p11pk.txt"; grep -h 'veload\|ecload' "$OUT/summary-ve-c.txt"
+     for x in a b; do echo "=== $x ==="; grep -E '^\| (p256|sm2)-sign' "$OUT/summary-ab-$x.txt"; done ;;
+  38) AB_THREADS=1,128,1024 AB_MECH=p256-sign,sm2-sign,rsa2048-sign AB_LIMIT=50 ab_bench
+     (unset PV_GPU_BENCH PV_BENCH_SPLIT PV_BENCH_OSSL PV_BENCH_MECH PV_BENCH_THREADS PV_BENCH_GPU_SLOTS PV_BENCH_SECS PV_P11BENCH_LIMIT
+      export PV_KAT_LIMIT=60 PV_RING_LIMIT=80 PV_UNIT_SUITES="" PV_UNIT_LIMIT=120 PV_UNIT_TIMEOUT_SCALE=1 \
+        PV_UNIT_NAMES="engine_open engine_blob engine_pk p11pk engine_oracle" \
+        PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60 \
+        PV_GPU_BENCH_ONLY=latency PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0
+      timeout 330 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases kat,ring,unit,stress,bench > /dev/null 2>&1)
+     for x in a b; do echo "=== $x ==="; grep -E '^\| [a-z0-9]+-sign' "$OUT/summary-ab-$x.txt"; done
+     echo "=== B checks ==="; cat "$OUT/summary.txt" ;;
+  39) for x in a b; do
+       bb=$B; [ $x = b ] && bb=build-devpack/bundle-b.tar.xz
+       PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60 \
+         timeout 80 bash tests/gpu/run-device --bundle "$bb" --phases stress > /dev/null 2>&1
+       mv "$OUT/summary.txt" "$OUT/stress-$x.txt"
+     done
+     export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_THREADS=1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2
+     PV_BENCH_OSSL=16 PV_BENCH_MECH=p256-sign,sm2-sign,rsa2048-sign PV_P11BENCH_LIMIT=80 \
+       timeout 110 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases bench > /dev/null 2>&1
+     mv "$OUT/summary.txt" "$OUT/bench-b.txt"
+     PV_BENCH_OSSL=none PV_BENCH_MECH=rsa2048-sign PV_P11BENCH_LIMIT=40 \
+       timeout 70 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1
+     mv "$OUT/summary.txt" "$OUT/bench-a.txt"
+     for x in a b; do echo "=== $x ==="; grep -h 'p11stress:' "$OUT/stress-$x.txt" | head -1
+       grep -hE '^\| [a-z0-9]+-sign' "$OUT/bench-$x.txt"; done ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

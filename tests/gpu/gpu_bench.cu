@@ -41,7 +41,8 @@
  *            blob, request checks), without the ring; each block may start
  *            after a delay of up to stagger_us of its own; work adds the
  *            ring's per-request steps (VL_IN 1, VL_OUT 2, VL_WIPE 4,
- *            VL_REPS 8: four requests per block).
+ *            VL_REPS 8: four requests per block; VL_SYNC 16: all blocks
+ *            start each request together).
  * Exit status: 0, 1 if a signature was wrong, 77 without a CUDA device.
  */
 #include <cstdio>
@@ -1109,6 +1110,11 @@ static int sig_ring(double scale)
                         word, one word every block writes)             */
 #define VL_WIPE 4u   /* the device copy wiped after                     */
 #define VL_REPS 8u   /* 4 requests per block, one after the other       */
+#define VL_SYNC 16u  /* every block waits for all the others before
+                        each request (a grid-wide barrier), so that the
+                        blocks of a multiprocessor run the same stage at
+                        the same time, as a batch would               */
+__device__ uint32_t vl_bar;     /* VL_SYNC's arrivals (zeroed per launch) */
 __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_desc *d, uint8_t *arenas,
                                                const uint8_t *host, uint32_t *hdone, uint32_t alen,
                                                uint32_t n, ve_result *res, uint64_t *ts,
@@ -1143,6 +1149,13 @@ __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_de
 		const uint32_t j = i * reps + q;
 		uint8_t *a = arenas + (size_t)j * alen;
 		uint64_t t;
+		if ((work & VL_SYNC) && tid == 0) {
+			cuda::atomic_ref<uint32_t, cuda::thread_scope_device> bar(vl_bar);
+			bar.fetch_add(1u, cuda::memory_order_relaxed);
+			while (bar.load(cuda::memory_order_relaxed) < (q + 1u) * n)
+				__nanosleep(200);
+		}
+		__syncthreads();
 		if (tid == 0) {
 			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
 			ts[4 * j] = t;
@@ -1239,11 +1252,13 @@ static int ve_load(const char *list, uint32_t stagger_us, uint32_t work)
 	int bps = 0;
 	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k_ve2w, 64, VL_SMEM));
 	const uint32_t reps = work & VL_REPS ? 4u : 1u;
+	int sms = 0;
+	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
 	printf("BENCH %-12s k_ve2w: %d regs, %zu B local/thread, %zu + %zu B shared/block, %d blocks/SM, "
-	       "request arena %u B (blob %zu B), work %u%s%s%s%s\n", "veload", fa.numRegs,
+	       "request arena %u B (blob %zu B), work %u%s%s%s%s%s\n", "veload", fa.numRegs,
 	       (size_t)fa.localSizeBytes, (size_t)fa.sharedSizeBytes, (size_t)VL_SMEM, bps, alen, blob.size(), work,
 	       work & VL_IN ? " in" : "", work & VL_OUT ? " out" : "", work & VL_WIPE ? " wipe" : "",
-	       work & VL_REPS ? " 4-per-block" : "");
+	       work & VL_REPS ? " 4-per-block" : "", work & VL_SYNC ? " synced" : "");
 	uint8_t *dboot;
 	ve_desc *dd;
 	CK(cudaMalloc(&dboot, sizeof boot));
@@ -1256,6 +1271,10 @@ static int ve_load(const char *list, uint32_t stagger_us, uint32_t work)
 		if (n == 0)
 			break;
 		const uint32_t nr = n * reps;
+		if ((work & VL_SYNC) && n > (uint32_t)bps * (uint32_t)sms) {
+			printf("BENCH veload       n %5u: more blocks than fit at once, no grid barrier\n", n);
+			continue;
+		}
 		std::vector<uint8_t> arenas((size_t)nr * alen);
 		for (uint32_t i = 0; i < nr; i++)
 			memcpy(arenas.data() + (size_t)i * alen, rq.a.data(), alen);
@@ -1281,6 +1300,8 @@ static int ve_load(const char *list, uint32_t stagger_us, uint32_t work)
 			else
 				CK(cudaMemcpy(da, arenas.data(), arenas.size(), cudaMemcpyHostToDevice));
 			CK(cudaMemset(dr, 0xff, (size_t)nr * sizeof(ve_result)));
+			const uint32_t zero = 0;
+			CK(cudaMemcpyToSymbol(vl_bar, &zero, sizeof zero));
 			k_ve2w<<<n, 64, VL_SMEM>>>(dboot, dd, da, dh, dhd, alen, n, dr, dts, stagger_us, work);
 			CK(cudaDeviceSynchronize());
 			CK(cudaMemcpy(ts.data(), dts, ts.size() * sizeof(uint64_t), cudaMemcpyDeviceToHost));
