@@ -80,12 +80,21 @@ typedef struct pvc_gpu_status {
 #define PVC_GST_BYTES(nslots) (sizeof(pvc_gpu_status) + (size_t)(nslots) * sizeof(uint32_t))
 #define PVC_GST_DONE(gst) ((uint32_t *)((pvc_gpu_status *)(gst) + 1))
 
+/* Multiprocessors whose blocks gather between requests (%smid below
+ * this). */
+#define PVC_MAX_SM 256
+
 /* Device-memory state, GPU-only. */
 typedef struct pvc_devstate {
 	uint32_t claim;        /* tickets claimed by workers                  */
 	uint32_t keys_loaded;  /* blocks that have booted                     */
 	uint32_t blocks_done;  /* blocks that have exited                     */
 	uint32_t stop;         /* the poller's mirror of hdr.stop             */
+	/* per multiprocessor (vault_kernel.cu, pvc_sm_gather): worker
+	 * blocks running a request, and a generation bumped whenever that
+	 * count drops to 0 */
+	uint32_t sm_busy[PVC_MAX_SM];
+	uint32_t sm_gen[PVC_MAX_SM];
 } pvc_devstate;
 
 /* Kernel parameters: pointers only, no secret. */

@@ -324,12 +324,46 @@ __device__ static void pvc_poll(const pvc_kparams &p, uint32_t *s_gap, uint32_t 
 	}
 }
 
+/* Keeping the blocks of a multiprocessor in step (thread 0 of a worker
+ * block, after each request).  Blocks that drift apart each run a
+ * different stage, and a P-256 signature's ~220 KB of code then does not
+ * stay in the instruction caches: gpu_bench veload measured 1.2 ms per
+ * signature with the blocks starting each request together, 2.0-2.3 ms
+ * drifting (docs/gpu-validation.md, run 50).  So a block that finishes
+ * while others of its multiprocessor still run a request waits for the
+ * last of them (sm_busy drops to 0 and it bumps sm_gen), then all claim
+ * their next tickets together - but never longer than its own request
+ * took: behind a long request (a key generation) short ones lose at most
+ * half their rate, and a lone request never waits (it is the last).
+ * Blocks waiting for a ticket are not waited for.  Only a hint: relaxed
+ * loads, no data passes through it. */
+__device__ static void pvc_sm_gather(const pvc_kparams &p, uint32_t sm, uint64_t tclaim)
+{
+	cuda::atomic_ref<uint32_t, cuda::thread_scope_device> gen(p.dev->sm_gen[sm]);
+	cuda::atomic_ref<uint32_t, cuda::thread_scope_device> stop(p.dev->stop);
+	const uint32_t g = gen.load(cuda::memory_order_relaxed);
+	unsigned ns = 64;
+
+	if (atomicSub(&p.dev->sm_busy[sm], 1u) == 1u) {
+		gen.store(g + 1u, cuda::memory_order_relaxed);
+		return;
+	}
+	const uint64_t t0 = pvc_now(), until = t0 + (t0 - tclaim);
+	while (gen.load(cuda::memory_order_relaxed) == g && !stop.load(cuda::memory_order_relaxed) &&
+	       pvc_now() < until) {
+		__nanosleep(ns);
+		if (ns < 1024)
+			ns <<= 1;
+	}
+}
+
 extern "C" __global__ void __launch_bounds__(PVC_BLOCK, 8)
 pvc_vault_kernel(const pvc_kparams p)
 {
 	extern __shared__ uint4 s_dyn[];
 	__shared__ uint32_t s_c, s_n, s_go;
 	__shared__ uint64_t s_tclaim;
+	uint32_t sm = PVC_MAX_SM;     /* thread 0: this block's multiprocessor */
 	__shared__ uint32_t s_start[PVC_NSEG + 1];
 	__shared__ uint32_t s_slot[PVC_NSEG];
 	__shared__ uint32_t s_off[PVC_NSEG];
@@ -355,6 +389,7 @@ pvc_vault_kernel(const pvc_kparams p)
 	(void)ve_worker_init(sw, blockIdx.x * blockDim.x + tid, p.staging + PVC_ST_WORK_ENT, 48);
 	__syncthreads();
 	if (tid == 0) {
+		asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
 		__threadfence();
 		if (atomicAdd(&p.dev->keys_loaded, 1u) == gridDim.x - 1u) {
 			for (uint32_t i = 0; i < PVC_ST_LEN / 4u; i++)
@@ -386,6 +421,8 @@ pvc_vault_kernel(const pvc_kparams p)
 				uint32_t c = claim.load(cuda::memory_order_relaxed);
 				if (pvc_ld_acq_gpu(&p.dready[c & (p.nslots - 1u)]) == c + 1u) {
 					if (atomicCAS(&p.dev->claim, c, c + 1u) == c) {
+						if (sm < PVC_MAX_SM)
+							atomicAdd(&p.dev->sm_busy[sm], 1u);
 						s_tclaim = pvc_trace(p, 0);
 						s_c = c;
 						s_go = 1;
@@ -560,6 +597,8 @@ pvc_vault_kernel(const pvc_kparams p)
 			pvc_st_rel_sys(&p.gst->last_done, t + 1u);
 		}
 		kc_wipe(&res, sizeof res);
+		if (tid == 0 && sm < PVC_MAX_SM)
+			pvc_sm_gather(p, sm, s_tclaim);
 		__syncthreads();
 	}
 
