@@ -30,7 +30,9 @@
  *          copied host -> device (16-byte loads by the block);
  *          ve_execute() runs on the private copies; output spans are
  *          copied back byte-exact; the device copies are wiped; then
- *          __threadfence_system(), slot.dev.res, and done_seq released.
+ *          __threadfence_system(), slot.dev.res, and done_seq released;
+ *          then the leader waits for the blocks of its multiprocessor
+ *          still running a request (pvc_sm_gather).
  *   exit   dev.stop and nothing ready: the vault secrets and worker DRBGs
  *          in shared memory are wiped, the last block publishes gst.exited.
  *
