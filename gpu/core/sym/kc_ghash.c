@@ -55,13 +55,13 @@ KC_PRIV void kc_ghash_clmul64(uint64_t *hi, uint64_t *lo, uint64_t x, uint64_t y
 	*lo = l ^ (m << 32);
 }
 
-/* (yh:yl) = (yh:yl) * (hh:hl) in GF(2^128), GCM bit order.  One copy of
- * its ~9 KiB of GPU code for all callers (KC_OUTLINE): a key blob's GHASH
- * runs only a few blocks, so its time went into fetching that code. */
 typedef struct kc_gf128 {
 	uint64_t h, l;      /* GCM bit order: h holds degrees 0..63 */
 } kc_gf128;
 
+/* y * (hh:hl) in GF(2^128), GCM bit order.  One copy of its ~9 KiB of GPU
+ * code for all callers (KC_OUTLINE): a key blob's GHASH runs only a few
+ * blocks, so its time went into fetching that code. */
 KC_OUTLINE kc_gf128 kc_ghash_mul(kc_gf128 y, uint64_t hh, uint64_t hl)
 {
 	uint64_t a1 = y.h, a0 = y.l;
