@@ -57,7 +57,7 @@ typedef struct kat_vec {
 
 static const char *jname[J_MAX] = { "?", "hash", "hmac", "hkdf", "ecb", "cbc-pad-enc",
 	"cbc-pad-dec", "ctr", "gcm-seal", "gcm-open", "cmac", "kw-wrap", "kwp-wrap",
-	"ed25519-pub", "ed25519-sign", "ec-pub", "ecdh", "ecdsa-sign", "ecdsa-verify" };
+	"ed25519-pub", "ed25519-sign", "ec-pub", "ecdh", "ecdsa-sign", "ecdsa-verify", "fill" };
 
 __global__ void k_kat(const kat_job *jobs, int n, const uint8_t *in, uint8_t *out, int *rc, uint32_t *ol)
 {
@@ -179,6 +179,8 @@ static void make_random(batch &b, batch &stage2_src)
 			b.add(J_KWP_WRAP, alg, key, none, none, rbytes(1 + rnd_n(100)), 0);
 		}
 	}
+	for (int i = 0; i < 96; i++)
+		b.add(J_FILL, i & 1, none, rbytes(4), none, rbytes(1 + rnd_n(300)), 0);
 	for (int i = 0; i < 8; i++) {
 		b.add(J_ED_PUB, 0, rbytes(32), none, none, none, 32);
 		b.add(J_ED_SIGN, 0, rbytes(32), none, none, rbytes(rnd_n(300)), 64);

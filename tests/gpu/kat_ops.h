@@ -31,6 +31,8 @@ enum {
 	J_ECDH,          /* alg=curve, key=priv, iv=peer -> flen                */
 	J_ECDSA_SIGN,    /* alg=curve, key=priv, data=hash -> 2flen (RFC 6979)  */
 	J_ECDSA_VERIFY,  /* alg=curve, key=pub, iv=sig, data=hash -> rc         */
+	J_FILL,          /* alg 0 kc_memset, 1 kc_wipe; iv[4] = offset, length
+	                    (2 bytes), value; data -> data with the span filled */
 	J_MAX
 };
 
@@ -180,6 +182,26 @@ KAT_FN KAT_NOINLINE int KAT_SUB(ec)(const kat_job *j, const uint8_t *key, const 
 	}
 }
 
+/* J_FILL: the byte helpers at every alignment and length (the GPU's
+ * 16-byte stores against the host's 8-byte ones). */
+KAT_FN KAT_NOINLINE int KAT_SUB(fill)(const kat_job *j, const uint8_t *iv, const uint8_t *data,
+	uint8_t *out, size_t *ol)
+{
+	uint32_t off, len, i;
+	if (j->ivlen != 4u)
+		return PV_ERR_ARGS;
+	for (i = 0; i < j->inlen; i++)
+		out[i] = data[i];
+	off = iv[0] % (j->inlen + 1u);
+	len = ((uint32_t)iv[1] << 8 | iv[2]) % (j->inlen - off + 1u);
+	if (j->alg == 0u)
+		kc_memset(out + off, iv[3], len);
+	else
+		kc_wipe(out + off, len);
+	*ol = j->inlen;
+	return PV_OK;
+}
+
 KAT_FN int KAT_NAME(const kat_job *j, const uint8_t *in, uint8_t *out, uint32_t *outlen)
 {
 	const uint8_t *key = in, *iv = in + j->klen, *aad = iv + j->ivlen;
@@ -203,6 +225,9 @@ KAT_FN int KAT_NAME(const kat_job *j, const uint8_t *in, uint8_t *out, uint32_t 
 		break;
 	case J_EC_PUB: case J_ECDH: case J_ECDSA_SIGN: case J_ECDSA_VERIFY:
 		rc = KAT_SUB(ec)(j, key, iv, data, out, &ol);
+		break;
+	case J_FILL:
+		rc = KAT_SUB(fill)(j, iv, data, out, &ol);
 		break;
 	default:
 		rc = PV_ERR_MECHANISM;
