@@ -114,6 +114,9 @@
 #   39 the 64-thread stress (every mechanism, 30 s) on this bundle and on
 #      build-devpack/bundle-b.tar.xz, then B's P-256 / SM2 / RSA-2048 at
 #      1,024 threads with OpenSSL on 16 threads, and this bundle's RSA
+#   40 A/B (B = build-devpack/bundle-b.tar.xz, e.g. branch wip/rsa-no-gather):
+#      p11bench RSA-2048 / P-256 / SM2 at 1,024 threads, then B's gpu_kat,
+#      engine_pk, p11pk and 30 s of the stress
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -353,5 +356,12 @@ case "${1:-}" in
      mv "$OUT/summary.txt" "$OUT/bench-a.txt"
      for x in a b; do echo "=== $x ==="; grep -h 'p11stress:' "$OUT/stress-$x.txt" | head -1
        grep -hE '^\| [a-z0-9]+-sign' "$OUT/bench-$x.txt"; done ;;
+  40) AB_THREADS=1024 AB_MECH=rsa2048-sign,p256-sign,sm2-sign AB_LIMIT=40 ab_bench
+     (unset PV_GPU_BENCH PV_BENCH_SPLIT PV_BENCH_OSSL PV_BENCH_MECH PV_BENCH_THREADS PV_BENCH_GPU_SLOTS PV_BENCH_SECS PV_P11BENCH_LIMIT
+      export PV_KAT_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=90 PV_UNIT_TIMEOUT_SCALE=1 PV_UNIT_NAMES="engine_pk p11pk" \
+        PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60
+      timeout 220 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases kat,unit,stress > /dev/null 2>&1)
+     for x in a b; do echo "=== $x ==="; grep -E '^\| [a-z0-9]+-sign' "$OUT/summary-ab-$x.txt"; done
+     echo "=== B checks ==="; cat "$OUT/summary.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
