@@ -313,9 +313,25 @@ static CK_RV tk_pk_params(tk_pkop *p, const CK_MECHANISM *m)
 	return CKR_OK;
 }
 
-/* EC point of a public object: DER OCTET STRING or raw. */
+/* Length of the curve's point as the engine takes it: 04||X||Y, or
+ * Ed25519's 32 bytes; 0 if unknown. */
+static size_t tk_pk_pointlen(uint32_t pvk)
+{
+	switch (pvk) {
+	case PV_KEY_EC_P256: case PV_KEY_SM2: return 65;
+	case PV_KEY_EC_P384: return 97;
+	case PV_KEY_ED25519: return 32;
+	default: return 0;
+	}
+}
+
+/* EC point of a public object: DER OCTET STRING or bare.  The DER form is
+ * recognised by its length, the curve's point length plus its header: a
+ * bare uncompressed point starts with 04 too, and its next byte (the first
+ * of X) equals "the rest's length" once in 256 keys. */
 static CK_RV tk_pk_point(const tk_attr *a, uint32_t pvk, uint8_t *out, size_t *len)
 {
+	const size_t want = tk_pk_pointlen(pvk);
 	const uint8_t *v;
 	size_t n;
 
@@ -323,11 +339,9 @@ static CK_RV tk_pk_point(const tk_attr *a, uint32_t pvk, uint8_t *out, size_t *l
 		return CKR_KEY_HANDLE_INVALID;
 	v = a->val;
 	n = a->len;
-	if (pvk == PV_KEY_ED25519) {
-		if (n == 34 && v[0] == 0x04 && v[1] == 32) { v += 2; n = 32; }
-	} else if (n >= 2 && v[0] == 0x04 && v[1] < 0x80 && (size_t)v[1] + 2 == n) {
+	if (want != 0 && n == want + 2 && v[0] == 0x04 && v[1] == want) {
 		v += 2; n -= 2;
-	} else if (n >= 3 && v[0] == 0x04 && v[1] == 0x81 && (size_t)v[2] + 3 == n) {
+	} else if (want != 0 && n == want + 3 && v[0] == 0x04 && v[1] == 0x81 && v[2] == want) {
 		v += 3; n -= 3;
 	}
 	if (n > PV_PK_PUB_MAX)
