@@ -114,9 +114,6 @@
 #   39 the 64-thread stress (every mechanism, 30 s) on this bundle and on
 #      build-devpack/bundle-b.tar.xz, then B's P-256 / SM2 / RSA-2048 at
 #      1,024 threads with OpenSSL on 16 threads, and this bundle's RSA
-#   40 A/B (B = build-devpack/bundle-b.tar.xz, e.g. branch wip/rsa-no-gather):
-#      p11bench RSA-2048 / P-256 / SM2 at 1,024 threads, then B's gpu_kat,
-#      engine_pk, p11pk and 30 s of the stress
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -124,7 +121,9 @@ B=${PV_BUNDLE:-build-devpack/bundle.tar.xz}
 # p11bench P-256 / SM2 at 1,024 threads with ring stats on A = $B and
 # B = build-devpack/bundle-b.tar.xz ($OUT/summary-ab-{a,b}.txt); $1, if
 # given, runs after each with x = a or b and that bundle still unpacked
-ab_bench() {
+# ab_bench [HOOK]: p11bench on A ($B) then B (AB_B), in a subshell so that
+# its settings do not reach what the plan runs after it
+ab_bench() (
   export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=${AB_MECH:-p256-sign,sm2-sign} \
     PV_BENCH_THREADS=${AB_THREADS:-1024} PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=${AB_LIMIT:-30}
   for x in a b; do
@@ -134,7 +133,7 @@ ab_bench() {
     mv "$OUT/summary.txt" "$OUT/summary-ab-$x.txt"
     [ -n "${1:-}" ] && "$1"
   done
-}
+)
 case "${1:-}" in
   1) export PV_P11BENCH=0 PV_KAT_LIMIT=200 PV_RING_LIMIT=180 PV_GPU_BENCH_LIMIT=180
      exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,bench --scale 0.5 ;;
@@ -284,8 +283,7 @@ case "${1:-}" in
      ra=$(rate a); rb=$(rate b); pick=$B
      [ -n "$ra" ] && [ -n "$rb" ] && [ "$rb" -ge $(( ra * 103 / 100 )) ] && pick=build-devpack/bundle-b.tar.xz
      echo "P-256 at 1,024: A $ra /s, B $rb /s; plan 31 on $pick" | tee "$OUT/ab.txt"
-     (unset PV_GPU_BENCH PV_BENCH_SPLIT PV_BENCH_OSSL PV_BENCH_MECH PV_BENCH_THREADS PV_BENCH_GPU_SLOTS PV_BENCH_SECS PV_P11BENCH_LIMIT
-      PV_BUNDLE=$pick bash "$0" 31)
+     (PV_BUNDLE=$pick bash "$0" 31)
      for x in a b; do echo "=== A/B $x ==="; cat "$OUT/summary-ab-$x.txt"; done; cat "$OUT/ab.txt" ;;
   33) sass_counts() {   # the unpacked bundle's vault kernel: $OUT/sass-$x.txt.gz and the counts
        cuobjdump -sass -fun pvc_vault_kernel /tmp/pv-bundle/build-dev/tests/gpu/gpu_ring > "$OUT/sass-$x.txt" 2>&1
@@ -311,8 +309,7 @@ case "${1:-}" in
        mv "$OUT/summary.txt" "$OUT/summary-ve-$x.txt"
      done
      AB_THREADS=1,1024 ab_bench
-     (unset PV_GPU_BENCH PV_BENCH_SPLIT PV_BENCH_OSSL PV_BENCH_MECH PV_BENCH_THREADS PV_BENCH_GPU_SLOTS PV_BENCH_SECS PV_P11BENCH_LIMIT
-      export PV_KAT_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=170 PV_UNIT_TIMEOUT_SCALE=1 \
+     (export PV_KAT_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=170 PV_UNIT_TIMEOUT_SCALE=1 \
         PV_UNIT_NAMES="engine_open engine_blob engine_pk p11pk engine_oracle p11_oracle" \
         PV_GPU_BENCH_ONLY=latency PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0
       timeout 300 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases kat,unit,bench > /dev/null 2>&1)
@@ -333,8 +330,7 @@ case "${1:-}" in
      cat "$OUT/p11pk.txt"; grep -h 'veload\|ecload' "$OUT/summary-ve-c.txt"
      for x in a b; do echo "=== $x ==="; grep -E '^\| (p256|sm2)-sign' "$OUT/summary-ab-$x.txt"; done ;;
   38) AB_THREADS=1,128,1024 AB_MECH=p256-sign,sm2-sign,rsa2048-sign AB_LIMIT=50 ab_bench
-     (unset PV_GPU_BENCH PV_BENCH_SPLIT PV_BENCH_OSSL PV_BENCH_MECH PV_BENCH_THREADS PV_BENCH_GPU_SLOTS PV_BENCH_SECS PV_P11BENCH_LIMIT
-      export PV_KAT_LIMIT=60 PV_RING_LIMIT=80 PV_UNIT_SUITES="" PV_UNIT_LIMIT=120 PV_UNIT_TIMEOUT_SCALE=1 \
+     (export PV_KAT_LIMIT=60 PV_RING_LIMIT=80 PV_UNIT_SUITES="" PV_UNIT_LIMIT=120 PV_UNIT_TIMEOUT_SCALE=1 \
         PV_UNIT_NAMES="engine_open engine_blob engine_pk p11pk engine_oracle" \
         PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60 \
         PV_GPU_BENCH_ONLY=latency PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0
@@ -356,12 +352,5 @@ case "${1:-}" in
      mv "$OUT/summary.txt" "$OUT/bench-a.txt"
      for x in a b; do echo "=== $x ==="; grep -h 'p11stress:' "$OUT/stress-$x.txt" | head -1
        grep -hE '^\| [a-z0-9]+-sign' "$OUT/bench-$x.txt"; done ;;
-  40) AB_THREADS=1024 AB_MECH=rsa2048-sign,p256-sign,sm2-sign AB_LIMIT=40 ab_bench
-     (unset PV_GPU_BENCH PV_BENCH_SPLIT PV_BENCH_OSSL PV_BENCH_MECH PV_BENCH_THREADS PV_BENCH_GPU_SLOTS PV_BENCH_SECS PV_P11BENCH_LIMIT
-      export PV_KAT_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=90 PV_UNIT_TIMEOUT_SCALE=1 PV_UNIT_NAMES="engine_pk p11pk" \
-        PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60
-      timeout 220 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases kat,unit,stress > /dev/null 2>&1)
-     for x in a b; do echo "=== $x ==="; grep -E '^\| [a-z0-9]+-sign' "$OUT/summary-ab-$x.txt"; done
-     echo "=== B checks ==="; cat "$OUT/summary.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
