@@ -114,6 +114,10 @@
 #   39 the 64-thread stress (every mechanism, 30 s) on this bundle and on
 #      build-devpack/bundle-b.tar.xz, then B's P-256 / SM2 / RSA-2048 at
 #      1,024 threads with OpenSSL on 16 threads, and this bundle's RSA
+#   41 this bundle's gpu_kat and p11pk, then A/B (B =
+#      build-devpack/bundle-b.tar.xz) p11bench RSA-2048 / P-256 / SM2 at 1
+#      and 1,024 threads, then B's gpu_ring, engine_pk, p11pk and 30 s of
+#      the 64-thread stress
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -352,5 +356,15 @@ case "${1:-}" in
      mv "$OUT/summary.txt" "$OUT/bench-a.txt"
      for x in a b; do echo "=== $x ==="; grep -h 'p11stress:' "$OUT/stress-$x.txt" | head -1
        grep -hE '^\| [a-z0-9]+-sign' "$OUT/bench-$x.txt"; done ;;
+  41) (export PV_KAT_LIMIT=90 PV_UNIT_SUITES="" PV_UNIT_LIMIT=70 PV_UNIT_TIMEOUT_SCALE=1 PV_UNIT_NAMES="p11pk"
+      timeout 170 bash tests/gpu/run-device --bundle "$B" --phases kat,unit > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-a-checks.txt"
+     AB_THREADS=1,1024 AB_MECH=rsa2048-sign,p256-sign,sm2-sign ab_bench
+     (export PV_RING_LIMIT=80 PV_UNIT_SUITES="" PV_UNIT_LIMIT=100 PV_UNIT_TIMEOUT_SCALE=1 \
+        PV_UNIT_NAMES="engine_pk p11pk" PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60
+      timeout 250 bash tests/gpu/run-device --bundle build-devpack/bundle-b.tar.xz --phases ring,unit,stress > /dev/null 2>&1)
+     echo "=== A checks ==="; cat "$OUT/summary-a-checks.txt"
+     for x in a b; do echo "=== $x ==="; grep -E '^\| [a-z0-9]+-sign|^  (execute|notify) ' "$OUT/summary-ab-$x.txt"; done
+     echo "=== B checks ==="; cat "$OUT/summary.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
