@@ -339,7 +339,7 @@ __device__ static void pvc_poll(const pvc_kparams &p, uint32_t *s_gap, uint32_t 
  * half their rate, and a lone request never waits (it is the last).
  * Blocks waiting for a ticket are not waited for.  Only a hint: relaxed
  * loads, no data passes through it. */
-__device__ static void pvc_sm_gather(const pvc_kparams &p, uint32_t sm, uint64_t tclaim)
+__device__ static void pvc_sm_gather(const pvc_kparams &p, uint32_t sm, uint64_t tclaim, bool wait)
 {
 	cuda::atomic_ref<uint32_t, cuda::thread_scope_device> gen(p.dev->sm_gen[sm]);
 	cuda::atomic_ref<uint32_t, cuda::thread_scope_device> stop(p.dev->stop);
@@ -350,6 +350,8 @@ __device__ static void pvc_sm_gather(const pvc_kparams &p, uint32_t sm, uint64_t
 		gen.store(g + 1u, cuda::memory_order_relaxed);
 		return;
 	}
+	if (!wait)
+		return;
 	const uint64_t t0 = pvc_now(), until = t0 + (t0 - tclaim);
 	while (gen.load(cuda::memory_order_relaxed) == g && !stop.load(cuda::memory_order_relaxed) &&
 	       pvc_now() < until) {
@@ -500,6 +502,9 @@ pvc_vault_kernel(const pvc_kparams p)
 		uint8_t *darena = p.darena + (size_t)slot * p.slot_arena;
 		uint32_t wipe_end = in_end;
 		const uint32_t lanes = pvc_lanes(dd);
+		/* RSA's blocks gain nothing from waiting (its loops are small
+		 * code): they leave the gather at once */
+		const bool gather = !(dd->mech >= PV_MECH_RSA_PKCS && dd->mech <= PV_MECH_RSA_X_509);
 		res.status = PV_ERR_PROTOCOL;
 		res.out_len = res.out2_len = res.state_len = 0;
 		if (tid > 0 && tid < lanes)
@@ -600,7 +605,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		}
 		kc_wipe(&res, sizeof res);
 		if (tid == 0 && sm < PVC_MAX_SM)
-			pvc_sm_gather(p, sm, s_tclaim);
+			pvc_sm_gather(p, sm, s_tclaim, gather);
 		__syncthreads();
 	}
 
