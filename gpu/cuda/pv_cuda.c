@@ -466,7 +466,6 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	}
 	CK(cudaHostAlloc((void **)&v->gst, PVC_GST_BYTES(ns), cudaHostAllocMapped | cudaHostAllocPortable));
 	memset(v->gst, 0, PVC_GST_BYTES(ns));
-	v->gst->prof_on = p->profile ? 1u : 0u;
 	CK(cudaHostAlloc((void **)&v->hstaging, PVC_ST_LEN, cudaHostAllocDefault));
 	if (p->profile) {
 		v->prof_bytes = (size_t)ns * PVC_PROF_ROW * sizeof(uint64_t);
@@ -689,14 +688,6 @@ void pv_cuda_clear_profile_rows(pv_cuda *v)
 {
 	if (v->prof_rows != NULL)
 		memset(v->prof_rows, 0, v->prof_bytes);
-}
-
-void pv_cuda_take_profile(pv_cuda *v, uint64_t ns[KC_PROF_N])
-{
-	for (int i = 0; i < KC_PROF_N; i++) {
-		ns[i] = ((volatile uint64_t *)v->gst->prof)[i];
-		((volatile uint64_t *)v->gst->prof)[i] = 0;
-	}
 }
 
 int pv_cuda_info_get(pv_cuda *v, pv_cuda_info *info)

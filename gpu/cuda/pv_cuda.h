@@ -59,8 +59,8 @@ typedef struct pv_cuda_params {
 	                                 0: 64 KiB                              */
 	uint32_t blocks_per_sm;       /* 0: as many as fit (occupancy)          */
 	uint32_t boot_timeout_ms;     /* 0: 10000                               */
-	int profile;                  /* 1: the kernel stamps the core's KC_PROF
-	                                 marks (pv_cuda_take_profile); benchmarks */
+	int profile;                  /* 1: the kernel stamps each request's
+	                                 row (pv_cuda_profile_rows); benchmarks */
 } pv_cuda_params;
 
 #define PV_CUDA_DEFAULT_SLOTS 256u
@@ -124,9 +124,6 @@ int pv_cuda_wait(pv_cuda *c, uint32_t ticket, ve_result *res, uint8_t *arena_out
  * released (deltas only; racy when several requests are in flight). */
 void pv_cuda_last_trace(pv_cuda *c, uint64_t ns[4]);
 
-/* Benchmarks, with params.profile: the KC_PROF marks (kc_defs.h) stamped
- * since the last call ((0 for a mark not passed), then cleared. */
-void pv_cuda_take_profile(pv_cuda *c, uint64_t ns[KC_PROF_N]);
 /* With params.profile: each slot's row of stamps for the last request it
  * served (gpu/cuda/pvc_ring.h, PVC_PROF_*: claimed, inputs on the device,
  * executed, the KC_PROF marks; 0 = not passed), nrows = the ring's slots;

@@ -63,15 +63,11 @@ typedef struct pvc_gpu_status {
 	uint32_t exited;       /* 1 once the last block left (wiped)         */
 	uint32_t last_done;    /* ticket + 1 of the latest completion: the
 	                          watchdog scans done[] when it changes      */
-	uint32_t prof_on;      /* host, before launch: 1 = stamp prof[]      */
-	uint32_t pad;
+	uint32_t pad[2];
 	/* %globaltimer (ns) of the last request a block completed: claimed,
 	 * inputs on the device, executed, completion about to be released
 	 * (pv_cuda_last_trace; for latency breakdowns, racy under load) */
 	uint64_t trace[4];
-	/* with prof_on: %globaltimer at the core's KC_PROF(k) marks inside
-	 * execute (kc_defs.h lists them), for the split of a lone request */
-	uint64_t prof[KC_PROF_N];
 	/* followed by done[nslots]: each slot's done_seq again, packed in a
 	 * few cache lines (the slots' own words lie a slot arena apart, one
 	 * page each), for the watchdog's scans */
@@ -108,17 +104,18 @@ typedef struct pvc_kparams {
 	uint32_t *dready;      /* device: nslots words, ticket + 1 once the
 	                          poller saw it ready (after *dev)             */
 	uint8_t *staging;      /* device: PVC_ST_LEN bytes                    */
-	uint64_t *prof_rows;   /* mapped host memory, with prof_on: a
-	                          PVC_PROF_ROW row per slot (below); or NULL  */
+	uint64_t *prof_rows;   /* mapped host memory, with
+	                          pv_cuda_params.profile: a PVC_PROF_ROW row
+	                          per slot (below); or NULL                   */
 	uint32_t nslots;
 	uint32_t slot_arena;
 } pvc_kparams;
 
-/* With prof_on, the last request of each slot leaves its stamps
+/* With prof_rows, the last request of each slot leaves its stamps
  * (%globaltimer, ns) in that slot's row: claimed, inputs on the device,
- * executed, then its KC_PROF marks (0 for a mark not passed) - the split
- * of requests under load, where gst.prof holds only whichever block
- * stamped last. */
+ * executed, then its KC_PROF marks (kc_defs.h lists them; 0 for a mark
+ * not passed) - the split of a lone request, and of requests under
+ * load. */
 #define PVC_PROF_CLAIM 0
 #define PVC_PROF_INPUTS 1
 #define PVC_PROF_EXECUTED 2

@@ -61,19 +61,15 @@ __device__ static inline uint64_t pvc_now(void)
 	return t;
 }
 
-/* KC_PROF(k) (kc_defs.h): thread 0 stamps gst.prof[k] and the marks of
- * its slot's profile row when the host asked for it
- * (pv_cuda_params.profile); pvc_prof_at is NULL otherwise, pvc_prof_row
- * points at the current request's row (pvc_ring.h, PVC_PROF_ROW). */
-static __shared__ uint64_t *pvc_prof_at, *pvc_prof_row;
+/* KC_PROF(k) (kc_defs.h): thread 0 stamps mark k into the current
+ * request's row (pvc_ring.h, PVC_PROF_ROW) when the host asked for the
+ * rows (pv_cuda_params.profile); pvc_prof_row is NULL otherwise. */
+static __shared__ uint64_t *pvc_prof_row;
 __host__ __device__ static inline void pvc_prof(int k)
 {
 #ifdef __CUDA_ARCH__
-	if (pvc_prof_at != NULL && threadIdx.x == 0u) {
-		const uint64_t t = pvc_now();
-		((volatile uint64_t *)pvc_prof_at)[k] = t;
-		((volatile uint64_t *)pvc_prof_row)[PVC_PROF_MARK + k] = t;
-	}
+	if (pvc_prof_row != NULL && threadIdx.x == 0u)
+		((volatile uint64_t *)pvc_prof_row)[PVC_PROF_MARK + k] = pvc_now();
 #else
 	(void)k;
 #endif
@@ -377,11 +373,9 @@ pvc_vault_kernel(const pvc_kparams p)
 	const uint32_t tid = threadIdx.x;
 	ve_ring_hdr *hdr = (ve_ring_hdr *)p.ring;
 
-	if (tid == 0) {
-		pvc_prof_at = p.gst->prof_on && p.prof_rows != NULL ? p.gst->prof : (uint64_t *)0;
+	if (tid == 0)
 		pvc_prof_row = NULL;
-	}
-	pvcw_mode(0);   /* also the barrier for pvc_prof_at */
+	pvcw_mode(0);   /* also the barrier for pvc_prof_row */
 
 	/* boot */
 	if (tid == 0) {
@@ -454,7 +448,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		const uint32_t n = 1;
 		const bool mine = tid == 0;
 		const uint32_t slot = t & (p.nslots - 1u);
-		if (tid == 0 && pvc_prof_at != NULL) {
+		if (tid == 0 && p.prof_rows != NULL) {
 			pvc_prof_row = p.prof_rows + (size_t)slot * PVC_PROF_ROW;
 			for (int k = 0; k < PVC_PROF_ROW; k++)
 				((volatile uint64_t *)pvc_prof_row)[k] = 0;

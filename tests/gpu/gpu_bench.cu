@@ -941,6 +941,21 @@ static void prof_print(const char *name, const char *what, std::vector<double> *
 	printf("\n");
 }
 
+/* The KC_PROF marks of the latest request (a lone one): the row with the
+ * newest claim stamp (pv_cuda_profile_rows). */
+static void last_marks(pv_cuda *v, uint64_t pr[KC_PROF_N])
+{
+	uint32_t nrows = 0;
+	const uint64_t *rows = pv_cuda_profile_rows(v, &nrows), *last = NULL;
+	for (uint32_t i = 0; i < nrows; i++) {
+		const uint64_t *r = rows + (size_t)i * PVC_PROF_ROW;
+		if (last == NULL || r[PVC_PROF_CLAIM] > last[PVC_PROF_CLAIM])
+			last = r;
+	}
+	for (int k = 0; k < KC_PROF_N; k++)
+		pr[k] = last != NULL ? last[PVC_PROF_MARK + k] : 0;
+}
+
 /* The split of the requests under load: each slot's last request, from
  * its row of stamps (pv_cuda_profile_rows), as prof_split does for a lone
  * one; also the claim -> inputs time. */
@@ -1023,7 +1038,6 @@ static int sig_ring(double scale)
 		std::vector<double> us, st[3], pf[KC_PROF_N + 1];
 		ve_result res;
 		uint64_t tr[4], pr[KC_PROF_N];
-		pv_cuda_take_profile(v, pr);
 		for (int i = 0; i < 40; i++) {
 			double t0 = now_s();
 			rc = ring_call(v, rq, out, &res, tr);
@@ -1032,7 +1046,7 @@ static int sig_ring(double scale)
 			us.push_back((now_s() - t0) * 1e6);
 			for (int k = 0; k < 3; k++)
 				st[k].push_back((double)(tr[k + 1] - tr[k]) / 1e3);
-			pv_cuda_take_profile(v, pr);
+			last_marks(v, pr);
 			prof_split(tr, pr, pf);
 		}
 		const uint8_t *sig = out.data() + rq.d.out.off;
