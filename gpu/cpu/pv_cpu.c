@@ -15,7 +15,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #define PV_CPU_MAX_WORKERS 256u
@@ -70,7 +72,10 @@ static void *cpu_worker(void *arg)
 	pv_cpu *c = t->c;
 	ve_worker *w = &c->workers[t->index];
 	ve_ring_hdr *h = (ve_ring_hdr *)c->ring;
+	char name[16];
 
+	(void)snprintf(name, sizeof name, "pv-cpu%u", t->index & 0xffffu);   /* as top -H shows it */
+	(void)prctl(PR_SET_NAME, name, 0, 0, 0);
 	for (;;) {
 		uint32_t tk = atomic_fetch_add_explicit(&c->claim, 1u, memory_order_relaxed);
 		ve_slot *s = ve_ring_slot(c->ring, c->nslots, c->slot_arena, tk);

@@ -246,6 +246,12 @@ static void *pvc_watchdog(void *arg)
 	int dead = 0;
 
 	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);   /* 20 us sleeps, not 70 */
+	{
+		char name[16] = "pv-watchdog";        /* as top -H / ps -L show it */
+		if (w->k > 0)
+			(void)snprintf(name, sizeof name, "pv-waker%u", w->k & 0xffu);
+		(void)prctl(PR_SET_NAME, name, 0, 0, 0);
+	}
 	while (!__atomic_load_n(&v->wd_stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now = pvc_now_ns();
 		uint32_t ld = ld_acq(&v->gst->last_done);

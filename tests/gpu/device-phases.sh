@@ -159,12 +159,24 @@ if has bench; then
     # requests' time went (PIXELVAULT_RING_STATS, gpu/client/pv_ringstat.h)
     for m in ${PV_BENCH_MECH//,/ }; do
       for t in ${PV_BENCH_THREADS//,/ }; do
+        # PV_BENCH_TOP=S: S seconds in, the process's threads' CPU over 1 s
+        # (top -H), summed by thread name: client threads (p11bench),
+        # pv-watchdog / pv-waker* (gpu/cuda/pv_cuda.c)
+        [ -n "${PV_BENCH_TOP:-}" ] && ( sleep "$PV_BENCH_TOP"; p=$(pgrep -n -x p11bench) &&
+          top -H -b -n 2 -d 1 -w 200 -p "$p" > "$L/top-$m-$t.txt" 2>&1 ) &
         PIXELVAULT_RING_STATS=1 phase "p11b-$m-$t" "${PV_P11BENCH_LIMIT:-60}" \
           "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" --mech "$m" --threads "$t" \
           --openssl-threads "${PV_BENCH_OSSL:-none}" ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
           ${PV_BENCH_GPU_BPS:+--gpu-blocks-per-sm $PV_BENCH_GPU_BPS} \
           --seconds "${PV_BENCH_SECS:-2}"
         grep -hE "^\| $m |^  (total|queue|execute|notify) " "$L/p11b-$m-$t.log" | tee -a "$OUT/summary.txt"
+        if [ -n "${PV_BENCH_TOP:-}" ]; then
+          wait
+          awk '/^top -/ { f++ } f == 2 && /^%Cpu/ { cpu = $0 }
+               f == 2 && $1 ~ /^[0-9]+$/ && NF >= 12 { n[$12]++; c[$12] += $9 }
+               END { printf "  top: %s;", cpu; for (k in n) printf " %s x%d %.0f%%", k, n[k], c[k]; print "" }' \
+            "$L/top-$m-$t.txt" | tee -a "$OUT/summary.txt"
+        fi
       done
     done
   elif [ -x "$BD/tests/bench/p11bench/p11bench" ]; then

@@ -118,6 +118,12 @@
 #      build-devpack/bundle-b.tar.xz) p11bench RSA-2048 / P-256 / SM2 at 1
 #      and 1,024 threads, then B's gpu_ring, engine_pk, p11pk and 30 s of
 #      the 64-thread stress
+#   42 a merge's checks: gpu_kat, gpu_ring, the engine / PKCS#11 blob,
+#      open, public-key, oracle, Wycheproof and bad-input suites, e2e
+#      token-basic / symmetric / pubkey, gpu_bench sig (the lone split from
+#      the profile rows); then where the host's time goes for hashes:
+#      p11bench SM3 / SHA3-256 4 KiB at 128 and 1,024 threads and P-256 at
+#      1,024 with the threads' CPU by name (PV_BENCH_TOP)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -366,5 +372,17 @@ case "${1:-}" in
      echo "=== A checks ==="; cat "$OUT/summary-a-checks.txt"
      for x in a b; do echo "=== $x ==="; grep -E '^\| [a-z0-9]+-sign|^  (execute|notify) ' "$OUT/summary-ab-$x.txt"; done
      echo "=== B checks ==="; cat "$OUT/summary.txt" ;;
+  42) (export PV_KAT_LIMIT=60 PV_RING_LIMIT=80 PV_UNIT_SUITES="" PV_UNIT_LIMIT=260 PV_UNIT_TIMEOUT_SCALE=1 \
+        PV_UNIT_NAMES="engine_open engine_blob engine_pk p11pk engine_oracle p11_oracle engine_wycheproof p11_wycheproof p11_bad" \
+        PV_E2E="token-basic symmetric pubkey" PV_E2E_LIMIT=120 PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=60 PV_P11BENCH=0
+      timeout 470 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,e2e,bench > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
+     (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=4 \
+        PV_P11BENCH_LIMIT=25 PV_BENCH_TOP=3
+      PV_BENCH_MECH=sm3-4k,sha3-256-4k PV_BENCH_THREADS=128,1024 \
+        timeout 110 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1
+      mv "$OUT/summary.txt" "$OUT/summary-hash.txt"
+      PV_BENCH_MECH=p256-sign PV_BENCH_THREADS=1024 timeout 40 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+     cat "$OUT/summary-checks.txt"; echo "=== host CPU ==="; cat "$OUT/summary-hash.txt" "$OUT/summary.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
