@@ -124,6 +124,10 @@
 #      the profile rows); then where the host's time goes for hashes:
 #      p11bench SM3 / SHA3-256 4 KiB at 128 and 1,024 threads and P-256 at
 #      1,024 with the threads' CPU by name (PV_BENCH_TOP)
+#   43 what 42 and 19 leave out of a release's checks: the public-key
+#      Wycheproof suites (engine, PKCS#11), p11_nothreads, pk_general,
+#      pk_session, p11pk_keyref, and the e2e clients openssl, ssh-login
+#      (embedded and pvaultd), nss, gnutls, daemon, provision
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -384,5 +388,9 @@ case "${1:-}" in
       mv "$OUT/summary.txt" "$OUT/summary-hash.txt"
       PV_BENCH_MECH=p256-sign PV_BENCH_THREADS=1024 timeout 40 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
      cat "$OUT/summary-checks.txt"; echo "=== host CPU ==="; cat "$OUT/summary-hash.txt" "$OUT/summary.txt" ;;
+  43) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=330 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="engine_pk_wycheproof p11pk_wycheproof p11_nothreads pk_general pk_session p11pk_keyref" \
+       PV_E2E="openssl ssh-login ssh-login-daemon nss gnutls daemon provision" PV_E2E_LIMIT=230
+     exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
