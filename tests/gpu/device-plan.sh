@@ -128,6 +128,9 @@
 #      Wycheproof suites (engine, PKCS#11), p11_nothreads, pk_general,
 #      pk_session, p11pk_keyref, and the e2e clients openssl, ssh-login
 #      (embedded and pvaultd), nss, gnutls, daemon, provision
+#   44 p11_nothreads, p11_bad, engine_blob, then a lone P-256 signature
+#      under Nsight Compute (veload with one block: sections, then every
+#      SASS instruction's executed count and stall samples as CSV)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -392,5 +395,11 @@ case "${1:-}" in
        PV_UNIT_NAMES="engine_pk_wycheproof p11pk_wycheproof p11_nothreads pk_general pk_session p11pk_keyref" \
        PV_E2E="openssl ssh-login ssh-login-daemon nss gnutls daemon provision" PV_E2E_LIMIT=230
      exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e ;;
+  44) (export PV_UNIT_SUITES="" PV_UNIT_LIMIT=90 PV_UNIT_TIMEOUT_SCALE=1 PV_UNIT_NAMES="p11_nothreads p11_bad engine_blob"
+      timeout 110 bash tests/gpu/run-device --bundle "$B" --phases unit > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-unit.txt"
+     PV_ECLOAD_N=1 PV_NCU_K=ve PV_NCU_N=1 PV_NCU_SOURCE=1 PV_ECLOAD_CARVEOUTS=-1 PV_NCU_LIMIT=120 \
+       timeout 330 bash tests/gpu/run-device --bundle "$B" --phases ecprof > /dev/null 2>&1
+     cat "$OUT/summary-unit.txt" "$OUT/summary.txt"; grep -h 'Duration\|Executed Instructions \|No Instruction\|Stall' "$OUT/ncu-ve-1.txt" | head -20 ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
