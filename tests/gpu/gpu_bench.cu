@@ -23,7 +23,9 @@
  * same 256 MiB read and written by kernels with 16-byte loads / stores
  * (zero-copy, as the vault kernel moves a request's data) from 1 block to
  * 8 per multiprocessor; and the host's memcpy / explicit_bzero bandwidth
- * on 1, 8 and 16 threads (the producer's copies of a request).
+ * on 1, 8 and 16 threads (the producer's copies of a request); and a
+ * caller's 1 MiB buffers to the GPU by the copy engine, registered,
+ * staged through a pinned buffer or pageable (host_register_bw).
  * usage: gpu_bench [scale [latency|pk|pkhost|sig|pcie]]
  *   scale 1 = default sizes; 0.1 for a quick run;
  *   latency  the lone-request round trip alone;
@@ -1503,6 +1505,96 @@ static void host_mem_bw(void)
 	fflush(stdout);
 }
 
+/* Getting a caller's 1 MiB buffer (pageable, out of cache) to the GPU by
+ * the copy engine, three ways, T threads each with its own stream and
+ * device buffer, ~0.4 s each: "register" = cudaHostRegister the buffer,
+ * cudaMemcpyAsync from it, sync, cudaHostUnregister (no host copy);
+ * "stage" = memcpy into a pinned buffer of the thread's, then the same
+ * DMA (what a copy-engine path with the ring's arena costs); "pageable"
+ * = cudaMemcpyAsync straight from the pageable buffer (the driver stages
+ * it).  Whether dropping the host copy can pay for the registration is
+ * what decides the GCM 1 MiB path (docs/benchmarks.md). */
+struct hr_arg { int mode; double bytes; int err; };
+static void *hr_thread(void *vp)
+{
+	hr_arg *a = (hr_arg *)vp;
+	const size_t buf = (size_t)64 << 20, chunk = (size_t)1 << 20;
+	uint8_t *src = (uint8_t *)malloc(buf), *pin = NULL, *dev = NULL;
+	cudaStream_t st = NULL;
+	a->bytes = 0;
+	a->err = src == NULL || cudaHostAlloc((void **)&pin, chunk, cudaHostAllocDefault) != cudaSuccess ||
+	         cudaMalloc((void **)&dev, chunk) != cudaSuccess ||
+	         cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) != cudaSuccess;
+	if (!a->err) {
+		memset(src, 0x5a, buf);
+		struct timespec t0, t;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		double el = 0;
+		size_t off = 0;
+		while (el < 0.4 && !a->err) {
+			for (int k = 0; k < 8 && !a->err; k++) {
+				uint8_t *p = src + off;
+				cudaError_t e = cudaSuccess;
+				if (a->mode == 0) {
+					e = cudaHostRegister(p, chunk, cudaHostRegisterDefault);
+					if (e == cudaSuccess)
+						e = cudaMemcpyAsync(dev, p, chunk, cudaMemcpyHostToDevice, st);
+					if (e == cudaSuccess)
+						e = cudaStreamSynchronize(st);
+					if (cudaHostUnregister(p) != cudaSuccess)
+						e = cudaErrorUnknown;
+				} else if (a->mode == 1) {
+					memcpy(pin, p, chunk);
+					e = cudaMemcpyAsync(dev, pin, chunk, cudaMemcpyHostToDevice, st);
+					if (e == cudaSuccess)
+						e = cudaStreamSynchronize(st);
+				} else {
+					e = cudaMemcpyAsync(dev, p, chunk, cudaMemcpyHostToDevice, st);
+					if (e == cudaSuccess)
+						e = cudaStreamSynchronize(st);
+				}
+				a->err = e != cudaSuccess;
+				off = (off + chunk) % buf;
+				a->bytes += (double)chunk;
+			}
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			el = (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec);
+		}
+		a->bytes /= el;
+	}
+	if (st != NULL)
+		cudaStreamDestroy(st);
+	cudaFree(dev);
+	cudaFreeHost(pin);
+	free(src);
+	return NULL;
+}
+
+static void host_register_bw(void)
+{
+	static const char *const name[3] = { "register", "stage", "pageable" };
+	const int ts[] = { 1, 8, 16 };
+	for (int mode = 0; mode < 3; mode++)
+		for (int nt : ts) {
+			std::vector<pthread_t> th((size_t)nt);
+			std::vector<hr_arg> args((size_t)nt);
+			for (int i = 0; i < nt; i++) {
+				args[(size_t)i].mode = mode;
+				pthread_create(&th[(size_t)i], NULL, hr_thread, &args[(size_t)i]);
+			}
+			double tot = 0;
+			int err = 0;
+			for (int i = 0; i < nt; i++) {
+				pthread_join(th[(size_t)i], NULL);
+				tot += args[(size_t)i].bytes;
+				err += args[(size_t)i].err;
+			}
+			printf("BENCH %-12s %-14s %2d threads: %8.3f GB/s (1 MiB buffers of the caller to the GPU)%s\n",
+			       "caller-H2D", name[mode], nt, tot / 1e9, err ? " FAIL: a CUDA call failed" : "");
+		}
+	fflush(stdout);
+}
+
 /* PCIe bandwidth of the link the ring uses: pinned host <-> device
  * cudaMemcpy of 256 MiB, one warm-up and 7 timed copies each way (CUDA
  * events around each copy); prints best and median GB/s (1e9 bytes/s) and
@@ -1547,6 +1639,7 @@ static void pcie_bw(void)
 	fflush(stdout);
 	pcie_zero_copy(h, sz);
 	host_mem_bw();
+	host_register_bw();
 	CK(cudaEventDestroy(e0));
 	CK(cudaEventDestroy(e1));
 	CK(cudaFree(d));
