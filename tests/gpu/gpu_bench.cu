@@ -1446,14 +1446,39 @@ static void pcie_zero_copy(void *h, size_t sz)
  * link - the producer copies its input into the pinned arena, its output
  * out of it, and wipes the arena (explicit_bzero).  T threads, each over
  * its own 2 x 64 MiB (out of cache), 1 MiB at a time, ~0.4 s. */
-struct hm_arg { int op; double bytes; };
+/* One thread of a host bandwidth row: what to do (mode), and back the
+ * bytes per second it moved and whether a call failed. */
+struct bw_arg { int mode; double bytes; int err; };
+
+/* nt threads of fn, each with its own bw_arg of the given mode: the
+ * summed bytes per second; *err counts the threads that failed. */
+static double bw_threads(int nt, int mode, void *(*fn)(void *), int *err)
+{
+	std::vector<pthread_t> th((size_t)nt);
+	std::vector<bw_arg> args((size_t)nt);
+	double tot = 0;
+	for (int i = 0; i < nt; i++) {
+		args[(size_t)i].mode = mode;
+		args[(size_t)i].err = 0;
+		pthread_create(&th[(size_t)i], NULL, fn, &args[(size_t)i]);
+	}
+	*err = 0;
+	for (int i = 0; i < nt; i++) {
+		pthread_join(th[(size_t)i], NULL);
+		tot += args[(size_t)i].bytes;
+		*err += args[(size_t)i].err;
+	}
+	return tot;
+}
+
 static void *hm_thread(void *vp)
 {
-	hm_arg *a = (hm_arg *)vp;
+	bw_arg *a = (bw_arg *)vp;
 	const size_t buf = (size_t)64 << 20, chunk = (size_t)1 << 20;
 	uint8_t *src = (uint8_t *)malloc(buf), *dst = (uint8_t *)malloc(buf);
 	a->bytes = 0;
 	if (src == NULL || dst == NULL) {
+		a->err = 1;
 		free(src);
 		free(dst);
 		return NULL;
@@ -1467,7 +1492,7 @@ static void *hm_thread(void *vp)
 	a->bytes = 0;
 	while (el < 0.4) {
 		for (int k = 0; k < 16; k++) {
-			if (a->op == 0)
+			if (a->mode == 0)
 				memcpy(dst + off, src + off, chunk);
 			else
 				explicit_bzero(dst + off, chunk);
@@ -1488,19 +1513,11 @@ static void host_mem_bw(void)
 	const int ts[] = { 1, 8, 16 };
 	for (int op = 0; op < 2; op++)
 		for (int nt : ts) {
-			std::vector<pthread_t> th((size_t)nt);
-			std::vector<hm_arg> args((size_t)nt);
-			for (int i = 0; i < nt; i++) {
-				args[(size_t)i].op = op;
-				pthread_create(&th[(size_t)i], NULL, hm_thread, &args[(size_t)i]);
-			}
-			double tot = 0;
-			for (int i = 0; i < nt; i++) {
-				pthread_join(th[(size_t)i], NULL);
-				tot += args[(size_t)i].bytes;
-			}
-			printf("BENCH %-12s %-14s %2d threads: %8.3f GB/s (1 MiB at a time, buffers out of cache)\n",
-			       "host-memory", op == 0 ? "memcpy" : "explicit_bzero", nt, tot / 1e9);
+			int err;
+			const double tot = bw_threads(nt, op, hm_thread, &err);
+			printf("BENCH %-12s %-14s %2d threads: %8.3f GB/s (1 MiB at a time, buffers out of cache)%s\n",
+			       "host-memory", op == 0 ? "memcpy" : "explicit_bzero", nt, tot / 1e9,
+			       err ? " FAIL: out of memory" : "");
 		}
 	fflush(stdout);
 }
@@ -1514,10 +1531,9 @@ static void host_mem_bw(void)
  * = cudaMemcpyAsync straight from the pageable buffer (the driver stages
  * it).  Whether dropping the host copy can pay for the registration is
  * what decides the GCM 1 MiB path (docs/benchmarks.md). */
-struct hr_arg { int mode; double bytes; int err; };
 static void *hr_thread(void *vp)
 {
-	hr_arg *a = (hr_arg *)vp;
+	bw_arg *a = (bw_arg *)vp;
 	const size_t buf = (size_t)64 << 20, chunk = (size_t)1 << 20;
 	uint8_t *src = (uint8_t *)malloc(buf), *pin = NULL, *dev = NULL;
 	cudaStream_t st = NULL;
@@ -1576,19 +1592,8 @@ static void host_register_bw(void)
 	const int ts[] = { 1, 8, 16 };
 	for (int mode = 0; mode < 3; mode++)
 		for (int nt : ts) {
-			std::vector<pthread_t> th((size_t)nt);
-			std::vector<hr_arg> args((size_t)nt);
-			for (int i = 0; i < nt; i++) {
-				args[(size_t)i].mode = mode;
-				pthread_create(&th[(size_t)i], NULL, hr_thread, &args[(size_t)i]);
-			}
-			double tot = 0;
-			int err = 0;
-			for (int i = 0; i < nt; i++) {
-				pthread_join(th[(size_t)i], NULL);
-				tot += args[(size_t)i].bytes;
-				err += args[(size_t)i].err;
-			}
+			int err;
+			const double tot = bw_threads(nt, mode, hr_thread, &err);
 			printf("BENCH %-12s %-14s %2d threads: %8.3f GB/s (1 MiB buffers of the caller to the GPU)%s\n",
 			       "caller-H2D", name[mode], nt, tot / 1e9, err ? " FAIL: a CUDA call failed" : "");
 		}
