@@ -131,6 +131,16 @@
 #   44 p11_nothreads, p11_bad, engine_blob, then a lone P-256 signature
 #      under Nsight Compute (veload with one block: sections, then every
 #      SASS instruction's executed count and stall samples as CSV)
+#   45 a kernel change to RSA's arithmetic: plan 18 with gpu_ring (the
+#      fault check), then the vault kernel's SASS (cuobjdump, $OUT/sass.txt.gz;
+#      its functions are found by the cubin's symbols, docs/gpu-kernel.md)
+#   46 a quick look at a change to RSA's arithmetic: gpu_kat, gpu_ring,
+#      gpu_bench sig (the lone split), p11bench RSA-2048 at 1 and 1,024
+#      threads, the SASS as in 45
+#   47 a lone RSA signature taken apart: gpu_bench mm (the warp product and
+#      a CRT half's exponentiation, cycles), plan 45, then veload with
+#      RSA-2048 (one block, no ring) under Nsight Compute (sections, and
+#      every SASS instruction's executed count and stall samples as CSV)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -401,5 +411,26 @@ case "${1:-}" in
      PV_ECLOAD_N=1 PV_NCU_K=ve PV_NCU_N=1 PV_NCU_SOURCE=1 PV_ECLOAD_CARVEOUTS=-1 PV_NCU_LIMIT=120 \
        timeout 330 bash tests/gpu/run-device --bundle "$B" --phases ecprof > /dev/null 2>&1
      cat "$OUT/summary-unit.txt" "$OUT/summary.txt"; grep -h 'Duration\|Executed Instructions \|No Instruction\|Stall' "$OUT/ncu-ve-1.txt" | head -20 ;;
+  45|46) [ "$1" = 46 ] && export PV_UNIT_NAMES="" PV_BENCH_MECH=rsa2048-sign PV_BENCH_OSSL=none
+     (export PV_KAT_LIMIT=150 PV_RING_LIMIT=80 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 PV_UNIT_TIMEOUT_SCALE=0.5 \
+        PV_UNIT_NAMES="${PV_UNIT_NAMES-engine_pk engine_pk_wycheproof engine_blob pk_general p11pk}" \
+        PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=60 PV_BENCH_SPLIT=1 \
+        PV_BENCH_MECH=${PV_BENCH_MECH:-rsa2048-sign,p256-sign,sm2-sign} \
+        PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40
+      P=kat,ring,unit,bench; [ -z "$PV_UNIT_NAMES" ] && P=kat,ring,bench
+      timeout 520 bash tests/gpu/run-device --bundle "$B" --phases $P --scale 0.3 > /dev/null 2>&1)
+     cuobjdump -sass /tmp/pv-bundle/build-dev/tests/gpu/gpu_ring > "$OUT/sass.txt" 2>&1
+     gzip -f "$OUT/sass.txt"
+     cat "$OUT/summary.txt" ;;
+  47) (export PV_GPU_BENCH_ONLY=mm PV_GPU_BENCH_LIMIT=30 PV_P11BENCH=0
+      timeout 40 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-mm.txt"
+     bash "$0" 45 > /dev/null 2>&1
+     mv "$OUT/summary.txt" "$OUT/summary-45.txt"; mv "$OUT/logs.tgz" "$OUT/logs-45.tgz" 2>/dev/null
+     PV_ECLOAD_N=1 PV_VELOAD_WORK=32 PV_NCU_K=ve PV_NCU_N=1 PV_NCU_EXTRA="0 32" PV_NCU_SOURCE=1 \
+       PV_ECLOAD_CARVEOUTS=-1 PV_NCU_LIMIT=120 timeout 300 bash tests/gpu/run-device --bundle "$B" --phases ecprof > /dev/null 2>&1
+     grep -h 'BENCH mm' "$OUT/summary-mm.txt"; cat "$OUT/summary-45.txt"; echo "=== veload RSA ==="
+     grep -h 'veload' "$OUT/summary.txt"
+     grep -h 'Duration\|Executed Instructions \|No Instruction\|Stall' "$OUT/ncu-ve-1.txt" | head -20 ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -26,7 +26,7 @@
  * on 1, 8 and 16 threads (the producer's copies of a request); and a
  * caller's 1 MiB buffers to the GPU by the copy engine, registered,
  * staged through a pinned buffer or pageable (host_register_bw).
- * usage: gpu_bench [scale [latency|pk|pkhost|sig|pcie]]
+ * usage: gpu_bench [scale [latency|pk|pkhost|sig|pcie|mm|ecload|veload]]
  *   scale 1 = default sizes; 0.1 for a quick run;
  *   latency  the lone-request round trip alone;
  *   pk       the public-key kernel-only rates alone;
@@ -44,7 +44,13 @@
  *            after a delay of up to stagger_us of its own; work adds the
  *            ring's per-request steps (VL_IN 1, VL_OUT 2, VL_WIPE 4,
  *            VL_REPS 8: four requests per block; VL_SYNC 16: all blocks
- *            start each request together).
+ *            start each request together; VL_RSA 32: RSA-2048 instead
+ *            of P-256);
+ *   mm       the warp Montgomery product alone (pvc_bn_warp.cuh): cycles
+ *            per product and per step for one limb per lane (32 limbs) and
+ *            two (64 limbs), and a 1,088-bit exponentiation mod a 1,024-bit
+ *            modulus (an RSA-2048 CRT half with its 64 blinding bits), one
+ *            warp alone on the GPU; results checked against the host.
  * Exit status: 0, 1 if a signature was wrong, 77 without a CUDA device.
  */
 #include <cstdio>
@@ -914,6 +920,16 @@ static void be16_field(std::vector<uint8_t> &v, const uint8_t *p, size_t n)
 	v.insert(v.end(), p, p + n);
 }
 
+/* ring_import's input for an RSA private key: n, e, d, p, q, dp, dq, qinv */
+static void rsa_import_in(const kc_rsa_priv &r, std::vector<uint8_t> &in)
+{
+	const uint8_t e[4] = { (uint8_t)(r.e >> 24), (uint8_t)(r.e >> 16), (uint8_t)(r.e >> 8), (uint8_t)r.e };
+	be16_field(in, r.n, sizeof r.n); be16_field(in, e, 4); be16_field(in, r.d, sizeof r.d);
+	be16_field(in, r.p, sizeof r.p); be16_field(in, r.q, sizeof r.q);
+	be16_field(in, r.dp, sizeof r.dp); be16_field(in, r.dq, sizeof r.dq);
+	be16_field(in, r.qinv, sizeof r.qinv);
+}
+
 /* The execute stage of one request split at the KC_PROF marks it passed
  * (kc_defs.h): pf[k] gets the time from the previous mark (or the inputs'
  * arrival) to mark k, pf[KC_PROF_N] the rest up to the end of execute. */
@@ -1020,12 +1036,7 @@ static int sig_ring(double scale)
 		if (kind) {
 			in.assign(K.p256, K.p256 + 32);
 		} else {
-			const kc_rsa_priv &r = K.rsa;
-			uint8_t e[4] = { (uint8_t)(r.e >> 24), (uint8_t)(r.e >> 16), (uint8_t)(r.e >> 8), (uint8_t)r.e };
-			be16_field(in, r.n, sizeof r.n); be16_field(in, e, 4); be16_field(in, r.d, sizeof r.d);
-			be16_field(in, r.p, sizeof r.p); be16_field(in, r.q, sizeof r.q);
-			be16_field(in, r.dp, sizeof r.dp); be16_field(in, r.dq, sizeof r.dq);
-			be16_field(in, r.qinv, sizeof r.qinv);
+			rsa_import_in(K.rsa, in);
 		}
 		int rc = ring_import(v, kind ? PV_KEY_EC_P256 : PV_KEY_RSA, PV_USE_SIGN, in, id, blob, &pub);
 		if (rc != PV_OK) {
@@ -1130,6 +1141,8 @@ static int sig_ring(double scale)
                         each request (a grid-wide barrier), so that the
                         blocks of a multiprocessor run the same stage at
                         the same time, as a batch would               */
+#define VL_RSA 32u   /* an RSA-2048 PKCS#1 v1.5 SHA-256 signature instead
+                        of P-256 (a lone RSA request under Nsight)      */
 __device__ uint32_t vl_bar;     /* VL_SYNC's arrivals (zeroed per launch) */
 __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_desc *d, uint8_t *arenas,
                                                const uint8_t *host, uint32_t *hdone, uint32_t alen,
@@ -1235,6 +1248,119 @@ __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_de
 		kc_wipe(sv, sizeof *sv);
 }
 
+/* "mm": the warp product and exponentiation of a lone RSA half, timed by
+ * clock64 on warp 0 of a single block (warp 1 idle, as in a lone request's
+ * serial stretches), MM_N products in a dependent chain d = d b / R. */
+#define MM_N 256
+__global__ void k_mm(const uint32_t *m, const uint32_t *x, uint32_t m0i, uint32_t nl,
+                     uint32_t *out, long long *cyc)
+{
+	pvcw_mode(1u);
+	if (threadIdx.x >= 32u)
+		return;
+	long long t0, t1;
+	if (nl <= 32u) {
+		uint32_t a[1], b[1], mm[1];
+		pvcw_ld<1>(mm, m, nl);
+		pvcw_ld<1>(a, x, nl);
+		pvcw_ld<1>(b, x, nl);
+		t0 = clock64();
+		for (int i = 0; i < MM_N; i++)
+			pvcw_mm<1>(a, a, b, mm, nl, m0i);
+		t1 = clock64();
+		pvcw_st<1>(out, a, nl);
+	} else {
+		uint32_t a[2], b[2], mm[2];
+		pvcw_ld<2>(mm, m, nl);
+		pvcw_ld<2>(a, x, nl);
+		pvcw_ld<2>(b, x, nl);
+		t0 = clock64();
+		for (int i = 0; i < MM_N; i++)
+			pvcw_mm<2>(a, a, b, mm, nl, m0i);
+		t1 = clock64();
+		pvcw_st<2>(out, a, nl);
+	}
+	if (threadIdx.x == 0u)
+		*cyc = t1 - t0;
+}
+
+__global__ void k_mm_exp(const uint32_t *m, uint32_t *x, const uint32_t *e, uint32_t ebits,
+                         const uint32_t *r2, uint32_t m0i, uint32_t nl, long long *cyc)
+{
+	pvcw_mode(1u);
+	if (threadIdx.x >= 32u)
+		return;
+	const long long t0 = clock64();
+	pvcw_modexp<1>(x, e, ebits, r2, m, nl, m0i);
+	const long long t1 = clock64();
+	if (threadIdx.x == 0u)
+		*cyc = t1 - t0;
+}
+
+static int mm_bench(void)
+{
+	uint32_t hm[64], hx[64], he[34], hr2[32], got[64], want[64], t[64];
+	static uint32_t tmp[KC_BN_MODEXP_TMP(32)];
+	uint32_t *dm, *dx, *de, *dr2, *dout;
+	long long *dc, c;
+	int bad = 0, clk = 0;
+	std::srand(7);
+	for (int i = 0; i < 64; i++) {
+		hm[i] = (uint32_t)std::rand() ^ ((uint32_t)std::rand() << 16);
+		hx[i] = (uint32_t)std::rand() ^ ((uint32_t)std::rand() << 16);
+	}
+	for (int i = 0; i < 34; i++)
+		he[i] = (uint32_t)std::rand() ^ ((uint32_t)std::rand() << 16);
+	CK(cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0));
+	CK(cudaMalloc(&dm, 256)); CK(cudaMalloc(&dx, 256)); CK(cudaMalloc(&de, sizeof he));
+	CK(cudaMalloc(&dr2, 128)); CK(cudaMalloc(&dout, 256)); CK(cudaMalloc(&dc, sizeof c));
+	for (uint32_t nl = 32; nl <= 64; nl += 32) {
+		hm[0] |= 1u;
+		hm[nl - 1] |= 0x80000000u;
+		hx[nl - 1] &= 0x7fffffffu;
+		const uint32_t m0i = kc_bn_ninv32(hm[0]);
+		CK(cudaMemcpy(dm, hm, 4 * nl, cudaMemcpyHostToDevice));
+		CK(cudaMemcpy(dx, hx, 4 * nl, cudaMemcpyHostToDevice));
+		for (int rep = 0; rep < 2; rep++)      /* the first launch loads the code */
+			k_mm<<<1, 64>>>(dm, dx, m0i, nl, dout, dc);
+		CK(cudaDeviceSynchronize());
+		CK(cudaMemcpy(&c, dc, sizeof c, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(got, dout, 4 * nl, cudaMemcpyDeviceToHost));
+		std::memcpy(want, hx, 4 * nl);
+		for (int i = 0; i < MM_N; i++) {
+			kc_bn_montmul(t, want, hx, hm, nl, m0i);
+			std::memcpy(want, t, 4 * nl);
+		}
+		const bool ok = std::memcmp(got, want, 4 * nl) == 0;
+		bad |= !ok;
+		printf("BENCH mm %u limbs (%u per lane): %.0f cycles per product, %.1f per step, %.2f us per product; "
+		       "%d products %s the host's\n", nl, nl / 32, (double)c / MM_N, (double)c / MM_N / nl,
+		       (double)c / MM_N / (clk / 1000.0), MM_N, ok ? "equal to" : "DIFFERENT from");
+	}
+	/* one RSA-2048 CRT half: 1,024-bit modulus, 1,088-bit exponent */
+	hm[31] |= 0x80000000u;
+	const uint32_t m0i = kc_bn_ninv32(hm[0]);
+	kc_bn_r2(hr2, hm, 32, m0i, 1024);
+	CK(cudaMemcpy(dm, hm, 128, cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(de, he, sizeof he, cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(dr2, hr2, 128, cudaMemcpyHostToDevice));
+	for (int rep = 0; rep < 2; rep++) {
+		CK(cudaMemcpy(dx, hx, 128, cudaMemcpyHostToDevice));
+		k_mm_exp<<<1, 64>>>(dm, dx, de, 1088, dr2, m0i, 32, dc);
+	}
+	CK(cudaDeviceSynchronize());
+	CK(cudaMemcpy(&c, dc, sizeof c, cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(got, dx, 128, cudaMemcpyDeviceToHost));
+	std::memcpy(want, hx, 128);
+	kc_bn_modexp(want, he, 1088, hr2, hm, 32, m0i, tmp);
+	const bool ok = std::memcmp(got, want, 128) == 0;
+	bad |= !ok;
+	printf("BENCH mm exponentiation, 1,024-bit modulus, 1,088-bit exponent: %lld cycles, %.0f us at %.2f GHz; "
+	       "%s the host's\n", c, (double)c / (clk / 1000.0), clk / 1e6, ok ? "equal to" : "DIFFERENT from");
+	cudaFree(dm); cudaFree(dx); cudaFree(de); cudaFree(dr2); cudaFree(dout); cudaFree(dc);
+	return bad;
+}
+
 static int ve_load(const char *list, uint32_t stagger_us, uint32_t work)
 {
 	static pk_keys K;
@@ -1245,8 +1371,13 @@ static int ve_load(const char *list, uint32_t stagger_us, uint32_t work)
 	if (v == NULL)
 		return 1;
 	const uint8_t id[16] = { 9, 9, 9 };
-	std::vector<uint8_t> blob, pub;
-	int rc = ring_import(v, PV_KEY_EC_P256, PV_USE_SIGN, std::vector<uint8_t>(K.p256, K.p256 + 32), id, blob, &pub);
+	const bool rsa = (work & VL_RSA) != 0u;
+	std::vector<uint8_t> blob, pub, in;
+	if (rsa)
+		rsa_import_in(K.rsa, in);
+	else
+		in.assign(K.p256, K.p256 + 32);
+	int rc = ring_import(v, rsa ? PV_KEY_RSA : PV_KEY_EC_P256, PV_USE_SIGN, in, id, blob, &pub);
 	pv_cuda_close(v);
 	if (rc != PV_OK) {
 		printf("FAIL veload: import rc %d\n", rc);
@@ -1255,7 +1386,8 @@ static int ve_load(const char *list, uint32_t stagger_us, uint32_t work)
 	e2e_req rq;
 	uint8_t h[32];
 	for (int k = 0; k < 32; k++) h[k] = (uint8_t)(k * 5 + 3);
-	sign_req(rq, PV_MECH_ECDSA, 0, id, blob, h);   /* VL_OUT copies the output 16 bytes at a time */
+	/* VL_OUT copies the output 16 bytes at a time: 64 or 256 bytes */
+	sign_req(rq, rsa ? PV_MECH_RSA_PKCS : PV_MECH_ECDSA, rsa ? PV_MECH_SHA256 : 0, id, blob, h);
 	const uint32_t alen = (uint32_t)((rq.a.size() + 255u) & ~(size_t)255u);
 	rq.a.resize(alen, 0);
 	/* the master key of open_vault, fixed boot entropy */
@@ -1271,10 +1403,10 @@ static int ve_load(const char *list, uint32_t stagger_us, uint32_t work)
 	int sms = 0;
 	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
 	printf("BENCH %-12s k_ve2w: %d regs, %zu B local/thread, %zu + %zu B shared/block, %d blocks/SM, "
-	       "request arena %u B (blob %zu B), work %u%s%s%s%s%s\n", "veload", fa.numRegs,
+	       "request arena %u B (blob %zu B), work %u%s%s%s%s%s%s\n", "veload", fa.numRegs,
 	       (size_t)fa.localSizeBytes, (size_t)fa.sharedSizeBytes, (size_t)VL_SMEM, bps, alen, blob.size(), work,
 	       work & VL_IN ? " in" : "", work & VL_OUT ? " out" : "", work & VL_WIPE ? " wipe" : "",
-	       work & VL_REPS ? " 4-per-block" : "", work & VL_SYNC ? " synced" : "");
+	       work & VL_REPS ? " 4-per-block" : "", work & VL_SYNC ? " synced" : "", rsa ? " RSA-2048" : "");
 	uint8_t *dboot;
 	ve_desc *dd;
 	CK(cudaMalloc(&dboot, sizeof boot));
@@ -1344,8 +1476,9 @@ static int ve_load(const char *list, uint32_t stagger_us, uint32_t work)
 		for (int k = 0; k < 8 && b == 0 && sigs != NULL; k++) {
 			uint32_t j = (uint32_t)((uint64_t)k * (nr - 1) / 7);
 			const uint8_t *sig = sigs + (size_t)j * alen + rq.d.out.off;
-			b += res[j].out_len != 64 ||
-			     kc_ecdsa_verify(KC_EC_P256, pub.data(), pub.size(), h, 32, sig, 64) != PV_OK;
+			b += rsa ? res[j].out_len != 256 || kc_rsa_pkcs1_verify(&rpub, KC_HASH_SHA256, h, 32, sig, 256) != PV_OK
+			         : res[j].out_len != 64 ||
+			           kc_ecdsa_verify(KC_EC_P256, pub.data(), pub.size(), h, 32, sig, 64) != PV_OK;
 		}
 		if ((work & VL_WIPE) && b == 0)
 			for (size_t k = 0; k < dev.size(); k++)
@@ -1685,10 +1818,15 @@ int main(int argc, char **argv)
 	/* "veload [n,n,... [stagger_us [work]]]": the vault's execute path
 	 * without the ring, optionally with the ring's per-request steps */
 	if (argc > 2 && strcmp(argv[2], "veload") == 0) {
-		printf("gpu_bench: %s, ve_execute P-256 signatures by load, no ring\n", why);
+		printf("gpu_bench: %s, ve_execute signatures by load, no ring\n", why);
 		return ve_load(argc > 3 ? argv[3] : "1,132,264,528,1056",
 		               argc > 4 ? (uint32_t)atoi(argv[4]) : 0u,
 		               argc > 5 ? (uint32_t)strtoul(argv[5], NULL, 0) : 0u) ? 1 : 0;
+	}
+	/* "mm": the warp Montgomery product and a CRT half's exponentiation */
+	if (argc > 2 && strcmp(argv[2], "mm") == 0) {
+		printf("gpu_bench: %s, warp Montgomery products, one warp\n", why);
+		return mm_bench();
 	}
 	/* "sig": signatures through the ring, without PKCS#11 */
 	if (argc > 2 && strcmp(argv[2], "sig") == 0) {

@@ -107,26 +107,18 @@ KC_PRIV void kc_bn_r2_finish(uint32_t *r2, const uint32_t *m, size_t nl, uint32_
 	kc_wipe(t, sizeof t);
 }
 
-KC_API void kc_bn_r2(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
+KC_API void kc_bn_r2(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i, uint32_t minbits)
 {
-	size_t i;
-	/* R mod m = mont(1), by doubling 1 (32 nl times) */
-	kc_bn_zero(r2, nl);
-	r2[0] = 1;
-	if (!KC_BN_COOP_DBL(r2, m, nl, 32u * (uint32_t)nl))
-		for (i = 0; i < 32u * nl; i++)
-			kc_bn_mont_dbl(r2, m, nl);
-	kc_bn_r2_finish(r2, m, nl, m0i);
-}
+	const uint32_t rbits = 32u * (uint32_t)nl;
+	uint32_t from = minbits - 1u, i;
 
-KC_API void kc_bn_r2_pub(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
-{
-	uint32_t bl = kc_bn_bitlen(m, nl), i;
-	/* R mod m: start from 2^(bl-1) < m and double up to 2^(32 nl) */
+	if (minbits == 0u || minbits > rbits)
+		from = 0;
+	/* R mod m = mont(1): 2^from < m, doubled up to 2^(32 nl) */
 	kc_bn_zero(r2, nl);
-	r2[(bl - 1) >> 5] = 1u << ((bl - 1) & 31);
-	if (!KC_BN_COOP_DBL(r2, m, nl, 32u * (uint32_t)nl - (bl - 1)))
-		for (i = bl - 1; i < 32u * (uint32_t)nl; i++)
+	r2[from >> 5] = 1u << (from & 31u);
+	if (!KC_BN_COOP_DBL(r2, m, nl, rbits - from))
+		for (i = from; i < rbits; i++)
 			kc_bn_mont_dbl(r2, m, nl);
 	kc_bn_r2_finish(r2, m, nl, m0i);
 }

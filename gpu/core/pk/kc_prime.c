@@ -134,7 +134,7 @@ KC_PRIV int kc_prime_mr(kc_drbg *rng, const uint32_t *w, size_t nl, uint32_t rou
 		a++;
 	}
 	m0i = kc_bn_ninv32(w[0]);
-	kc_bn_r2(r2, w, nl, m0i);
+	kc_bn_r2(r2, w, nl, m0i, 1);
 	for (r = 0; r < rounds && ok; r++) {
 		uint32_t pass;
 		rc = kc_prime_base(rng, z, nl, wbits);

@@ -79,25 +79,32 @@ KC_API int kc_rsa_public(const kc_rsa_pub *pk, const uint8_t *in, size_t inlen, 
 	if (!kc_bn_lt(x, nn, nl))
 		return PV_ERR_ENC_INVALID;
 	m0i = kc_bn_ninv32(nn[0]);
-	kc_bn_r2_pub(r2, nn, nl, m0i);
+	kc_bn_r2(r2, nn, nl, m0i, pk->bits);
 	kc_bn_modexp_pub(x, pk->e, r2, nn, nl, m0i, tmp);
 	kc_bn_encode(out, k, x, nl);
 	return PV_OK;
 }
 
 /* For one prime: px, its r2, ex = dx + r (px - 1) (hl + 2 limbs) and
- * m = c mod px, ready for m^ex mod px.  Returns ctl "fits"; *m0i. */
+ * m = c mod px, ready for m^ex mod px.  Returns ctl "fits"; *m0i.
+ *
+ * R mod px starts from 2^(bits - 32 hl - 1), a public bound below px:
+ * n = p q has `bits` bits and the other prime is below 2^(32 hl), so px >
+ * 2^(bits - 1 - 32 hl) (RSA-2048: 2^1023, one doubling instead of 1,024).
+ * A key whose primes do not multiply to n gets a wrong r2 and a wrong
+ * result, which the fault check refuses like any other. */
 KC_PRIV uint32_t kc_rsa_core_prep(uint32_t *m, uint32_t *ex, const uint32_t *cw, const uint8_t *pb,
-                                  const uint8_t *db, const uint8_t *rnd, size_t hl,
+                                  const uint8_t *db, const uint8_t *rnd, uint32_t bits, size_t hl,
                                   uint32_t *px, uint32_t *r2, uint32_t *m0ip)
 {
+	const uint32_t minbits = bits > 32u * (uint32_t)hl ? bits - 32u * (uint32_t)hl : 1u;
 	uint32_t t[KC_RSA_HL + 2], r[2], ok, m0i;
 
 	ok = kc_bn_decode(px, hl, pb, KC_RSA_MAX_HBYTES);
 	ok &= px[0] & 1u;
 	px[0] |= 1u;                         /* keep Montgomery defined */
 	m0i = kc_bn_ninv32(px[0]);
-	kc_bn_r2(r2, px, hl, m0i);
+	kc_bn_r2(r2, px, hl, m0i, minbits);
 	/* ex = dx + r (px - 1) */
 	r[0] = kc_load_be32(rnd);
 	r[1] = kc_load_be32(rnd + 4);
@@ -146,8 +153,8 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	range = kc_bn_lt(cw, nn, nl);
 
 	ok = range;
-	ok &= kc_rsa_core_prep(m1, ex1, cw, sk->p, sk->dp, rnd, hl, pp, r2p, &m0p);
-	ok &= kc_rsa_core_prep(m2, ex2, cw, sk->q, sk->dq, rnd + 8, hl, qq, r2q, &m0q);
+	ok &= kc_rsa_core_prep(m1, ex1, cw, sk->p, sk->dp, rnd, sk->bits, hl, pp, r2p, &m0p);
+	ok &= kc_rsa_core_prep(m2, ex2, cw, sk->q, sk->dq, rnd + 8, sk->bits, hl, qq, r2q, &m0q);
 	KC_PROF(6);
 	/* m1 = cp^ex1 mod p, m2 = cq^ex2 mod q */
 	kc_bn_modexp2(m1, ex1, r2p, pp, m0p, m2, ex2, r2q, qq, m0q, 32 * (hl + 2), hl, tmp);
@@ -172,7 +179,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 
 	/* fault check: s^e mod n == c */
 	m0i = kc_bn_ninv32(nn[0]);
-	kc_bn_r2_pub(r2n, nn, nl, m0i);
+	kc_bn_r2(r2n, nn, nl, m0i, sk->bits);
 	ok &= kc_bn_lt(s, nn, nl);
 	for (i = 0; i < nl; i++)
 		tmp[i] = s[i];

@@ -67,7 +67,7 @@ KC_PRIV int kc_rsa_im_factor(kc_rsa_im_ws *w, const kc_rsa_priv *sk, kc_drbg *rn
 	}
 	ebits = 32u * (uint32_t)(nl + 1);
 	m0i = kc_bn_ninv32(w->n[0]);
-	kc_bn_r2_pub(w->r2, w->n, nl, m0i);
+	kc_bn_r2(w->r2, w->n, nl, m0i, sk->bits);
 	for (i = 0; i < nl; i++)
 		w->nm1[i] = w->n[i];
 	w->nm1[0] ^= 1u;                                   /* n odd */

@@ -77,7 +77,7 @@ int main(void)
 	/* 1. modexp: public modulus n, secret base and exponent */
 	kc_bn_decode(m, 32, pk.n, sizeof pk.n);
 	m0i = kc_bn_ninv32(m[0]);
-	kc_bn_r2(r2, m, 32, m0i);
+	kc_bn_r2(r2, m, 32, m0i, 1);
 	for (i = 0; i < 32; i++) {
 		x[i] = 0x01020304u * (uint32_t)(i + 1);
 		e[i] = 0xa5a5a5a5u ^ (uint32_t)i;
@@ -117,7 +117,7 @@ int main(void)
 		kc_bn_gcd_odd(g, a, b, 16, t);
 		kc_bn_div(qq, rr, a, b, 16);
 		kc_bn_decode(a, 32, sk.n, sizeof sk.n);
-		kc_bn_r2(r2p, p, 16, kc_bn_ninv32(p[0]));
+		kc_bn_r2(r2p, p, 16, kc_bn_ninv32(p[0]), 1);
 		kc_bn_mod_wide(rr, a, r2p, p, 16, kc_bn_ninv32(p[0]));
 		CT_PUBLIC(rr, 16 * sizeof(uint32_t));
 		CHECK(kc_bn_iszero(rr, 16));          /* n mod p == 0 */

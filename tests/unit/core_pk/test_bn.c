@@ -178,14 +178,21 @@ static void test_mont(void)
 			to_limbs(mm, nl, m);
 			m0i = kc_bn_ninv32(mm[0]);
 			CU_ASSERT(mm[0] * (0u - m0i) == 1u);
-			kc_bn_r2(r2, mm, nl, m0i);
 			BN_set_word(r, 0);
 			BN_set_bit(r, (int)(64 * nl));
 			BN_mod(r, r, m, bctx);
-			CU_ASSERT(check_eq(r2, nl, r, "r2"));
-			kc_bn_zero(r2, nl);
-			kc_bn_r2_pub(r2, mm, nl, m0i);
-			CU_ASSERT(check_eq(r2, nl, r, "r2_pub"));
+			/* no bound, a loose bound, the exact bit length; out of range
+			 * bounds (0, above 32 nl) mean "no bound" */
+			{
+				const uint32_t bl = (uint32_t)BN_num_bits(m);
+				const uint32_t mb[] = { 1, bl / 2, bl, 0, 32u * (uint32_t)nl + 1u };
+				size_t b;
+				for (b = 0; b < sizeof mb / sizeof mb[0]; b++) {
+					kc_bn_zero(r2, nl);
+					kc_bn_r2(r2, mm, nl, m0i, mb[b]);
+					CU_ASSERT(check_eq(r2, nl, r, "r2"));
+				}
+			}
 			/* modexp with a secret-size exponent */
 			BN_rand_range(x, m);
 			ebits = (size_t)(bits / 2 + it);
