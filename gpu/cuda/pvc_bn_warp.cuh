@@ -176,11 +176,13 @@ __device__ __forceinline__ void pvcw_mm(uint32_t (&d)[K], const uint32_t (&a)[K]
 		t[k] = 0;
 		c[k] = 0;
 	}
+	uint32_t an = __shfl_sync(PVCW_ALL, a[0], 0);
 	for (uint32_t i = 0; i < nl; i++) {
-		uint32_t ak = a[0];
-		if (K > 1 && i >= 32u)
-			ak = a[K - 1];
-		const uint32_t ai = __shfl_sync(PVCW_ALL, ak, i & 31u);
+		/* a_i was fetched during step i - 1: fetch a_(i+1) now, so that
+		 * no step waits for the shuffle of its own limb of a (at i =
+		 * nl - 1 the word fetched is not used) */
+		const uint32_t ai = an, n = i + 1u;
+		an = __shfl_sync(PVCW_ALL, K > 1 && n >= 32u ? a[K - 1] : a[0], n & 31u);
 		const uint32_t q = (t0 + ai * b0) * m0i;
 		uint32_t v[K];
 #pragma unroll
