@@ -141,6 +141,10 @@
 #      a CRT half's exponentiation, cycles), plan 45, then veload with
 #      RSA-2048 (one block, no ring) under Nsight Compute (sections, and
 #      every SASS instruction's executed count and stall samples as CSV)
+#   48 after 47, the rest of an RSA change's checks in one short call:
+#      p11pk_wycheproof, e2e pubkey and openssl, the 60 s stress of 64
+#      threads, p11bench RSA-2048 at 1 and 1,024 threads with OpenSSL on 1
+#      and 16 threads
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -432,5 +436,10 @@ case "${1:-}" in
      grep -h 'BENCH mm' "$OUT/summary-mm.txt"; cat "$OUT/summary-45.txt"; echo "=== veload RSA ==="
      grep -h 'veload' "$OUT/summary.txt"
      grep -h 'Duration\|Executed Instructions \|No Instruction\|Stall' "$OUT/ncu-ve-1.txt" | head -20 ;;
+  48) export PV_UNIT_SUITES="" PV_UNIT_NAMES="p11pk_wycheproof" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_E2E="pubkey openssl" PV_E2E_LIMIT=120 PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=100 \
+       PV_GPU_BENCH=0 PV_BENCH_MECH=rsa2048-sign PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 \
+       PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=90
+     exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress,bench ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
