@@ -1252,36 +1252,31 @@ __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_de
  * clock64 on warp 0 of a single block (warp 1 idle, as in a lone request's
  * serial stretches), MM_N products in a dependent chain d = d b / R. */
 #define MM_N 256
+template <int K>
+__device__ long long mm_chain(const uint32_t *m, const uint32_t *x, uint32_t m0i, uint32_t nl,
+                              uint32_t *out)
+{
+	uint32_t a[K], b[K], mm[K];
+	pvcw_ld<K>(mm, m, nl);
+	pvcw_ld<K>(a, x, nl);
+	pvcw_ld<K>(b, x, nl);
+	const long long t0 = clock64();
+	for (int i = 0; i < MM_N; i++)
+		pvcw_mm<K>(a, a, b, mm, nl, m0i);
+	const long long t1 = clock64();
+	pvcw_st<K>(out, a, nl);
+	return t1 - t0;
+}
+
 __global__ void k_mm(const uint32_t *m, const uint32_t *x, uint32_t m0i, uint32_t nl,
                      uint32_t *out, long long *cyc)
 {
 	pvcw_mode(1u);
 	if (threadIdx.x >= 32u)
 		return;
-	long long t0, t1;
-	if (nl <= 32u) {
-		uint32_t a[1], b[1], mm[1];
-		pvcw_ld<1>(mm, m, nl);
-		pvcw_ld<1>(a, x, nl);
-		pvcw_ld<1>(b, x, nl);
-		t0 = clock64();
-		for (int i = 0; i < MM_N; i++)
-			pvcw_mm<1>(a, a, b, mm, nl, m0i);
-		t1 = clock64();
-		pvcw_st<1>(out, a, nl);
-	} else {
-		uint32_t a[2], b[2], mm[2];
-		pvcw_ld<2>(mm, m, nl);
-		pvcw_ld<2>(a, x, nl);
-		pvcw_ld<2>(b, x, nl);
-		t0 = clock64();
-		for (int i = 0; i < MM_N; i++)
-			pvcw_mm<2>(a, a, b, mm, nl, m0i);
-		t1 = clock64();
-		pvcw_st<2>(out, a, nl);
-	}
+	const long long c = nl <= 32u ? mm_chain<1>(m, x, m0i, nl, out) : mm_chain<2>(m, x, m0i, nl, out);
 	if (threadIdx.x == 0u)
-		*cyc = t1 - t0;
+		*cyc = c;
 }
 
 __global__ void k_mm_exp(const uint32_t *m, uint32_t *x, const uint32_t *e, uint32_t ebits,
