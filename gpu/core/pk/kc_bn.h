@@ -83,9 +83,10 @@ KC_API void kc_bn_montmul(uint32_t *d, const uint32_t *x, const uint32_t *y,
 KC_API void kc_bn_montsqr(uint32_t *d, const uint32_t *x,
                           const uint32_t *m, size_t nl, uint32_t m0i);
 /* r2 = R^2 mod m, for an odd m > 1 of at least minbits bits (a public
- * bound, 1 <= minbits <= 32 nl: 1 when nothing is known, the bit length
- * for a public m).  R mod m is 2^(minbits - 1) doubled 32 nl - minbits + 1
- * times, so the time depends on nl and minbits only, never on m. */
+ * bound: 1 when nothing is known, the bit length for a public m; 0 or
+ * more than 32 nl count as 1).  R mod m is 2^(minbits - 1) doubled
+ * 32 nl - minbits + 1 times, so the time depends on nl and minbits only,
+ * never on m. */
 KC_API void kc_bn_r2(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i, uint32_t minbits);
 /* d = x * R mod m (x < m), d != x */
 KC_API void kc_bn_to_mont(uint32_t *d, const uint32_t *x, const uint32_t *r2,
