@@ -248,6 +248,13 @@ __device__ static inline void pvc_out_span(const ve_desc *d, const ve_result *re
  * requests in flight per block). */
 #define PVC_SYM_WARP_MIN 4096u
 
+/* An RSA mechanism: its request runs on two warps (pvc_lanes) and its
+ * block skips the gather (pvc_sm_gather) */
+__device__ static inline bool pvc_rsa(const ve_desc *d)
+{
+	return d->mech >= PV_MECH_RSA_PKCS && d->mech <= PV_MECH_RSA_X_509;
+}
+
 /* Lanes of warp 0 that run a request: RSA requests run on all 32 with
  * identical data, so that kc_bn's Montgomery arithmetic is done by the
  * warp, and warp 1 computes the second CRT half beside it (mode 2 of
@@ -260,7 +267,7 @@ __device__ static inline void pvc_out_span(const ve_desc *d, const ve_result *re
  * only picks the shape, ve_execute validates it.) */
 __device__ static inline uint32_t pvc_lanes(const ve_desc *d)
 {
-	const bool rsa = d->mech >= PV_MECH_RSA_PKCS && d->mech <= PV_MECH_RSA_X_509;
+	const bool rsa = pvc_rsa(d);
 	const bool op = d->op == PV_OP_SIGN || d->op == PV_OP_VERIFY ||
 	                d->op == PV_OP_ENCRYPT || d->op == PV_OP_DECRYPT;
 	const bool ecsign = (d->mech == PV_MECH_ECDSA || d->mech == PV_MECH_SM2_SIGN) &&
@@ -500,7 +507,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		const uint32_t lanes = pvc_lanes(dd);
 		/* RSA's blocks gain nothing from waiting (its loops are small
 		 * code): they leave the gather at once */
-		const bool gather = !(dd->mech >= PV_MECH_RSA_PKCS && dd->mech <= PV_MECH_RSA_X_509);
+		const bool gather = !pvc_rsa(dd);
 		res.status = PV_ERR_PROTOCOL;
 		res.out_len = res.out2_len = res.state_len = 0;
 		if (tid > 0 && tid < lanes)
