@@ -133,14 +133,16 @@
 #      SASS instruction's executed count and stall samples as CSV)
 #   45 a kernel change to RSA's arithmetic: plan 18 with gpu_ring (the
 #      fault check), then the vault kernel's SASS (cuobjdump, $OUT/sass.txt.gz;
-#      its functions are found by the cubin's symbols, docs/gpu-kernel.md)
+#      a function's addresses are its FUNC symbol's range in the cubin, as
+#      tests/gpu/ncu-by-function.py reads them)
 #   46 a quick look at a change to RSA's arithmetic: gpu_kat, gpu_ring,
 #      gpu_bench sig (the lone split), p11bench RSA-2048 at 1 and 1,024
 #      threads, the SASS as in 45
 #   47 a lone RSA signature taken apart: gpu_bench mm (the warp product and
 #      a CRT half's exponentiation, cycles), plan 45, then veload with
 #      RSA-2048 (one block, no ring) under Nsight Compute (sections, and
-#      every SASS instruction's executed count and stall samples as CSV)
+#      every SASS instruction's executed count and stall samples as CSV:
+#      tests/gpu/ncu-by-function.py sums them by function)
 #   48 after 47, the rest of an RSA change's checks in one short call:
 #      p11pk_wycheproof, e2e pubkey and openssl, the 60 s stress of 64
 #      threads, p11bench RSA-2048 at 1 and 1,024 threads with OpenSSL on 1
