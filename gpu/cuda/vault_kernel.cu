@@ -505,8 +505,6 @@ pvc_vault_kernel(const pvc_kparams p)
 		uint8_t *darena = p.darena + (size_t)slot * p.slot_arena;
 		uint32_t wipe_end = in_end;
 		const uint32_t lanes = pvc_lanes(dd);
-		/* RSA's blocks gain nothing from waiting (its loops are small
-		 * code): they leave the gather at once */
 		const bool gather = !pvc_rsa(dd);
 		res.status = PV_ERR_PROTOCOL;
 		res.out_len = res.out2_len = res.state_len = 0;
