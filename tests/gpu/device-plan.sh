@@ -147,6 +147,11 @@
 #      p11pk_wycheproof, e2e pubkey and openssl, the 60 s stress of 64
 #      threads, p11bench RSA-2048 at 1 and 1,024 threads with OpenSSL on 1
 #      and 16 threads
+#   49 a lone RSA signature by function: veload with RSA-2048 (one block,
+#      no ring) and gpu_bench mm's exponentiation alone (k_mm_exp), each
+#      under Nsight Compute with every SASS instruction's executed count
+#      and stall samples as CSV ($OUT/ncusrc-ve-1.csv.xz,
+#      $OUT/ncusrc-mm.csv.xz; tests/gpu/ncu-by-function.py)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -443,5 +448,13 @@ case "${1:-}" in
        PV_GPU_BENCH=0 PV_BENCH_MECH=rsa2048-sign PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 \
        PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=90
      exec timeout 430 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress,bench ;;
+  49) PV_ECLOAD_N=1 PV_VELOAD_WORK=32 PV_NCU_K=ve PV_NCU_N=1 PV_NCU_EXTRA="0 32" PV_NCU_SOURCE=1 \
+       PV_ECLOAD_CARVEOUTS=-1 PV_NCU_LIMIT=120 timeout 300 bash tests/gpu/run-device --bundle "$B" --phases ecprof > /dev/null 2>&1
+     G=/tmp/pv-bundle/build-dev/tests/gpu/gpu_bench; export PATH=$PATH:/usr/local/cuda/bin
+     timeout 120 ncu --clock-control none -k regex:k_mm_exp --launch-skip 1 --launch-count 1 \
+       --section SourceCounters --section InstructionStats -o /tmp/ncusrc-mm "$G" 1 mm > "$OUT/ncu-mm.txt" 2>&1
+     ncu --import /tmp/ncusrc-mm.ncu-rep --page source --print-source sass --csv 2>&1 | xz -T0 > "$OUT/ncusrc-mm.csv.xz"
+     grep -h 'veload' "$OUT/summary.txt"; grep -h 'BENCH mm' "$OUT/ncu-mm.txt"
+     grep -h 'Duration\|Executed Instructions \|No Instruction\|Stall' "$OUT/ncu-ve-1.txt" | head -20 ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
