@@ -5,7 +5,7 @@
  * The vault kernel runs an RSA request on all 32 lanes of a warp with
  * identical data (pvc_coop set, see vault_kernel.cu): every lane executes
  * the same engine code on its own copy of the locals, and kc_bn's
- * Montgomery product, exponentiation and doubling are then done by the
+ * Montgomery product, R^2 mod m and exponentiations are then done by the
  * warp together instead of by each lane alone.  A modulus of nl <= 64
  * limbs is spread over the lanes, K = 1 or 2 limbs per lane: lane L holds
  * limbs L and 32 + L.  The result is gathered back into every lane's copy,
@@ -445,15 +445,62 @@ __device__ __forceinline__ void pvcw_montmul_arr(uint32_t *d, const uint32_t *x,
 	pvcw_st<K>(d, r, nl);
 }
 
+/* kc_bn_r2 in registers: 2^from (< m) doubled up to R = 2^(32 nl), then
+ * R^2 = mont(2^E), E = 32 nl, by square-and-double from mont(2) */
 template <int K>
-__device__ __forceinline__ void pvcw_dbl_arr(uint32_t *x, const uint32_t *m, uint32_t nl, uint32_t n)
+__device__ __forceinline__ void pvcw_r2_arr(uint32_t *r2, const uint32_t *m, uint32_t nl,
+	uint32_t m0i, uint32_t from)
 {
-	uint32_t v[K], mm[K];
-	pvcw_ld<K>(v, x, nl);
+	const uint32_t L = pvcw_lane(), e = 32u * nl;
+	uint32_t x[K], mm[K];
+	int top = 31;
+
 	pvcw_ld<K>(mm, m, nl);
-	for (uint32_t i = 0; i < n; i++)
-		pvcw_dbl<K>(v, mm);
-	pvcw_st<K>(x, v, nl);
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		x[k] = 32u * (uint32_t)k + L == (from >> 5) ? 1u << (from & 31u) : 0u;
+	for (uint32_t i = from; i < e; i++)
+		pvcw_dbl<K>(x, mm);
+	while (top > 0 && !((e >> top) & 1u))
+		top--;
+	pvcw_dbl<K>(x, mm);
+	for (int b = top - 1; b >= 0; b--) {
+		pvcw_mm<K>(x, x, x, mm, nl, m0i);
+		if ((e >> b) & 1u)
+			pvcw_dbl<K>(x, mm);
+	}
+	pvcw_st<K>(r2, x, nl);
+}
+
+/* kc_bn_modexp_pub in registers: x = x^e mod m, square-and-multiply on
+ * the public e from its top bit */
+template <int K>
+__device__ __forceinline__ void pvcw_modexp_pub(uint32_t *xp, uint32_t e, const uint32_t *r2p,
+	const uint32_t *mp, uint32_t nl, uint32_t m0i)
+{
+	const uint32_t L = pvcw_lane();
+	uint32_t m[K], xm[K], acc[K], one[K];
+	int top = 31;
+
+	pvcw_ld<K>(m, mp, nl);
+	pvcw_ld<K>(acc, r2p, nl);
+	pvcw_ld<K>(xm, xp, nl);
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		one[k] = (k == 0 && L == 0u) ? 1u : 0u;
+	pvcw_mm<K>(xm, xm, acc, m, nl, m0i);          /* into Montgomery form */
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		acc[k] = xm[k];
+	while (top > 0 && !((e >> top) & 1u))
+		top--;
+	for (int b = top - 1; b >= 0; b--) {
+		pvcw_mm<K>(acc, acc, acc, m, nl, m0i);
+		if ((e >> b) & 1u)
+			pvcw_mm<K>(acc, acc, xm, m, nl, m0i);
+	}
+	pvcw_mm<K>(acc, acc, one, m, nl, m0i);        /* out of Montgomery form */
+	pvcw_st<K>(xp, acc, nl);
 }
 
 __host__ __device__ static inline int pvcw_hook_montmul(uint32_t *d, const uint32_t *x,
@@ -490,20 +537,36 @@ __host__ __device__ static inline int pvcw_hook_modexp(uint32_t *x, const uint32
 #endif
 }
 
-/* x = 2^n x mod m (x < m) */
-__host__ __device__ static inline int pvcw_hook_dbl(uint32_t *x, const uint32_t *m, size_t nl,
-	uint32_t n)
+__host__ __device__ static inline int pvcw_hook_r2(uint32_t *r2, const uint32_t *m, size_t nl,
+	uint32_t m0i, uint32_t from)
 {
 #ifdef __CUDA_ARCH__
 	if (!pvcw_on(nl))
 		return 0;
 	if (nl <= 32u)
-		pvcw_dbl_arr<1>(x, m, (uint32_t)nl, n);
+		pvcw_r2_arr<1>(r2, m, (uint32_t)nl, m0i, from);
 	else
-		pvcw_dbl_arr<2>(x, m, (uint32_t)nl, n);
+		pvcw_r2_arr<2>(r2, m, (uint32_t)nl, m0i, from);
 	return 1;
 #else
-	(void)x; (void)m; (void)nl; (void)n;
+	(void)r2; (void)m; (void)nl; (void)m0i; (void)from;
+	return 0;
+#endif
+}
+
+__host__ __device__ static inline int pvcw_hook_modexp_pub(uint32_t *x, uint32_t e,
+	const uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
+{
+#ifdef __CUDA_ARCH__
+	if (!pvcw_on(nl))
+		return 0;
+	if (nl <= 32u)
+		pvcw_modexp_pub<1>(x, e, r2, m, (uint32_t)nl, m0i);
+	else
+		pvcw_modexp_pub<2>(x, e, r2, m, (uint32_t)nl, m0i);
+	return 1;
+#else
+	(void)x; (void)e; (void)r2; (void)m; (void)nl; (void)m0i;
 	return 0;
 #endif
 }
@@ -577,6 +640,7 @@ __host__ __device__ static int pvcw_hook_ghash(uint8_t y[16], const uint8_t h[16
 	pvcw_hook_modexp2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl)
 #define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) pvcw_hook_montmul(d, x, y, m, nl, m0i)
 #define KC_BN_COOP_MODEXP(x, e, ebits, r2, m, nl, m0i) pvcw_hook_modexp(x, e, ebits, r2, m, nl, m0i)
-#define KC_BN_COOP_DBL(x, m, nl, n) pvcw_hook_dbl(x, m, nl, n)
+#define KC_BN_COOP_MODEXP_PUB(x, e, r2, m, nl, m0i) pvcw_hook_modexp_pub(x, e, r2, m, nl, m0i)
+#define KC_BN_COOP_R2(r2, m, nl, m0i, from) pvcw_hook_r2(r2, m, nl, m0i, from)
 
 #endif /* PVC_BN_WARP_CUH */

@@ -152,6 +152,9 @@
 #      under Nsight Compute with every SASS instruction's executed count
 #      and stall samples as CSV ($OUT/ncusrc-ve-1.csv.xz,
 #      $OUT/ncusrc-mm.csv.xz; tests/gpu/ncu-by-function.py)
+#   50 49's veload with four RSA-2048 signatures in the block (VL_REPS) as
+#      well ($OUT/ncusrc-ve-1x4.csv.xz): the launch also boots the block,
+#      so one signature is a third of the difference from 49's
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -456,5 +459,9 @@ case "${1:-}" in
      ncu --import /tmp/ncusrc-mm.ncu-rep --page source --print-source sass --csv 2>&1 | xz -T0 > "$OUT/ncusrc-mm.csv.xz"
      grep -h 'veload' "$OUT/summary.txt"; grep -h 'BENCH mm' "$OUT/ncu-mm.txt"
      grep -h 'Duration\|Executed Instructions \|No Instruction\|Stall' "$OUT/ncu-ve-1.txt" | head -20 ;;
+  50) PV_ECLOAD_N=1 PV_VELOAD_WORK=40 PV_NCU_K=ve PV_NCU_N=1 PV_NCU_EXTRA="0 40" PV_NCU_SOURCE=1 \
+       PV_ECLOAD_CARVEOUTS=-1 PV_NCU_LIMIT=120 timeout 300 bash tests/gpu/run-device --bundle "$B" --phases ecprof > /dev/null 2>&1
+     mv "$OUT/ncusrc-ve-1.csv.xz" "$OUT/ncusrc-ve-1x4.csv.xz"; mv "$OUT/ncu-ve-1.txt" "$OUT/ncu-ve-1x4.txt"
+     grep -h 'veload' "$OUT/summary.txt"; grep -h 'Duration\|Executed Instructions ' "$OUT/ncu-ve-1x4.txt" | head ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

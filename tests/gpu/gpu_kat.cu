@@ -179,8 +179,8 @@ static void make_random(batch &b, batch &stage2_src)
 			b.add(J_KWP_WRAP, alg, key, none, none, rbytes(1 + rnd_n(100)), 0);
 		}
 	}
-	for (int i = 0; i < 96; i++)
-		b.add(J_FILL, i & 1, none, rbytes(4), none, rbytes(1 + rnd_n(300)), 0);
+	for (int i = 0; i < 144; i++)
+		b.add(J_FILL, i % 3, none, rbytes(4), none, rbytes(1 + rnd_n(300)), 0);
 	for (int i = 0; i < 8; i++) {
 		b.add(J_ED_PUB, 0, rbytes(32), none, none, none, 32);
 		b.add(J_ED_SIGN, 0, rbytes(32), none, none, rbytes(rnd_n(300)), 64);

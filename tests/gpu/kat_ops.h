@@ -31,8 +31,10 @@ enum {
 	J_ECDH,          /* alg=curve, key=priv, iv=peer -> flen                */
 	J_ECDSA_SIGN,    /* alg=curve, key=priv, data=hash -> 2flen (RFC 6979)  */
 	J_ECDSA_VERIFY,  /* alg=curve, key=pub, iv=sig, data=hash -> rc         */
-	J_FILL,          /* alg 0 kc_memset, 1 kc_wipe; iv[4] = offset, length
-	                    (2 bytes), value; data -> data with the span filled */
+	J_FILL,          /* alg 0 kc_memset, 1 kc_wipe, 2 kc_memcpy; iv[4] =
+	                    offset, length (2 bytes), value (2: source offset);
+	                    data -> data with the span filled (2: with
+	                    data[source offset ..] copied into it) */
 	J_MAX
 };
 
@@ -183,7 +185,8 @@ KAT_FN KAT_NOINLINE int KAT_SUB(ec)(const kat_job *j, const uint8_t *key, const 
 }
 
 /* J_FILL: the byte helpers at every alignment and length (the GPU's
- * 16-byte stores against the host's 8-byte ones). */
+ * 16-byte stores against the host's 8-byte ones; kc_memcpy's byte heads
+ * and tails around its 8-byte words). */
 KAT_FN KAT_NOINLINE int KAT_SUB(fill)(const kat_job *j, const uint8_t *iv, const uint8_t *data,
 	uint8_t *out, size_t *ol)
 {
@@ -196,8 +199,10 @@ KAT_FN KAT_NOINLINE int KAT_SUB(fill)(const kat_job *j, const uint8_t *iv, const
 	len = ((uint32_t)iv[1] << 8 | iv[2]) % (j->inlen - off + 1u);
 	if (j->alg == 0u)
 		kc_memset(out + off, iv[3], len);
-	else
+	else if (j->alg == 1u)
 		kc_wipe(out + off, len);
+	else
+		kc_memcpy(out + off, data + iv[3] % (j->inlen - len + 1u), len);
 	*ol = j->inlen;
 	return PV_OK;
 }

@@ -13,30 +13,41 @@ KC_API void kc_bn_zero(uint32_t *x, size_t nl)
 		x[i] = 0;
 }
 
+/* Limb i holds the bytes of significance 4i..4i+3, src[len - 4i - 4 ..
+ * len - 4i - 1]: each limb is assembled in a register and stored once (a
+ * byte-wise read-modify-write of the limb array waited on local memory
+ * for every byte on the GPU: a lone RSA signature's CRT preparation 319 ->
+ * 296 us, run 81). */
 KC_API uint32_t kc_bn_decode(uint32_t *x, size_t nl, const uint8_t *src, size_t len)
 {
-	size_t j;
+	size_t i, j;
 	uint32_t over = 0;
-	kc_bn_zero(x, nl);
-	for (j = 0; j < len; j++) {
-		/* j is the significance of byte src[len - 1 - j] */
-		uint32_t b = (uint32_t)src[len - 1 - j];
-		if ((j >> 2) < nl)
-			x[j >> 2] |= b << (8u * (uint32_t)(j & 3u));
-		else
-			over |= b;
+	for (i = 0; i < nl; i++) {
+		uint32_t w = 0;
+		if (4u * i + 4u <= len) {
+			w = kc_load_be32(src + len - 4u * i - 4u);
+		} else {
+			for (j = 4u * i; j < len; j++)
+				w |= (uint32_t)src[len - 1u - j] << (8u * (uint32_t)(j & 3u));
+		}
+		x[i] = w;
 	}
+	for (j = 4u * nl; j < len; j++)
+		over |= src[len - 1u - j];
 	return kc_ctl_eq32(over, 0);
 }
 
 KC_API void kc_bn_encode(uint8_t *dst, size_t len, const uint32_t *x, size_t nl)
 {
-	size_t j;
-	for (j = 0; j < len; j++) {
-		uint8_t b = 0;
-		if ((j >> 2) < nl)
-			b = (uint8_t)(x[j >> 2] >> (8u * (uint32_t)(j & 3u)));
-		dst[len - 1 - j] = b;
+	size_t i, j;
+	for (i = 0; 4u * i < len; i++) {
+		const uint32_t w = i < nl ? x[i] : 0u;
+		if (4u * i + 4u <= len) {
+			kc_store_be32(dst + len - 4u * i - 4u, w);
+		} else {
+			for (j = 4u * i; j < len; j++)
+				dst[len - 1u - j] = (uint8_t)(w >> (8u * (uint32_t)(j & 3u)));
+		}
 	}
 }
 

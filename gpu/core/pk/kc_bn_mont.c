@@ -8,15 +8,16 @@
 #include "kc_bn.h"
 #include "../kc_util.h"
 
-/* An execution space may do the Montgomery product, the exponentiation
- * and repeated doubling cooperatively (gpu/cuda/pvc_bn_warp.cuh: the 32
- * lanes of a warp that run one request with identical data).  A hook
- * returns 1 when it did the work with the same result, 0 to run the
- * serial code below. */
+/* An execution space may do the Montgomery product, R^2 mod m and the
+ * exponentiations cooperatively (gpu/cuda/pvc_bn_warp.cuh: the 32 lanes
+ * of a warp that run one request with identical data).  A hook returns 1
+ * when it did the work with the same result, 0 to run the serial code
+ * below. */
 #ifndef KC_BN_COOP_MONTMUL
 #define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) 0
 #define KC_BN_COOP_MODEXP(x, e, ebits, r2, m, nl, m0i) 0
-#define KC_BN_COOP_DBL(x, m, nl, n) 0
+#define KC_BN_COOP_MODEXP_PUB(x, e, r2, m, nl, m0i) 0
+#define KC_BN_COOP_R2(r2, m, nl, m0i, from) 0
 #define KC_BN_COOP_MODEXP2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl) 0
 #endif
 
@@ -84,19 +85,27 @@ KC_PRIV void kc_bn_mont_dbl(uint32_t *x, const uint32_t *m, size_t nl)
 	kc_bn_sub(x, m, nl, ctl);
 }
 
-/* r2 = R mod m on input; R^2 mod m on output */
-KC_PRIV void kc_bn_r2_finish(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
+KC_API void kc_bn_r2(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i, uint32_t minbits)
 {
-	uint32_t t[KC_BN_MAX_LIMBS];
-	uint32_t e = 32u * (uint32_t)nl;
-	size_t i;
+	const uint32_t rbits = 32u * (uint32_t)nl;
+	uint32_t from = minbits - 1u, i, e = rbits, t[KC_BN_MAX_LIMBS];
 	int b, top;
 
-	/* mont(2^E) with E = 32 nl, by square-and-double on the public E */
+	if (minbits == 0u || minbits > rbits)
+		from = 0;
+	if (KC_BN_COOP_R2(r2, m, nl, m0i, from))
+		return;
+	/* R mod m = mont(1): 2^from < m, doubled up to 2^(32 nl) */
+	kc_bn_zero(r2, nl);
+	r2[from >> 5] = 1u << (from & 31u);
+	for (i = from; i < rbits; i++)
+		kc_bn_mont_dbl(r2, m, nl);
+	/* R^2 mod m = mont(2^E) with E = 32 nl, by square-and-double on the
+	 * public E from mont(2^1) */
 	top = 31;
 	while (top > 0 && !((e >> top) & 1u))
 		top--;
-	kc_bn_mont_dbl(r2, m, nl);          /* mont(2^1): the top bit of E */
+	kc_bn_mont_dbl(r2, m, nl);
 	for (b = top - 1; b >= 0; b--) {
 		kc_bn_montsqr(t, r2, m, nl, m0i);
 		for (i = 0; i < nl; i++)
@@ -105,22 +114,6 @@ KC_PRIV void kc_bn_r2_finish(uint32_t *r2, const uint32_t *m, size_t nl, uint32_
 			kc_bn_mont_dbl(r2, m, nl);
 	}
 	kc_wipe(t, sizeof t);
-}
-
-KC_API void kc_bn_r2(uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i, uint32_t minbits)
-{
-	const uint32_t rbits = 32u * (uint32_t)nl;
-	uint32_t from = minbits - 1u, i;
-
-	if (minbits == 0u || minbits > rbits)
-		from = 0;
-	/* R mod m = mont(1): 2^from < m, doubled up to 2^(32 nl) */
-	kc_bn_zero(r2, nl);
-	r2[from >> 5] = 1u << (from & 31u);
-	if (!KC_BN_COOP_DBL(r2, m, nl, rbits - from))
-		for (i = from; i < rbits; i++)
-			kc_bn_mont_dbl(r2, m, nl);
-	kc_bn_r2_finish(r2, m, nl, m0i);
 }
 
 KC_API void kc_bn_to_mont(uint32_t *d, const uint32_t *x, const uint32_t *r2,
@@ -220,6 +213,8 @@ KC_API void kc_bn_modexp_pub(uint32_t *x, uint32_t e, const uint32_t *r2,
 	size_t i;
 	int b, top = 31;
 
+	if (KC_BN_COOP_MODEXP_PUB(x, e, r2, m, nl, m0i))
+		return;
 	kc_bn_to_mont(xm, x, r2, m, nl, m0i);
 	for (i = 0; i < nl; i++)
 		x[i] = xm[i];

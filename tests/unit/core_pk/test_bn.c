@@ -67,6 +67,35 @@ static void test_encode_decode(void)
 	CU_ASSERT(kc_bn_decode(x, 4, in, 20) == 1);
 }
 
+/* Every byte length against nl limbs (partial top words, bytes beyond
+ * nl limbs zero or not, unaligned sources) against OpenSSL BN. */
+static void test_encode_decode_lengths(void)
+{
+	uint8_t in[64 + 3], out[64 + 3], want[64];
+	uint32_t x[12];
+	size_t len, nl, off;
+	for (len = 0; len <= 64; len++)
+		for (nl = 1; nl <= 12; nl++)
+			for (off = 0; off < 4; off++) {
+				size_t keep = len < 4 * nl ? len : 4 * nl, k;
+				int fits = 1;
+				BIGNUM *b;
+				ts_rand(in + off, len);
+				if ((len + nl + off) & 1)       /* half: the excess bytes zero */
+					memset(in + off, 0, len - keep);
+				for (k = 0; k < len - keep; k++)
+					fits &= in[off + k] == 0;
+				CU_ASSERT_EQUAL(kc_bn_decode(x, nl, in + off, len), (uint32_t)fits);
+				b = BN_bin2bn(in + off + len - keep, (int)keep, NULL);
+				CU_ASSERT(check_eq(x, nl, b, "decode"));
+				/* and back into len bytes (x < 2^(8 keep)) */
+				kc_bn_encode(out + off, len, x, nl);
+				BN_bn2binpad(b, want, (int)len);
+				CU_ASSERT(memcmp(out + off, want, len) == 0);
+				BN_free(b);
+			}
+}
+
 static void test_arith(void)
 {
 	size_t s;
@@ -260,6 +289,7 @@ int main(void)
 		return 2;
 	s = CU_add_suite("core_pk_bn", NULL, NULL);
 	CU_add_test(s, "encode/decode", test_encode_decode);
+	CU_add_test(s, "encode/decode, every length and alignment", test_encode_decode_lengths);
 	CU_add_test(s, "add/sub/cmp/mul/small vs OpenSSL", test_arith);
 	CU_add_test(s, "generic reduction, division, gcd vs OpenSSL", test_reduce);
 	CU_add_test(s, "Montgomery, modexp, inverses vs OpenSSL", test_mont);

@@ -56,6 +56,22 @@ static void test_bytes(void)
 		memset(b, 0, n);
 		CU_ASSERT_EQUAL(memcmp(c, b, n), 0);
 	}
+	/* kc_memcpy at every pair of alignments (its 8-byte words and their
+	 * byte heads and tails) */
+	{
+		uint8_t src[160], dst[160], want[160];
+		size_t so, d0, len;
+		for (so = 0; so < 16; so++)
+			for (d0 = 0; d0 < 16; d0++)
+				for (len = 0; len <= 140; len += (len < 20 ? 1 : 13)) {
+					ts_rand(src, sizeof src);
+					ts_rand(dst, sizeof dst);
+					memcpy(want, dst, sizeof dst);
+					memcpy(want + d0, src + so, len);
+					kc_memcpy(dst + d0, src + so, len);
+					CU_ASSERT(memcmp(dst, want, sizeof dst) == 0);
+				}
+	}
 	/* overlapping moves both ways */
 	for (n = 0; n < 64; n++)
 		a[n] = (uint8_t)n;
