@@ -251,15 +251,13 @@ __device__ __forceinline__ void pvcw_dbl(uint32_t (&x)[K], const uint32_t (&m)[K
 	pvcw_csub<K>(x, t, m, top);
 }
 
-/* x = x^e mod m, kc_bn_modexp's window of 4 bits from the top, the table
- * of 16 entries in registers. */
+/* An exponentiation's operands in registers, and the 1 that takes its
+ * result out of Montgomery form. */
 template <int K>
-__device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uint32_t ebits,
-	const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
+__device__ __forceinline__ void pvcw_exp_in(uint32_t (&m)[K], uint32_t (&r2)[K], uint32_t (&x)[K],
+	uint32_t (&one)[K], const uint32_t *mp, const uint32_t *r2p, const uint32_t *xp, uint32_t nl)
 {
 	const uint32_t L = pvcw_lane();
-	const uint32_t nw = (ebits + 3u) / 4u;
-	uint32_t m[K], r2[K], x[K], one[K], tab[16][K], acc[K], b[K], r[K] = {};
 
 	pvcw_ld<K>(m, mp, nl);
 	pvcw_ld<K>(r2, r2p, nl);
@@ -267,6 +265,18 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 #pragma unroll
 	for (int k = 0; k < K; k++)
 		one[k] = (k == 0 && L == 0u) ? 1u : 0u;
+}
+
+/* x = x^e mod m, kc_bn_modexp's window of 4 bits from the top, the table
+ * of 16 entries in registers. */
+template <int K>
+__device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uint32_t ebits,
+	const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
+{
+	const uint32_t nw = (ebits + 3u) / 4u;
+	uint32_t m[K], r2[K], x[K], one[K], tab[16][K], acc[K], b[K], r[K] = {};
+
+	pvcw_exp_in<K>(m, r2, x, one, mp, r2p, xp, nl);
 	/* tab[0] = mont(1), tab[1] = mont(x), tab[s] = tab[s-1] tab[1] */
 	for (uint32_t s = 0; s < 16u; s++) {
 #pragma unroll
@@ -478,17 +488,11 @@ template <int K>
 __device__ __forceinline__ void pvcw_modexp_pub(uint32_t *xp, uint32_t e, const uint32_t *r2p,
 	const uint32_t *mp, uint32_t nl, uint32_t m0i)
 {
-	const uint32_t L = pvcw_lane();
-	uint32_t m[K], xm[K], acc[K], one[K];
+	uint32_t m[K], r2[K], xm[K], acc[K], one[K];
 	int top = 31;
 
-	pvcw_ld<K>(m, mp, nl);
-	pvcw_ld<K>(acc, r2p, nl);
-	pvcw_ld<K>(xm, xp, nl);
-#pragma unroll
-	for (int k = 0; k < K; k++)
-		one[k] = (k == 0 && L == 0u) ? 1u : 0u;
-	pvcw_mm<K>(xm, xm, acc, m, nl, m0i);          /* into Montgomery form */
+	pvcw_exp_in<K>(m, r2, xm, one, mp, r2p, xp, nl);
+	pvcw_mm<K>(xm, xm, r2, m, nl, m0i);           /* into Montgomery form */
 #pragma unroll
 	for (int k = 0; k < K; k++)
 		acc[k] = xm[k];

@@ -25,7 +25,7 @@
  * 8 per multiprocessor; and the host's memcpy / explicit_bzero bandwidth
  * on 1, 8 and 16 threads (the producer's copies of a request); and a
  * caller's 1 MiB buffers to the GPU by the copy engine, registered,
- * staged through a pinned buffer or pageable (host_register_bw).
+ * staged through a pinned buffer or pageable (hr_thread).
  * usage: gpu_bench [scale [latency|pk|pkhost|sig|pcie|mm|ecload|veload]]
  *   scale 1 = default sizes; 0.1 for a quick run;
  *   latency  the lone-request round trip alone;
@@ -1636,20 +1636,6 @@ static void *hm_thread(void *vp)
 	return NULL;
 }
 
-static void host_mem_bw(void)
-{
-	const int ts[] = { 1, 8, 16 };
-	for (int op = 0; op < 2; op++)
-		for (int nt : ts) {
-			int err;
-			const double tot = bw_threads(nt, op, hm_thread, &err);
-			printf("BENCH %-12s %-14s %2d threads: %8.3f GB/s (1 MiB at a time, buffers out of cache)%s\n",
-			       "host-memory", op == 0 ? "memcpy" : "explicit_bzero", nt, tot / 1e9,
-			       err ? " FAIL: out of memory" : "");
-		}
-	fflush(stdout);
-}
-
 /* Getting a caller's 1 MiB buffer (pageable, out of cache) to the GPU by
  * the copy engine, three ways, T threads each with its own stream and
  * device buffer, ~0.4 s each: "register" = cudaHostRegister the buffer,
@@ -1714,16 +1700,17 @@ static void *hr_thread(void *vp)
 	return NULL;
 }
 
-static void host_register_bw(void)
+/* One row per mode and thread count (1, 8, 16) of fn's threads. */
+static void bw_rows(const char *what, const char *const *mode_name, int modes, void *(*fn)(void *),
+                    const char *note, const char *fail)
 {
-	static const char *const name[3] = { "register", "stage", "pageable" };
 	const int ts[] = { 1, 8, 16 };
-	for (int mode = 0; mode < 3; mode++)
+	for (int mode = 0; mode < modes; mode++)
 		for (int nt : ts) {
 			int err;
-			const double tot = bw_threads(nt, mode, hr_thread, &err);
-			printf("BENCH %-12s %-14s %2d threads: %8.3f GB/s (1 MiB buffers of the caller to the GPU)%s\n",
-			       "caller-H2D", name[mode], nt, tot / 1e9, err ? " FAIL: a CUDA call failed" : "");
+			const double tot = bw_threads(nt, mode, fn, &err);
+			printf("BENCH %-12s %-14s %2d threads: %8.3f GB/s (%s)%s\n", what, mode_name[mode], nt,
+			       tot / 1e9, note, err ? fail : "");
 		}
 	fflush(stdout);
 }
@@ -1771,8 +1758,12 @@ static void pcie_bw(void)
 	}
 	fflush(stdout);
 	pcie_zero_copy(h, sz);
-	host_mem_bw();
-	host_register_bw();
+	static const char *const hm_name[2] = { "memcpy", "explicit_bzero" };
+	static const char *const hr_name[3] = { "register", "stage", "pageable" };
+	bw_rows("host-memory", hm_name, 2, hm_thread, "1 MiB at a time, buffers out of cache",
+	        " FAIL: out of memory");
+	bw_rows("caller-H2D", hr_name, 3, hr_thread, "1 MiB buffers of the caller to the GPU",
+	        " FAIL: a CUDA call failed");
 	CK(cudaEventDestroy(e0));
 	CK(cudaEventDestroy(e1));
 	CK(cudaFree(d));
