@@ -249,7 +249,7 @@ static void *hammer(void *arg)
 				h->first_wrong = rv;
 			continue;
 		}
-		h->ok++;
+		__atomic_add_fetch(&h->ok, 1, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&sigs, 1, __ATOMIC_RELAXED);
 		if (!out_ok(h->k, h->msg, sizeof h->msg, out, ol))
 			h->bad_out++;
@@ -275,8 +275,16 @@ static void run_hammer(const tkey *k, int nrepl, long min_sigs)
 		ts_rand(h[i].msg, sizeof h[i].msg);
 		CU_ASSERT_FATAL(pthread_create(&h[i].th, NULL, hammer, &h[i]) == 0);
 	}
-	while (__atomic_load_n(&sigs, __ATOMIC_RELAXED) < NTHR)
-		usleep(100);
+	/* every signer has signed once before the object changes (on two
+	 * busy cores one thread could otherwise be starved until the key is
+	 * gone, and have nothing to check; 10 s at most) */
+	for (i = 0, n = 0; i < NTHR && n < 100000; n++) {
+		if (__atomic_load_n(&h[i].ok, __ATOMIC_RELAXED) > 0)
+			i++;
+		else
+			usleep(100);
+	}
+	n = 0;
 	while (n < nrepl || __atomic_load_n(&sigs, __ATOMIC_RELAXED) < min_sigs) {
 		if (n < nrepl) {
 			CK_ATTRIBUTE a = { CKA_LABEL, lbl, 0 };
