@@ -32,6 +32,11 @@
 #define KC_OUTLINE static
 #endif
 
+/* KC_ALIGN16 on a buffer that kc_memcpy copies to or from a 16-byte
+ * aligned field: the same alignment on both sides is what lets it move
+ * words instead of bytes (one thread against local memory on the GPU). */
+#define KC_ALIGN16 __attribute__((aligned(16)))
+
 /* KC_UNROLL before a loop with a public, constant trip count: unroll it, so
  * that the arrays it indexes stay in registers - fully in nvcc's device
  * pass, 16 iterations at a time with gcc/clang on the host.  The host pass

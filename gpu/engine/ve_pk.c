@@ -108,7 +108,7 @@ KC_PRIV int vpk_seal_raw(const ve_vault *v, ve_worker *w, const ve_pkey *k,
                          const uint8_t id[PV_OBJ_ID_LEN], uint8_t *o, uint32_t cap,
                          uint32_t *olen)
 {
-	uint8_t buf[VE_PK_RSA_LEN];
+	uint8_t buf[VE_PK_RSA_LEN] KC_ALIGN16;
 	uint32_t len = vpk_payload_len(k->type);
 	int rc;
 
@@ -137,7 +137,7 @@ KC_API int ve_pk_seal(ve_req *r, const ve_pkey *k, ve_span out)
 KC_PRIV int vpk_open_raw(const ve_vault *v, const uint8_t *b, uint32_t blen,
                          const uint8_t id[PV_OBJ_ID_LEN], uint32_t want_type, ve_pkey *k)
 {
-	uint8_t buf[VE_PK_RSA_LEN];
+	uint8_t buf[VE_PK_RSA_LEN] KC_ALIGN16;
 	uint32_t type, use, len;
 	int rc;
 

@@ -41,7 +41,9 @@ typedef struct ve_pkey {
 	uint8_t d[KC_EC_MAX_FLEN];    /* EC / SM2 scalar; Ed25519 seed        */
 	uint8_t pub[KC_EC_MAX_PUBLEN];/* EC 04||X||Y; Ed25519 32 bytes        */
 	uint32_t flen, publen;
-	kc_rsa_priv rsa;              /* PV_KEY_RSA                          */
+	kc_rsa_priv rsa KC_ALIGN16;   /* PV_KEY_RSA; its byte fields sit at
+	                                 the offsets (mod 16) they have in
+	                                 the payload buffers (KC_ALIGN16) */
 } ve_pkey;
 
 /* k := zero in every byte a key of this type uses, k->type = type. */
