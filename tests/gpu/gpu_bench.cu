@@ -1570,10 +1570,6 @@ static void pcie_zero_copy(void *h, size_t sz)
 	CK(cudaFree(sink));
 }
 
-/* Host memory: what a 1 MiB request costs the host's cores besides the
- * link - the producer copies its input into the pinned arena, its output
- * out of it, and wipes the arena (explicit_bzero).  T threads, each over
- * its own 2 x 64 MiB (out of cache), 1 MiB at a time, ~0.4 s. */
 /* One thread of a host bandwidth row: what to do (mode), and back the
  * bytes per second it moved and whether a call failed. */
 struct bw_arg { int mode; double bytes; int err; };
@@ -1599,6 +1595,10 @@ static double bw_threads(int nt, int mode, void *(*fn)(void *), int *err)
 	return tot;
 }
 
+/* Host memory: what a 1 MiB request costs the host's cores besides the
+ * link - the producer copies its input into the pinned arena, its output
+ * out of it, and wipes the arena (explicit_bzero, mode 1).  Each thread over
+ * its own 2 x 64 MiB (out of cache), 1 MiB at a time, ~0.4 s. */
 static void *hm_thread(void *vp)
 {
 	bw_arg *a = (bw_arg *)vp;

@@ -265,7 +265,7 @@ static void run_hammer(const tkey *k, int nrepl, long min_sigs)
 	ham h[NTHR];
 	char lbl[24];
 	long ok = 0, inv = 0;
-	int i, n = 0;
+	int i, n = 0, waits;
 
 	memset(h, 0, sizeof h);
 	sigs = 0;
@@ -278,13 +278,14 @@ static void run_hammer(const tkey *k, int nrepl, long min_sigs)
 	/* every signer has signed once before the object changes (on two
 	 * busy cores one thread could otherwise be starved until the key is
 	 * gone, and have nothing to check; 10 s at most) */
-	for (i = 0, n = 0; i < NTHR && n < 100000; n++) {
-		if (__atomic_load_n(&h[i].ok, __ATOMIC_RELAXED) > 0)
+	for (i = 0, waits = 0; i < NTHR && waits < 100000; ) {
+		if (__atomic_load_n(&h[i].ok, __ATOMIC_RELAXED) > 0) {
 			i++;
-		else
+		} else {
 			usleep(100);
+			waits++;
+		}
 	}
-	n = 0;
 	while (n < nrepl || __atomic_load_n(&sigs, __ATOMIC_RELAXED) < min_sigs) {
 		if (n < nrepl) {
 			CK_ATTRIBUTE a = { CKA_LABEL, lbl, 0 };
