@@ -5,6 +5,7 @@
 #include "tests/gpu/href.h"
 
 #include "gpu/core/pv_err.h"
+#include "gpu/core/kc_util.h"        /* kc_memset, kc_wipe, kc_memcpy (J_FILL) */
 #include "gpu/core/hash/kc_hash.h"
 #include "gpu/core/hash/kc_hmac.h"
 #include "gpu/core/hash/kc_kdf.h"
