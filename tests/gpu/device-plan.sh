@@ -155,6 +155,11 @@
 #   50 49's veload with four RSA-2048 signatures in the block (VL_REPS) as
 #      well ($OUT/ncusrc-ve-1x4.csv.xz): the launch also boots the block,
 #      so one signature is a third of the difference from 49's
+#   51 where a lone request's time goes beside its code (a bundle with
+#      PVC_PROF_CLK_*, branch wip/prof-clock): gpu_bench mm and sig (the
+#      multiprocessor's clock while a lone RSA / P-256 request executed),
+#      then p11bench RSA-2048 and P-256 at 1 thread with the vault's 8
+#      blocks per multiprocessor and with 1 (fewer idle pollers beside it)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -463,5 +468,16 @@ case "${1:-}" in
        PV_ECLOAD_CARVEOUTS=-1 PV_NCU_LIMIT=120 timeout 300 bash tests/gpu/run-device --bundle "$B" --phases ecprof > /dev/null 2>&1
      mv "$OUT/ncusrc-ve-1.csv.xz" "$OUT/ncusrc-ve-1x4.csv.xz"; mv "$OUT/ncu-ve-1.txt" "$OUT/ncu-ve-1x4.txt"
      grep -h 'veload' "$OUT/summary.txt"; grep -h 'Duration\|Executed Instructions ' "$OUT/ncu-ve-1x4.txt" | head ;;
+  51) (export PV_GPU_BENCH_ONLY=mm,sig PV_GPU_BENCH_LIMIT=60 PV_BENCH_SPLIT=1 PV_P11BENCH=0
+      timeout 100 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-sig.txt"
+     for bps in 8 1; do
+       (export PV_GPU_BENCH=0 PV_BENCH_MECH=rsa2048-sign,p256-sign PV_BENCH_THREADS=1 PV_BENCH_SECS=2 \
+          PV_BENCH_OSSL=none PV_BENCH_GPU_BPS=$bps PV_P11BENCH_LIMIT=40
+        timeout 70 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+       mv "$OUT/summary.txt" "$OUT/summary-bps$bps.txt"
+     done
+     grep -h 'BENCH mm\|lone' "$OUT/summary-sig.txt"
+     for bps in 8 1; do echo "== $bps blocks per multiprocessor"; grep -h '| token' "$OUT/summary-bps$bps.txt"; done ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
