@@ -80,6 +80,9 @@ static void *cpu_worker(void *arg)
 		uint32_t tk = atomic_fetch_add_explicit(&c->claim, 1u, memory_order_relaxed);
 		ve_slot *s = ve_ring_slot(c->ring, c->nslots, c->slot_arena, tk);
 
+		/* nothing waiting for this worker yet: compute ahead (ve_idle) */
+		if (pv_load_acq(&s->host.ready_seq) != tk + 1u && ve_idle_wanted(c->vault, w))
+			(void)ve_idle(c->vault, w);
 		if (pv_wait_eq(&s->host.ready_seq, tk + 1u, &h->stop, 100) != 0)
 			break;
 		cpu_run(c, w, s, tk);

@@ -33,11 +33,15 @@
  *          __threadfence_system(), slot.dev.res, and done_seq released;
  *          then the leader waits for the blocks of its multiprocessor
  *          still running a request (pvc_sm_gather).
+ *   idle   nothing to claim and the engine has idle work (ve_idle_wanted:
+ *          lane 0's worker has no ECDSA nonce computed ahead): warps 0
+ *          and 1 run ve_idle as they would a signature, then the leader
+ *          polls again.
  *   exit   dev.stop and nothing ready: the vault secrets and worker DRBGs
  *          in shared memory are wiped, the last block publishes gst.exited.
  *
  * Secrets on the GPU: the KEK and state-key schedules (ve_vault) and the
- * DRBGs (ve_worker) live in shared memory only; the master key exists only
+ * DRBGs (ve_worker, with a nonce computed ahead) live in shared memory only; the master key exists only
  * during ve_boot (its locals, wiped by it) and in the staging buffer until
  * every block booted.  Per-request secrets (unwrapped keys, schedules) live
  * in ve_execute's locals, i.e. local memory (see docs/gpu-kernel.md).
@@ -366,6 +370,35 @@ __device__ static void pvc_sm_gather(const pvc_kparams &p, uint32_t sm, uint64_t
 	}
 }
 
+/* Run the engine on lanes threads of the block: 1 (thread 0), or the 32 of
+ * warp 0 with warp 1 serving its jobs (pvc_bn_warp.cuh).  dd: a request
+ * (ve_execute into *res); NULL: the idle work (ve_idle).  Lanes 1.. run on
+ * a copy of lane 0's worker (so every lane draws the same bytes), wiped
+ * after; lane 0's worker keeps what the engine left in it. */
+__device__ static __noinline__ void pvc_engine(const ve_vault *sv, ve_worker *sw0, ve_worker *sw, uint32_t lanes,
+	const ve_desc *dd, uint8_t *darena, uint32_t alen, ve_result *res)
+{
+	const uint32_t tid = threadIdx.x;
+
+	if (tid > 0 && tid < lanes)
+		*sw = *sw0;
+	if (tid == 0)
+		pvc_coop = lanes > 1u ? 2u : 0u;
+	__syncthreads();
+	if (tid < lanes) {
+		if (dd != NULL)
+			ve_execute(sv, sw, dd, darena, alen, res);
+		else
+			(void)ve_idle(sv, sw);
+		if (lanes > 1u)
+			pvcw_release();
+	} else if (lanes > 1u && tid < 2u * lanes) {
+		pvcw_helper();
+	}
+	if (tid > 0 && tid < lanes)
+		kc_wipe(sw, sizeof *sw);
+}
+
 extern "C" __global__ void __launch_bounds__(PVC_BLOCK, 8)
 pvc_vault_kernel(const pvc_kparams p)
 {
@@ -439,6 +472,10 @@ pvc_vault_kernel(const pvc_kparams p)
 				}
 				if (pvc_ld_acq_gpu(&p.dev->stop))
 					break;
+				if (ve_idle_wanted(sv, sw0)) {   /* nothing to claim: compute ahead */
+					s_go = 2;
+					break;
+				}
 				__nanosleep(ns);
 				if (ns < 1024)
 					ns <<= 1;
@@ -447,6 +484,15 @@ pvc_vault_kernel(const pvc_kparams p)
 		__syncthreads();
 		if (!s_go)
 			break;
+		if (s_go == 2u) {
+			if (tid == 0)
+				pvc_prof_row = NULL;     /* no request's profile row */
+			pvc_engine(sv, sw0, sw, 32u, (const ve_desc *)0, (uint8_t *)0, 0u, (ve_result *)0);
+			__syncthreads();
+			if (tid == 0)
+				pvc_coop = 0;
+			continue;
+		}
 		/* ticket c is this block's: thread 0 executes it, the block moves
 		 * its data.  (Several tickets per block faulted on the H200 with
 		 * cudaErrorIllegalAddress - docs/gpu-validation.md, 2026-11-29
@@ -499,8 +545,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		}
 
 		/* execute on the private device copies: lane 0, or the whole of
-		 * warp 0 for RSA and EC signing (the other lanes take a copy of lane 0's DRBG,
-		 * so that every lane draws the same bytes; it is wiped after) */
+		 * warp 0 for RSA and EC signing (pvc_engine) */
 		ve_result res;
 		uint8_t *darena = p.darena + (size_t)slot * p.slot_arena;
 		uint32_t wipe_end = in_end;
@@ -508,20 +553,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		const bool gather = !pvc_rsa(dd);
 		res.status = PV_ERR_PROTOCOL;
 		res.out_len = res.out2_len = res.state_len = 0;
-		if (tid > 0 && tid < lanes)
-			*sw = *sw0;
-		if (tid == 0)
-			pvc_coop = lanes > 1u ? 2u : 0u;
-		__syncthreads();
-		if (tid < lanes) {
-			ve_execute(sv, sw, dd, darena, p.slot_arena, &res);
-			if (lanes > 1u)
-				pvcw_release();
-		} else if (lanes > 1u && tid < 2u * lanes) {
-			pvcw_helper();
-		}
-		if (tid > 0 && tid < lanes)
-			kc_wipe(sw, sizeof *sw);
+		pvc_engine(sv, sw0, sw, lanes, dd, darena, p.slot_arena, &res);
 		if (mine) {
 			const uint64_t t2 = pvc_trace(p, 2);
 			if (pvc_prof_row != NULL)

@@ -6,7 +6,8 @@
  *   ve_vault   the vault's secrets, read-only after ve_boot: the KEK that
  *              wraps every token key (HKDF-SHA256 of the master key), and
  *              the per-boot state key that seals multi-part states.
- *   ve_worker  one per worker (thread / GPU warp): its HMAC_DRBG.
+ *   ve_worker  one per worker (thread / GPU warp): its HMAC_DRBG, and an
+ *              ECDSA nonce computed while it was idle (ve_idle).
  *   ve_execute runs one request: desc is copied and validated first, inputs
  *              are read from the arena, outputs written to it, the result
  *              into *res.
@@ -17,6 +18,7 @@
 #include "ve_proto.h"
 #include "gpu/core/hash/kc_drbg.h"
 #include "gpu/core/sym/kc_sym.h"
+#include "gpu/core/ec/kc_ec.h"
 
 /* HKDF info label of the KEK and of the state-sealing key. */
 #define VE_KEK_LABEL   "PixelVault KEK v1"
@@ -33,7 +35,8 @@ typedef struct ve_worker {
 	kc_drbg drbg;
 	uint64_t nreq;             /* requests executed                        */
 	uint32_t index;
-	uint32_t pad_;
+	int32_t pre_curve;         /* the curve ve_idle computes a nonce for   */
+	kc_ecdsa_pre pre;          /* an ECDSA nonce computed ahead (ve_idle)  */
 } ve_worker;
 
 /* Boot: master == NULL (or mlen != 32) leaves the vault sealed.  entropy
@@ -49,6 +52,17 @@ KC_API int ve_worker_init(ve_worker *w, uint32_t index,
                           const uint8_t *entropy, size_t elen);
 KC_API int ve_worker_reseed(ve_worker *w, const uint8_t *entropy, size_t elen);
 KC_API void ve_worker_clear(ve_worker *w);
+
+/* What a worker does while it has no request (the backend calls ve_idle
+ * when its queue is empty, never in front of a waiting request): one ECDSA
+ * nonce ahead (kc_ecdsa_precompute from the worker's DRBG) for the curve
+ * it signed with last, P-256 until it has signed, so that its next ECDSA
+ * signature on that curve costs two products mod n instead of the nonce's
+ * derivation, k*G and two inversions.  The nonce is used once and wiped
+ * (kc_ecdsa_sign_pre).  ve_idle_wanted: 1 if ve_idle has work; ve_idle
+ * returns 1 if it did some. */
+KC_API int ve_idle_wanted(const ve_vault *v, const ve_worker *w);
+KC_API int ve_idle(const ve_vault *v, ve_worker *w);
 
 /* Run one request.  The descriptor is copied first; the spans are checked
  * against arena_len (and outputs against overlap with inputs) before any

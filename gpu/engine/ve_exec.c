@@ -54,6 +54,7 @@ KC_API int ve_worker_init(ve_worker *w, uint32_t index, const uint8_t *entropy, 
 	kc_memcpy(pers, tag, sizeof tag - 1u);
 	kc_store_be32(pers + 18, index);
 	w->index = index;
+	w->pre_curve = KC_EC_P256;
 	rc = kc_drbg_init(&w->drbg, entropy, elen, NULL, 0, pers, 22);
 	kc_wipe(pers, sizeof pers);
 	return rc;
@@ -62,6 +63,19 @@ KC_API int ve_worker_init(ve_worker *w, uint32_t index, const uint8_t *entropy, 
 KC_API int ve_worker_reseed(ve_worker *w, const uint8_t *entropy, size_t elen)
 {
 	return kc_drbg_reseed(&w->drbg, entropy, elen, NULL, 0);
+}
+
+KC_API int ve_idle_wanted(const ve_vault *v, const ve_worker *w)
+{
+	return !v->sealed && w->pre.curve != w->pre_curve;
+}
+
+KC_API int ve_idle(const ve_vault *v, ve_worker *w)
+{
+	if (!ve_idle_wanted(v, w))
+		return 0;
+	(void)kc_ecdsa_precompute(w->pre_curve, &w->drbg, &w->pre);   /* empty on failure */
+	return 1;
 }
 
 KC_API void ve_worker_clear(ve_worker *w)

@@ -55,9 +55,19 @@ KC_API int ve_pk_ec_sign(ve_req *r, const uint8_t *hash, uint32_t hlen)
 		goto out;
 	if (r->d.mech == PV_MECH_SM2_SIGN) {
 		rc = hlen == 32u ? kc_sm2_sign_digest(k.d, hash, &r->w->drbg, sig) : PV_ERR_DATA_LEN;
+	} else if (hlen == 0u) {
+		rc = PV_ERR_DATA_LEN;
 	} else {
-		rc = hlen == 0u ? PV_ERR_DATA_LEN :
-		     kc_ecdsa_sign(ve_pk_curve(k.type), k.d, hash, hlen, &r->w->drbg, sig);
+		/* the nonce computed ahead if there is one for this curve (s = 0
+		 * with it: PV_ERR_GENERAL, sign again), then ve_idle's next one
+		 * is for this curve */
+		const int curve = ve_pk_curve(k.type);
+		rc = PV_ERR_GENERAL;
+		if (r->w->pre.curve == curve)
+			rc = kc_ecdsa_sign_pre(curve, k.d, hash, hlen, &r->w->pre, sig);
+		if (rc == PV_ERR_GENERAL)
+			rc = kc_ecdsa_sign(curve, k.d, hash, hlen, &r->w->drbg, sig);
+		r->w->pre_curve = curve;
 	}
 	if (rc == PV_OK)
 		kc_memcpy(ve_wptr(r, r->d.out), sig, 2u * k.flen);

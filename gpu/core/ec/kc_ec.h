@@ -98,6 +98,25 @@ KC_API int kc_ec_priv_check(int curve, const uint8_t *priv);
  * sig: r||s (2*flen bytes). */
 KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, size_t hlen,
                          kc_drbg *drbg, uint8_t *sig);
+/* A signature's nonce computed ahead (offline / online ECDSA): the vault
+ * draws k from a worker's DRBG while it has nothing else to do, and the
+ * next signature then costs two products mod n.  Opaque: k^-1 mod n
+ * (Montgomery form) and r = x(k*G) mod n, limbs; curve 0 when empty. */
+typedef struct kc_ecdsa_pre {
+	uint32_t kinv[12], r[12];
+	int32_t curve;
+	uint32_t pad_;
+} kc_ecdsa_pre;
+/* k uniform in [1, n-1] from drbg, R = k*G, r = x(R) mod n != 0, k^-1;
+ * the inversions blinded as in kc_ecdsa_sign (blinds from drbg).
+ * PV_OK, PV_ERR_RANDOM if the DRBG fails; *pre is empty unless PV_OK. */
+KC_API int kc_ecdsa_precompute(int curve, kc_drbg *drbg, kc_ecdsa_pre *pre);
+/* ECDSA with pre's nonce (its curve must be curve: else PV_ERR_ARGS);
+ * checks and output as kc_ecdsa_sign.  *pre is wiped on every path, so a
+ * nonce never signs twice.  PV_ERR_GENERAL if s = 0 (probability about
+ * 2^-256): sign again with kc_ecdsa_sign. */
+KC_API int kc_ecdsa_sign_pre(int curve, const uint8_t *priv, const uint8_t *hash, size_t hlen,
+                             kc_ecdsa_pre *pre, uint8_t *sig);
 /* PV_OK if valid, PV_ERR_SIG_INVALID if not (incl. r or s not in [1,n-1]),
  * PV_ERR_SIG_LEN / PV_ERR_PUBKEY / PV_ERR_DOMAIN / PV_ERR_DATA_LEN. */
 KC_API int kc_ecdsa_verify(int curve, const uint8_t *pub, size_t publen,

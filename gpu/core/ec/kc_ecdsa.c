@@ -4,7 +4,9 @@
  *
  * Sign: e = leftmost bits of the hash (bits(n) = 8*flen), k from
  * kc_ec_nonce (RFC 6979, hedged), R = k*G (comb), r = x(R) mod n,
- * s = k^-1 (e + r*d) mod n.  The two inversions of secrets (1/Z of R mod p,
+ * s = k^-1 (e + r*d) mod n.  Or in two halves: kc_ecdsa_precompute draws k
+ * from a DRBG and computes r and k^-1 before the message is known, and
+ * kc_ecdsa_sign_pre computes s (the vault does the first half while idle).  The two inversions of secrets (1/Z of R mod p,
  * k^-1 mod n) are blinded (kc_ecf_inv_blind) with values drawn beside k
  * from the nonce state (kc_ec_nonce_blinds), which leaves the nonce
  * sequence, and so r and s, exactly as RFC 6979 makes them.
@@ -20,6 +22,9 @@
 /* A candidate k out of range, r = 0 or s = 0 each happen with probability
  * about 2^-128 or less; the loop bound only guards against a broken hash. */
 #define KC_ECDSA_TRIES 16
+
+/* kc_ec.h's kc_ecdsa_pre spells KC_EC_MAXL out (C and CUDA C++ alike) */
+typedef char kc_ecdsa_pre_maxl_ok[sizeof(((kc_ecdsa_pre *)0)->kinv) == 4u * KC_EC_MAXL ? 1 : -1];
 
 KC_PRIV uint32_t kc_ecdsa_halg(const kc_ec_params *c, int curve)
 {
@@ -60,19 +65,56 @@ KC_API uint32_t kc_ec_xmodn_blind(const kc_ec_params *c, const kc_ec_pt *R, uint
 	return ok;
 }
 
-KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, size_t hlen,
-                         kc_drbg *drbg, uint8_t *sig)
+/* The nonce's half of a signature: R = k*G, r = x(R) mod n and kinv =
+ * k^-1 mod n (Montgomery form), the two inversions blinded with bz (mod
+ * p) and bk (mod n); k^-1 runs beside k*G where the vault's warp 1 can
+ * take it.  ctl 1 unless r = 0. */
+KC_PRIV uint32_t kc_ecdsa_commit(const kc_ec_params *c, const uint8_t *kb, const uint32_t *bz,
+                                 const uint32_t *bk, uint32_t *r, uint32_t *kinv)
 {
-	const kc_ec_params *c = kc_ec_params_get(curve);
-	const kc_ec_mod *N;
-	kc_ec_nonce ns;
+	const kc_ec_mod *N = &c->n;
 	kc_ec_pt R;
-	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], k[KC_EC_MAXL], r[KC_EC_MAXL], s[KC_EC_MAXL];
-	uint32_t t[KC_EC_MAXL], bz[KC_EC_MAXL], bk[KC_EC_MAXL];
-	uint8_t h1[KC_EC_MAX_FLEN], kb[KC_EC_MAX_FLEN], extra[KC_EC_MAX_FLEN];
-	uint32_t flen, ok;
-	int rc, i, posted;
+	int posted;
 
+	kc_ecf_decode(N, kinv, kb);
+	kc_ecf_to_mont(N, kinv, kinv);
+	posted = KC_EC_COOP_INV_POST(N, kinv, bk);   /* k^-1 alongside k*G */
+	kc_ecp_mulgen(c, &R, kb);
+	KC_PROF(3);
+	kc_ec_xmodn_blind(c, &R, r, bz);
+	KC_PROF(4);
+	if (posted)
+		KC_EC_COOP_INV_TAKE(kinv);
+	else
+		kc_ecf_inv_blind(N, kinv, kinv, bk);    /* k^-1 R */
+	kc_wipe(&R, sizeof R);
+	KC_EC_DECLASSIFY(r, 4u * KC_EC_MAXL);    /* r is public output */
+	return kc_ecf_is_zero(N, r) ^ 1u;
+}
+
+/* s = k^-1 (e + r d) mod n, with d, e and kinv in Montgomery form and r
+ * plain; ctl 1 unless s = 0. */
+KC_PRIV uint32_t kc_ecdsa_s(const kc_ec_mod *N, const uint32_t *r, const uint32_t *d,
+                            const uint32_t *e, const uint32_t *kinv, uint32_t *s)
+{
+	uint32_t t[KC_EC_MAXL];
+
+	kc_ecf_to_mont(N, t, r);
+	kc_ecf_mul(N, t, t, d);           /* r d R */
+	kc_ecf_add(N, t, t, e);           /* (e + r d) R */
+	kc_ecf_mul(N, s, t, kinv);        /* (e + r d) k^-1 R */
+	kc_ecf_from_mont(N, s, s);
+	KC_PROF(5);
+	kc_wipe(t, sizeof t);
+	KC_EC_DECLASSIFY(s, 4u * KC_EC_MAXL);    /* s is public output */
+	return kc_ecf_is_zero(N, s) ^ 1u;
+}
+
+/* The checks of both signing entry points; on PV_OK, e and d (Montgomery
+ * form) are the digest and the private key. */
+KC_PRIV int kc_ecdsa_sign_in(const kc_ec_params *c, const uint8_t *priv, const uint8_t *hash,
+                             size_t hlen, const uint8_t *sig, uint32_t *e, uint32_t *d)
+{
 	if (c == NULL)
 		return PV_ERR_DOMAIN;
 	if (priv == NULL || sig == NULL || (hash == NULL && hlen > 0))
@@ -81,10 +123,31 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 		return PV_ERR_DATA_LEN;
 	if (!kc_ec_public_ctl(kc_ec_scalar_ok(c, priv, 0)))
 		return PV_ERR_ARGS;
+	kc_ec_hash_to_n(c, e, hash, hlen);
+	kc_ecf_decode(&c->n, d, priv);
+	kc_ecf_to_mont(&c->n, d, d);
+	return PV_OK;
+}
+
+KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, size_t hlen,
+                         kc_drbg *drbg, uint8_t *sig)
+{
+	const kc_ec_params *c = kc_ec_params_get(curve);
+	const kc_ec_mod *N;
+	kc_ec_nonce ns;
+	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], k[KC_EC_MAXL], r[KC_EC_MAXL], s[KC_EC_MAXL];
+	uint32_t bz[KC_EC_MAXL], bk[KC_EC_MAXL];
+	uint8_t h1[KC_EC_MAX_FLEN], kb[KC_EC_MAX_FLEN], extra[KC_EC_MAX_FLEN];
+	uint32_t flen;
+	int rc, i;
+
+	kc_memset(&ns, 0, sizeof ns);
+	rc = kc_ecdsa_sign_in(c, priv, hash, hlen, sig, e, d);
+	if (rc != PV_OK)
+		goto out;
 	N = &c->n;
 	flen = c->flen;
 
-	kc_ec_hash_to_n(c, e, hash, hlen);
 	kc_ecf_encode(N, h1, e);
 	if (drbg != NULL) {
 		rc = kc_drbg_generate(drbg, extra, flen, NULL, 0);
@@ -99,8 +162,6 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 		goto out;
 	KC_PROF(1);
 
-	kc_ecf_decode(N, d, priv);
-	kc_ecf_to_mont(N, d, d);
 	kc_ecf_to_mont(N, e, e);
 	rc = PV_ERR_GENERAL;
 	for (i = 0; i < KC_ECDSA_TRIES; i++) {
@@ -111,29 +172,7 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 		if (kc_ec_nonce_blinds(&ns, &c->p, bz, N, bk) != PV_OK)
 			break;
 		KC_PROF(2);
-		kc_ecf_decode(N, k, kb);
-		kc_ecf_to_mont(N, k, k);
-		posted = KC_EC_COOP_INV_POST(N, k, bk);   /* k^-1 alongside k*G */
-		kc_ecp_mulgen(c, &R, kb);
-		KC_PROF(3);
-		kc_ec_xmodn_blind(c, &R, r, bz);
-		KC_PROF(4);
-		if (posted)
-			KC_EC_COOP_INV_TAKE(k);
-		else
-			kc_ecf_inv_blind(N, k, k, bk);    /* k^-1 R */
-		KC_EC_DECLASSIFY(r, sizeof r);    /* r is public output */
-		if (kc_ecf_is_zero(N, r))
-			continue;
-		kc_ecf_to_mont(N, t, r);
-		kc_ecf_mul(N, t, t, d);           /* r d R */
-		kc_ecf_add(N, t, t, e);           /* (e + r d) R */
-		kc_ecf_mul(N, s, t, k);           /* (e + r d) k^-1 R */
-		kc_ecf_from_mont(N, s, s);
-		KC_PROF(5);
-		KC_EC_DECLASSIFY(s, sizeof s);    /* s is public output */
-		ok = kc_ecf_is_zero(N, s) ^ 1u;
-		if (!ok)
+		if (!kc_ecdsa_commit(c, kb, bz, bk, r, k) || !kc_ecdsa_s(N, r, d, e, k, s))
 			continue;
 		kc_ecf_encode(N, sig, r);
 		kc_ecf_encode(N, sig + flen, s);
@@ -142,17 +181,99 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
 	}
 out:
 	kc_wipe(&ns, sizeof ns);
-	kc_wipe(&R, sizeof R);
 	kc_wipe(d, sizeof d);
 	kc_wipe(e, sizeof e);
 	kc_wipe(k, sizeof k);
-	kc_wipe(t, sizeof t);
 	kc_wipe(s, sizeof s);
 	kc_wipe(bz, sizeof bz);
 	kc_wipe(bk, sizeof bk);
 	kc_wipe(kb, sizeof kb);
 	kc_wipe(h1, sizeof h1);
 	kc_wipe(extra, sizeof extra);
+	return rc;
+}
+
+/* b uniform in [1, m) from the DRBG (rejection sampling; a rejected
+ * candidate is discarded, so the branch is public). */
+KC_PRIV int kc_ecdsa_rand_mod(kc_drbg *drbg, const kc_ec_mod *m, uint32_t *b)
+{
+	uint8_t out[KC_EC_MAX_FLEN];
+	uint32_t ok = 0;
+	int i;
+
+	for (i = 0; i < 8 && !ok; i++) {
+		if (kc_drbg_generate(drbg, out, 4u * m->nl, NULL, 0) != PV_OK)
+			break;
+		ok = kc_ec_public_ctl(kc_ecf_decode(m, b, out) & (kc_ecf_is_zero(m, b) ^ 1u));
+	}
+	kc_wipe(out, sizeof out);
+	return ok ? PV_OK : PV_ERR_RANDOM;
+}
+
+KC_API int kc_ecdsa_precompute(int curve, kc_drbg *drbg, kc_ecdsa_pre *pre)
+{
+	const kc_ec_params *c = kc_ec_params_get(curve);
+	uint32_t bz[KC_EC_MAXL], bk[KC_EC_MAXL];
+	uint8_t kb[KC_EC_MAX_FLEN];
+	int rc, i;
+
+	if (c == NULL)
+		return PV_ERR_DOMAIN;
+	if (drbg == NULL || pre == NULL)
+		return PV_ERR_ARGS;
+	kc_memset(pre, 0, sizeof *pre);
+	rc = PV_ERR_GENERAL;
+	for (i = 0; i < KC_ECDSA_TRIES; i++) {
+		if (kc_drbg_generate(drbg, kb, c->flen, NULL, 0) != PV_OK) {
+			rc = PV_ERR_RANDOM;
+			break;
+		}
+		if (!kc_ec_public_ctl(kc_ec_scalar_ok(c, kb, 0)))  /* rejected: discarded */
+			continue;
+		if (kc_ecdsa_rand_mod(drbg, &c->p, bz) != PV_OK ||
+		    kc_ecdsa_rand_mod(drbg, &c->n, bk) != PV_OK) {
+			rc = PV_ERR_RANDOM;
+			break;
+		}
+		if (!kc_ecdsa_commit(c, kb, bz, bk, pre->r, pre->kinv))
+			continue;
+		pre->curve = curve;
+		rc = PV_OK;
+		break;
+	}
+	if (rc != PV_OK)
+		kc_wipe(pre, sizeof *pre);
+	kc_wipe(bz, sizeof bz);
+	kc_wipe(bk, sizeof bk);
+	kc_wipe(kb, sizeof kb);
+	return rc;
+}
+
+KC_API int kc_ecdsa_sign_pre(int curve, const uint8_t *priv, const uint8_t *hash, size_t hlen,
+                             kc_ecdsa_pre *pre, uint8_t *sig)
+{
+	const kc_ec_params *c = kc_ec_params_get(curve);
+	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], s[KC_EC_MAXL];
+	int rc;
+
+	if (pre == NULL)
+		return PV_ERR_ARGS;
+	rc = kc_ecdsa_sign_in(c, priv, hash, hlen, sig, e, d);
+	if (rc == PV_OK && pre->curve != curve)
+		rc = PV_ERR_ARGS;
+	if (rc == PV_OK) {
+		kc_ecf_to_mont(&c->n, e, e);
+		if (kc_ecdsa_s(&c->n, pre->r, d, e, pre->kinv, s)) {
+			kc_ecf_encode(&c->n, sig, pre->r);
+			kc_ecf_encode(&c->n, sig + c->flen, s);
+		} else {
+			rc = PV_ERR_GENERAL;
+		}
+	}
+	kc_wipe(pre, sizeof *pre);     /* a nonce signs once */
+	kc_wipe(d, sizeof d);
+	kc_wipe(e, sizeof e);
+	kc_wipe(s, sizeof s);
 	return rc;
 }
 

@@ -1,7 +1,8 @@
 /*
  * ec_oracle_test.c - P-256 / P-384 (and SM2-curve key derivation) against
  * OpenSSL 3.0 as the independent oracle: public keys, key generation, ECDSA
- * both ways over SHA-1/224/256/384/512 digests, ECDH, RFC 6979 vectors, and
+ * both ways over SHA-1/224/256/384/512 digests, with a nonce computed ahead,
+ * ECDH, RFC 6979 vectors, and
  * the precise error codes for bad input.
  */
 #include <stdio.h>
@@ -141,6 +142,74 @@ static void ecdsa_cross(int curve, uint32_t halg)
 		                PV_ERR_SIG_INVALID);
 		EVP_PKEY_free(pk);
 	}
+}
+
+/* A nonce computed ahead (kc_ecdsa_precompute) signs once: the
+ * signature verifies with OpenSSL and with ours, the nonce is wiped after
+ * use, a used, empty or other-curve nonce is refused, and two nonces from
+ * one DRBG differ. */
+static int all_zero(const void *p, size_t n)
+{
+	const uint8_t *b = (const uint8_t *)p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != 0)
+			return 0;
+	return 1;
+}
+
+static void ecdsa_pre_cross(int curve, int other)
+{
+	size_t flen = kc_ec_flen(curve);
+	uint8_t priv[48], pub[97], msg[64], h[64], sig[96], sig2[96];
+	kc_ecdsa_pre pre, pre2;
+	kc_drbg d;
+	int i;
+
+	eo_drbg(&d);
+	for (i = 0; i < ITER; i++) {
+		EVP_PKEY *pk = eo_keygen(curve, priv, pub);
+		uint32_t halg = flen == 48 ? KC_HASH_SHA384 : KC_HASH_SHA256;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(pk);
+		ts_rand(msg, sizeof msg);
+		CU_ASSERT_EQUAL_FATAL(kc_hash(halg, msg, sizeof msg, h), PV_OK);
+		CU_ASSERT_EQUAL_FATAL(kc_ecdsa_precompute(curve, &d, &pre), PV_OK);
+		CU_ASSERT_EQUAL(pre.curve, curve);
+		CU_ASSERT_EQUAL_FATAL(kc_ecdsa_precompute(curve, &d, &pre2), PV_OK);
+		CU_ASSERT(memcmp(pre.r, pre2.r, sizeof pre.r) != 0);
+		CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(curve, priv, h, flen, &pre, sig), PV_OK);
+		CU_ASSERT(all_zero(&pre, sizeof pre));
+		CU_ASSERT_EQUAL(ossl_verify(pk, h, flen, flen, sig), 1);
+		CU_ASSERT_EQUAL(kc_ecdsa_verify(curve, pub, 1 + 2 * flen, h, flen, sig, 2 * flen), PV_OK);
+		/* used: refused (and nothing written) */
+		memset(sig2, 0xa5, sizeof sig2);
+		CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(curve, priv, h, flen, &pre, sig2), PV_ERR_ARGS);
+		CU_ASSERT(sig2[0] == 0xa5 && sig2[2 * flen - 1] == 0xa5);
+		/* the second nonce: another r for the same hash */
+		CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(curve, priv, h, flen, &pre2, sig2), PV_OK);
+		CU_ASSERT(memcmp(sig, sig2, flen) != 0);
+		CU_ASSERT_EQUAL(ossl_verify(pk, h, flen, flen, sig2), 1);
+		/* another curve's nonce: refused and wiped */
+		CU_ASSERT_EQUAL_FATAL(kc_ecdsa_precompute(other, &d, &pre), PV_OK);
+		CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(curve, priv, h, flen, &pre, sig2), PV_ERR_ARGS);
+		CU_ASSERT(all_zero(&pre, sizeof pre));
+		/* bad input still gets its own code, and uses the nonce up */
+		CU_ASSERT_EQUAL_FATAL(kc_ecdsa_precompute(curve, &d, &pre), PV_OK);
+		CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(curve, priv, h, 0, &pre, sig2), PV_ERR_DATA_LEN);
+		CU_ASSERT(all_zero(&pre, sizeof pre));
+		EVP_PKEY_free(pk);
+	}
+	CU_ASSERT_EQUAL(kc_ecdsa_precompute(99, &d, &pre), PV_ERR_DOMAIN);
+	CU_ASSERT_EQUAL(kc_ecdsa_precompute(curve, NULL, &pre), PV_ERR_ARGS);
+	CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(curve, priv, h, flen, NULL, sig), PV_ERR_ARGS);
+}
+
+static void test_ecdsa_pre(void)
+{
+	ecdsa_pre_cross(KC_EC_P256, KC_EC_P384);
+	ecdsa_pre_cross(KC_EC_P384, KC_EC_P256);
 }
 
 static void test_ecdsa_p256(void)
@@ -411,6 +480,7 @@ int main(void)
 	CU_add_test(s, "keygen accepted by OpenSSL", test_keygen);
 	CU_add_test(s, "ECDSA P-256 x SHA-1/224/256/384/512 both ways", test_ecdsa_p256);
 	CU_add_test(s, "ECDSA P-384 x SHA-256/384/512 both ways", test_ecdsa_p384);
+	CU_add_test(s, "ECDSA with a nonce computed ahead (P-256, P-384)", test_ecdsa_pre);
 	CU_add_test(s, "RFC 6979 deterministic vectors", test_rfc6979);
 	CU_add_test(s, "ECDH = OpenSSL derive (incl. compressed peers)", test_ecdh);
 	CU_add_test(s, "bad input -> precise PV_ERR codes", test_bad_input);
