@@ -50,7 +50,9 @@
  *            per product and per step for one limb per lane (32 limbs) and
  *            two (64 limbs), and a 1,088-bit exponentiation mod a 1,024-bit
  *            modulus (an RSA-2048 CRT half with its 64 blinding bits), one
- *            warp alone on the GPU; results checked against the host.
+ *            warp alone on the GPU, then on one and on both warps of a
+ *            block, with and without the vault's launch bounds; results
+ *            checked against the host.
  * Exit status: 0, 1 if a signature was wrong, 77 without a CUDA device.
  */
 #include <cstdio>
