@@ -92,6 +92,31 @@ static void ecdsa(int curve, const char *name)
 	CT_REPORT(name);
 }
 
+/* The two halves: a nonce from a secret DRBG state, then a signature
+ * with a secret key (r is declassified as it would be in a signature). */
+static void ecdsa_pre(int curve, const char *name)
+{
+	size_t flen = kc_ec_flen(curve);
+	uint8_t priv[48], pub[97], h[48], sig[96];
+	kc_ecdsa_pre pre;
+	kc_drbg d;
+	size_t i;
+
+	for (i = 0; i < flen; i++) {
+		priv[i] = (uint8_t)(0x13 * (i + 1));
+		h[i] = (uint8_t)(0x5a ^ i);
+	}
+	CHECK(kc_ec_pubkey(curve, priv, pub) == PV_OK);
+	seed(&d, 0x24);
+	CHECK(kc_ecdsa_precompute(curve, &d, &pre) == PV_OK);
+	CT_SECRET(priv, flen);
+	CHECK(kc_ecdsa_sign_pre(curve, priv, h, flen, &pre, sig) == PV_OK);
+	CT_PUBLIC(sig, 2 * flen);
+	CT_PUBLIC(priv, flen);
+	CHECK(kc_ecdsa_verify(curve, pub, 1 + 2 * flen, h, flen, sig, 2 * flen) == PV_OK);
+	CT_REPORT(name);
+}
+
 static void ecdh(void)
 {
 	uint8_t a[32], b[32], qa[65], qb[65], s1[32], s2[32];
@@ -164,6 +189,8 @@ int main(void)
 	scalar_mults();
 	ecdsa(KC_EC_P256, "P-256 ECDSA sign (hedged RFC 6979)");
 	ecdsa(KC_EC_P384, "P-384 ECDSA sign (hedged RFC 6979)");
+	ecdsa_pre(KC_EC_P256, "P-256 ECDSA nonce computed ahead + sign");
+	ecdsa_pre(KC_EC_P384, "P-384 ECDSA nonce computed ahead + sign");
 	ecdh();
 	keygen();
 	sm2();
