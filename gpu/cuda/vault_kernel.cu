@@ -41,10 +41,11 @@
  *          in shared memory are wiped, the last block publishes gst.exited.
  *
  * Secrets on the GPU: the KEK and state-key schedules (ve_vault) and the
- * DRBGs (ve_worker, with a nonce computed ahead) live in shared memory only; the master key exists only
- * during ve_boot (its locals, wiped by it) and in the staging buffer until
- * every block booted.  Per-request secrets (unwrapped keys, schedules) live
- * in ve_execute's locals, i.e. local memory (see docs/gpu-kernel.md).
+ * DRBGs (ve_worker, with its ECDSA nonce computed ahead) live in shared
+ * memory only; the master key exists only during ve_boot (its locals,
+ * wiped by it) and in the staging buffer until every block booted.
+ * Per-request secrets (unwrapped keys, schedules) live in ve_execute's
+ * locals, i.e. local memory (see docs/gpu-kernel.md).
  */
 #include <cuda/atomic>
 
