@@ -180,9 +180,13 @@ if has bench; then
       done
     done
   elif [ -x "$BD/tests/bench/p11bench/p11bench" ]; then
+    # one p11bench over every row; PV_BENCH_OSSL (OpenSSL's thread counts,
+    # default 1,16, "none" skips them) and PV_BENCH_GPU_BPS reach it as they
+    # reach the split rows above (before 2026-11-30 20:00 UTC they did not)
     phase p11bench "${PV_P11BENCH_LIMIT:-480}" "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" \
       ${PV_BENCH_MECH:+--mech $PV_BENCH_MECH} ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
-      --threads "${PV_BENCH_THREADS:-1,4,16,64,128}" --openssl-threads 1,16 \
+      ${PV_BENCH_GPU_BPS:+--gpu-blocks-per-sm $PV_BENCH_GPU_BPS} \
+      --threads "${PV_BENCH_THREADS:-1,4,16,64,128}" --openssl-threads "${PV_BENCH_OSSL:-1,16}" \
       --seconds "${PV_BENCH_SECS:-2}" --csv "$OUT/p11bench.csv"
     cp "$L/p11bench.log" "$OUT/p11bench.txt"
   else say "p11bench   not in the bundle"; fi
