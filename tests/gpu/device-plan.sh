@@ -160,6 +160,11 @@
 #      multiprocessor's clock while a lone RSA / P-256 request executed),
 #      then p11bench RSA-2048 and P-256 at 1 thread with the vault's 8
 #      blocks per multiprocessor and with 1 (fewer idle pollers beside it)
+#   52 idle work after a wait (B = build-devpack/bundle-b.tar.xz, branch
+#      wip/idle-after) against main (A): gpu_kat and gpu_ring on B, then
+#      p11bench P-256 at 1, 16 and 1,024 threads on A, B, A, B; then lone
+#      RSA / P-256 on A with 8 and with 1 vault block per multiprocessor
+#      (run 95 meant to, but its harness dropped the setting)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -478,6 +483,23 @@ case "${1:-}" in
        mv "$OUT/summary.txt" "$OUT/summary-bps$bps.txt"
      done
      grep -h 'BENCH mm\|lone' "$OUT/summary-sig.txt"
+     for bps in 8 1; do echo "== $bps blocks per multiprocessor"; grep -h '| token' "$OUT/summary-bps$bps.txt"; done ;;
+  52) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 100 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
+        --phases kat,ring > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-b-checks.txt"
+     for i in 1 2; do
+       AB_MECH=p256-sign AB_THREADS=1,16,1024 AB_LIMIT=40 ab_bench
+       mv "$OUT/summary-ab-a.txt" "$OUT/summary-ab-a$i.txt"; mv "$OUT/summary-ab-b.txt" "$OUT/summary-ab-b$i.txt"
+     done
+     for bps in 8 1; do
+       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_MECH=rsa2048-sign,p256-sign PV_BENCH_THREADS=1 \
+          PV_BENCH_SECS=2 PV_BENCH_OSSL=none PV_BENCH_GPU_BPS=$bps PV_P11BENCH_LIMIT=40
+        timeout 100 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+       mv "$OUT/summary.txt" "$OUT/summary-bps$bps.txt"
+     done
+     head -3 "$OUT/summary-b-checks.txt"
+     for f in a1 b1 a2 b2; do echo "== $f"; grep -h '| token' "$OUT/summary-ab-$f.txt"; done
      for bps in 8 1; do echo "== $bps blocks per multiprocessor"; grep -h '| token' "$OUT/summary-bps$bps.txt"; done ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
