@@ -185,6 +185,22 @@ ab_bench() (
     [ -n "${1:-}" ] && "$1"
   done
 )
+# bps_rows: p11bench RSA-2048 and P-256 at 1 thread on $B with 8 and with 1
+# vault block per multiprocessor ($OUT/summary-bps{8,1}.txt); bps_rows
+# print: their token rows
+bps_rows() {
+  local bps
+  for bps in 8 1; do
+    if [ "${1:-}" = print ]; then
+      echo "== $bps blocks per multiprocessor"; grep -h '| token' "$OUT/summary-bps$bps.txt"
+      continue
+    fi
+    (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_MECH=rsa2048-sign,p256-sign PV_BENCH_THREADS=1 \
+       PV_BENCH_SECS=2 PV_BENCH_OSSL=none PV_BENCH_GPU_BPS=$bps PV_P11BENCH_LIMIT=40
+     timeout 100 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+    mv "$OUT/summary.txt" "$OUT/summary-bps$bps.txt"
+  done
+}
 case "${1:-}" in
   1) export PV_P11BENCH=0 PV_KAT_LIMIT=200 PV_RING_LIMIT=180 PV_GPU_BENCH_LIMIT=180
      exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,bench --scale 0.5 ;;
@@ -476,14 +492,9 @@ case "${1:-}" in
   51) (export PV_GPU_BENCH_ONLY=mm,sig PV_GPU_BENCH_LIMIT=60 PV_BENCH_SPLIT=1 PV_P11BENCH=0
       timeout 100 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
      mv "$OUT/summary.txt" "$OUT/summary-sig.txt"
-     for bps in 8 1; do
-       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_MECH=rsa2048-sign,p256-sign PV_BENCH_THREADS=1 \
-          PV_BENCH_SECS=2 PV_BENCH_OSSL=none PV_BENCH_GPU_BPS=$bps PV_P11BENCH_LIMIT=40
-        timeout 70 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
-       mv "$OUT/summary.txt" "$OUT/summary-bps$bps.txt"
-     done
+     bps_rows
      grep -h 'BENCH mm\|lone' "$OUT/summary-sig.txt"
-     for bps in 8 1; do echo "== $bps blocks per multiprocessor"; grep -h '| token' "$OUT/summary-bps$bps.txt"; done ;;
+     bps_rows print ;;
   52) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
       timeout 100 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
         --phases kat,ring > /dev/null 2>&1)
@@ -492,14 +503,9 @@ case "${1:-}" in
        AB_MECH=p256-sign AB_THREADS=1,16,1024 AB_LIMIT=40 ab_bench
        mv "$OUT/summary-ab-a.txt" "$OUT/summary-ab-a$i.txt"; mv "$OUT/summary-ab-b.txt" "$OUT/summary-ab-b$i.txt"
      done
-     for bps in 8 1; do
-       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_MECH=rsa2048-sign,p256-sign PV_BENCH_THREADS=1 \
-          PV_BENCH_SECS=2 PV_BENCH_OSSL=none PV_BENCH_GPU_BPS=$bps PV_P11BENCH_LIMIT=40
-        timeout 100 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
-       mv "$OUT/summary.txt" "$OUT/summary-bps$bps.txt"
-     done
+     bps_rows
      head -3 "$OUT/summary-b-checks.txt"
      for f in a1 b1 a2 b2; do echo "== $f"; grep -h '| token' "$OUT/summary-ab-$f.txt"; done
-     for bps in 8 1; do echo "== $bps blocks per multiprocessor"; grep -h '| token' "$OUT/summary-bps$bps.txt"; done ;;
+     bps_rows print ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
