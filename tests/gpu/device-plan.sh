@@ -165,6 +165,12 @@
 #      p11bench P-256 at 1, 16 and 1,024 threads on A, B, A, B; then lone
 #      RSA / P-256 on A with 8 and with 1 vault block per multiprocessor
 #      (run 95 meant to, but its harness dropped the setting)
+#   53 the separated product (B = build-devpack/bundle-b.tar.xz) against
+#      FIOS (A): gpu_bench mm on B (both products' cycles, chains checked
+#      against the host at 1-64 limbs, both exponentiations), then on B
+#      gpu_kat, gpu_ring, engine_pk, engine_pk_wycheproof, pk_general,
+#      p11pk, gpu_bench sig (a lone RSA signature's stages) and p11bench
+#      RSA-2048 / P-256 at 1 and 1,024 threads; then RSA-2048 on A the same
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -495,6 +501,22 @@ case "${1:-}" in
      bps_rows
      grep -h 'BENCH mm\|lone' "$OUT/summary-sig.txt"
      bps_rows print ;;
+  53) (export PV_GPU_BENCH_ONLY=mm PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0
+      timeout 50 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" --phases bench > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-mm.txt"
+     (export PV_KAT_LIMIT=60 PV_RING_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=0.5 \
+        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk" \
+        PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=40 PV_BENCH_SPLIT=1 PV_BENCH_MECH=rsa2048-sign,p256-sign \
+        PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_BENCH_OSSL=none PV_P11BENCH_LIMIT=40
+      timeout 400 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
+        --phases kat,ring,unit,bench --scale 0.3 > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-b.txt"; mv "$OUT/logs.tgz" "$OUT/logs-b.tgz" 2>/dev/null
+     (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_MECH=rsa2048-sign PV_BENCH_THREADS=1,1024 \
+        PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_BENCH_OSSL=none PV_P11BENCH_LIMIT=30
+      timeout 60 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-a.txt"
+     grep -h 'BENCH mm' "$OUT/summary-mm.txt"; echo "== B"; cat "$OUT/summary-b.txt"
+     echo "== A"; grep -h '| token' "$OUT/summary-a.txt" ;;
   52) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
       timeout 100 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
         --phases kat,ring > /dev/null 2>&1)
