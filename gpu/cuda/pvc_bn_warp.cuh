@@ -47,12 +47,6 @@
 
 #define PVCW_ALL 0xffffffffu
 
-/* The product of the private exponentiations (kc_bn_modexp and the CRT
- * halves of kc_bn_modexp2): 1 the separated product, 0 FIOS. */
-#ifndef PVCW_EXP_SOS
-#define PVCW_EXP_SOS 1
-#endif
-
 /* Set by the vault kernel while a warp runs one request on all lanes:
  * 0 each thread alone, 1 warp 0 runs it, 2 warp 0 runs it and warp 1
  * serves its second exponentiations (pvcw_helper). */
@@ -257,219 +251,6 @@ __device__ __forceinline__ void pvcw_dbl(uint32_t (&x)[K], const uint32_t (&m)[K
 	pvcw_csub<K>(x, t, m, top);
 }
 
-/* ---- the separated product: one limb per lane, nl <= 32 ----
- *
- * FIOS above is nl dependent steps, each waiting on a shuffle, and one
- * warp alone has nothing to hide that latency behind: a lone RSA-2048
- * signature is two chains of ~1,380 such products.  The separated
- * product (SOS with a whole-width m' = -m^-1 mod 2^1024, computed once
- * per modulus) has no chain through the limbs:
- *   T = a b,  q = (T mod R) m' mod R,  U = q m,  d = (T + U) / R
- * are column products, and every lane computes its two columns, L and
- * 32 + L, on its own: a_i (the operand every lane reads, as 16-bit
- * halves, so that a column's 32 terms sum in 64 bits without carries)
- * times y_(L - i) (the operand read rotated, stored twice).  Only the
- * three carry resolutions (pvcw_norm) and the final subtraction are
- * serial.  Both operands and m, m' sit in shared memory for the whole
- * exponentiation (pvcw_sos: 1 KiB a warp), which pvcw_sos_wipe clears.
- * tests/gpu/pvcw_model.py models it (mm_sos). */
-#define PVCW_SOS_X 0u    /* the operand every lane reads: 16-bit halves */
-#define PVCW_SOS_B 1u    /* the operands read rotated, twice over */
-#define PVCW_SOS_M 2u
-#define PVCW_SOS_MI 3u
-static __shared__ __align__(16) uint32_t pvcw_sos[2][4][64];
-
-__device__ __forceinline__ uint32_t *pvcw_sbuf(uint32_t which)
-{
-	return pvcw_sos[(threadIdx.x >> 5) & 1u][which];
-}
-
-/* x: every lane's limb of the operand that all lanes read */
-__device__ __forceinline__ void pvcw_sos_x(uint32_t v)
-{
-	__syncwarp();
-	reinterpret_cast<uint2 *>(pvcw_sbuf(PVCW_SOS_X))[pvcw_lane()] = make_uint2(v & 0xffffu, v >> 16);
-	__syncwarp();
-}
-
-__device__ __forceinline__ void pvcw_sos_y(uint32_t which, uint32_t v)
-{
-	uint32_t *y = pvcw_sbuf(which);
-	__syncwarp();
-	y[pvcw_lane()] = v;
-	y[32u + pvcw_lane()] = v;
-	__syncwarp();
-}
-
-__device__ __forceinline__ void pvcw_sos_wipe(void)
-{
-	uint32_t *s = pvcw_sbuf(0);
-	__syncwarp();
-	for (uint32_t i = pvcw_lane(); i < 4u * 64u; i += 32u)
-		s[i] = 0;
-	__syncwarp();
-}
-
-/* Columns L and 32 + L of x y (LOW: column L only) as s0 + 2^16 s1:
- * term i, x_i y_(L - i), belongs to column L if i <= L, else to 32 + L;
- * the full product multiplies both columns' sums by y or 0 instead of
- * branching (nvcc's predicated code for the branch moved the sums about). */
-template <bool LOW>
-__device__ __forceinline__ void pvcw_cols(uint64_t (&s0)[2], uint64_t (&s1)[2], uint32_t ywhich)
-{
-	const uint32_t L = pvcw_lane();
-	const uint4 *x = reinterpret_cast<const uint4 *>(pvcw_sbuf(PVCW_SOS_X));
-	const uint32_t *y = pvcw_sbuf(ywhich) + 32u + L;
-
-	s0[0] = s0[1] = s1[0] = s1[1] = 0;
-#pragma unroll
-	for (int j = 0; j < 16; j++) {
-		const uint4 xv = x[j];
-#pragma unroll
-		for (int h = 0; h < 2; h++) {
-			const uint32_t i = 2u * (uint32_t)j + (uint32_t)h;
-			const uint32_t xl = h ? xv.z : xv.x, xh = h ? xv.w : xv.y;
-			if (LOW) {
-				if (L >= i) {
-					const uint32_t yv = y[-(int)i];
-					s0[0] += (uint64_t)xl * yv;
-					s1[0] += (uint64_t)xh * yv;
-				}
-			} else {
-				const uint32_t yv = y[-(int)i];
-				const uint32_t yl = L >= i ? yv : 0u, yh = yv - yl;
-				s0[0] += (uint64_t)xl * yl;
-				s1[0] += (uint64_t)xh * yl;
-				s0[1] += (uint64_t)xl * yh;
-				s1[1] += (uint64_t)xh * yh;
-			}
-		}
-	}
-}
-
-/* The word of position 32 k + L - d (0 below position 0). */
-template <int K>
-__device__ __forceinline__ uint32_t pvcw_up(const uint32_t (&v)[K], int k, uint32_t d)
-{
-	const uint32_t L = pvcw_lane();
-	uint32_t x = __shfl_up_sync(PVCW_ALL, v[k], d);
-	if (k > 0) {
-		const uint32_t w = __shfl_sync(PVCW_ALL, v[k > 0 ? k - 1 : 0], L - d);
-		if (L < d)
-			x = w;
-	} else if (L < d) {
-		x = 0;
-	}
-	return x;
-}
-
-/* Columns (pvcw_cols) -> the words of positions 32 k + L, k < K; K = 2
- * returns the word of position 64 (the product's top, 0 or 1). */
-template <int K>
-__device__ __forceinline__ uint32_t pvcw_norm(uint32_t (&v)[K], const uint64_t (&s0)[2],
-	const uint64_t (&s1)[2])
-{
-	uint32_t w1[K], w2[K], e[K], g[K], pf[K], cout;
-	uint64_t cin;
-
-#pragma unroll
-	for (int k = 0; k < K; k++) {
-		const uint64_t s = s0[k] + (s1[k] << 16);
-		v[k] = (uint32_t)s;
-		w1[k] = (uint32_t)(s >> 32);
-		w2[k] = (uint32_t)(s1[k] >> 48) + (s < s0[k] ? 1u : 0u);
-	}
-#pragma unroll
-	for (int k = 0; k < K; k++) {
-		const uint64_t t = (uint64_t)v[k] + pvcw_up<K>(w1, k, 1) + pvcw_up<K>(w2, k, 2);
-		v[k] = (uint32_t)t;
-		e[k] = (uint32_t)(t >> 32);
-	}
-#pragma unroll
-	for (int k = 0; k < K; k++) {
-		const uint64_t t = (uint64_t)v[k] + pvcw_up<K>(e, k, 1);
-		v[k] = (uint32_t)t;
-		g[k] = (uint32_t)(t >> 32);
-		pf[k] = v[k] == 0xffffffffu ? 1u : 0u;
-	}
-	cin = pvcw_chain<K>(pvcw_ballot<K>(g), pvcw_ballot<K>(pf), &cout);
-#pragma unroll
-	for (int k = 0; k < K; k++)
-		v[k] += pvcw_bit(cin, k);
-	if (K < 2)
-		return 0;
-	return __shfl_sync(PVCW_ALL, w1[K - 1], 31) + __shfl_sync(PVCW_ALL, w2[K - 1], 30) +
-	       __shfl_sync(PVCW_ALL, e[K - 1], 31) + cout;
-}
-
-/* x y mod 2^1024 (y in buffer B) */
-__device__ __forceinline__ uint32_t pvcw_lowmul(uint32_t x, uint32_t y)
-{
-	uint64_t s0[2], s1[2];
-	uint32_t t[1];
-
-	pvcw_sos_x(x);
-	pvcw_sos_y(PVCW_SOS_B, y);
-	pvcw_cols<true>(s0, s1, PVCW_SOS_B);
-	pvcw_norm<1>(t, s0, s1);
-	return t[0];
-}
-
-/* a - b mod 2^1024 */
-__device__ __forceinline__ uint32_t pvcw_sub(uint32_t a, uint32_t b)
-{
-	uint32_t bo[1] = { a < b ? 1u : 0u }, z[1] = { a == b ? 1u : 0u }, out;
-	const uint64_t bin = pvcw_chain<1>(pvcw_ballot<1>(bo), pvcw_ballot<1>(z), &out);
-	return a - b - pvcw_bit(bin, 0);
-}
-
-/* m and m' = -m^-1 mod 2^(32 nl) into the warp's buffers: Newton's
- * u = u (2 - m u) from u = m^-1 mod 2^32 (= -m0i), five times to 1,024
- * bits. */
-__device__ static __noinline__ void pvcw_sos_setup(uint32_t m, uint32_t m0i, uint32_t nl)
-{
-	const uint32_t L = pvcw_lane(), two = L == 0u ? 2u : 0u;
-	uint32_t u = L == 0u ? 0u - m0i : 0u;
-
-	for (int it = 0; it < 5; it++)
-		u = pvcw_lowmul(u, pvcw_sub(two, pvcw_lowmul(m, u)));
-	u = pvcw_sub(0u, u);
-	pvcw_sos_y(PVCW_SOS_MI, L < nl ? u : 0u);
-	pvcw_sos_y(PVCW_SOS_M, m);
-}
-
-/* d = a b / 2^(32 nl) mod m, as pvcw_mm<1>, with m and m' set up by
- * pvcw_sos_setup.  d may be a or b. */
-__device__ __forceinline__ void pvcw_mm_sos(uint32_t (&d)[1], const uint32_t (&a)[1],
-	const uint32_t (&b)[1], const uint32_t (&m)[1], uint32_t nl)
-{
-	const uint32_t L = pvcw_lane(), p = L + nl;
-	uint64_t s0[2], s1[2], u0[2], u1[2];
-	uint32_t t[1], v[2], r[1], top;
-
-	pvcw_sos_x(a[0]);
-	pvcw_sos_y(PVCW_SOS_B, b[0]);
-	pvcw_cols<false>(s0, s1, PVCW_SOS_B);            /* T = a b */
-	pvcw_norm<1>(t, s0, s1);
-	pvcw_sos_x(L < nl ? t[0] : 0u);
-	pvcw_cols<true>(u0, u1, PVCW_SOS_MI);            /* q = T m' mod R */
-	pvcw_norm<1>(t, u0, u1);
-	pvcw_sos_x(L < nl ? t[0] : 0u);
-	pvcw_cols<false>(u0, u1, PVCW_SOS_M);            /* U = q m */
-#pragma unroll
-	for (int k = 0; k < 2; k++) {
-		s0[k] += u0[k];
-		s1[k] += u1[k];
-	}
-	top = pvcw_norm<2>(v, s0, s1);                   /* T + U, then / R */
-	{
-		const uint32_t lo = __shfl_sync(PVCW_ALL, v[0], p);
-		const uint32_t hi = __shfl_sync(PVCW_ALL, v[1], p - 32u);
-		r[0] = p < 32u ? lo : hi;
-	}
-	pvcw_csub<1>(d, r, m, top);
-}
-
 /* An exponentiation's operands in registers, and the 1 that takes its
  * result out of Montgomery form. */
 template <int K>
@@ -486,22 +267,9 @@ __device__ __forceinline__ void pvcw_exp_in(uint32_t (&m)[K], uint32_t (&r2)[K],
 		one[k] = (k == 0 && L == 0u) ? 1u : 0u;
 }
 
-/* The exponentiation's product: FIOS, or (SOS, one limb per lane) the
- * separated product. */
-template <int K, bool SOS>
-__device__ __forceinline__ void pvcw_mmx(uint32_t (&d)[K], const uint32_t (&a)[K],
-	const uint32_t (&b)[K], const uint32_t (&m)[K], uint32_t nl, uint32_t m0i)
-{
-	static_assert(!SOS || K == 1, "the separated product has one limb per lane");
-	if constexpr (SOS)
-		pvcw_mm_sos(d, a, b, m, nl);
-	else
-		pvcw_mm<K>(d, a, b, m, nl, m0i);
-}
-
 /* x = x^e mod m, kc_bn_modexp's window of 4 bits from the top, the table
- * of 16 entries in registers (SOS: pvcw_mm_sos). */
-template <int K, bool SOS>
+ * of 16 entries in registers. */
+template <int K>
 __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uint32_t ebits,
 	const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
 {
@@ -509,8 +277,6 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 	uint32_t m[K], r2[K], x[K], one[K], tab[16][K], acc[K], b[K], r[K] = {};
 
 	pvcw_exp_in<K>(m, r2, x, one, mp, r2p, xp, nl);
-	if (SOS)
-		pvcw_sos_setup(m[0], m0i, nl);
 	/* tab[0] = mont(1), tab[1] = mont(x), tab[s] = tab[s-1] tab[1] */
 	for (uint32_t s = 0; s < 16u; s++) {
 #pragma unroll
@@ -518,7 +284,7 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 			acc[k] = s == 0u ? one[k] : s == 1u ? x[k] : r[k];
 			b[k] = s < 2u ? r2[k] : tab[1][k];
 		}
-		pvcw_mmx<K, SOS>(r, acc, b, m, nl, m0i);
+		pvcw_mm<K>(r, acc, b, m, nl, m0i);
 #pragma unroll
 		for (int j = 0; j < 16; j++)
 			if ((uint32_t)j == s)
@@ -547,12 +313,10 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 #pragma unroll
 			for (int k = 0; k < K; k++)
 				b[k] = s < 4u ? acc[k] : sel[k];
-			pvcw_mmx<K, SOS>(acc, acc, b, m, nl, m0i);
+			pvcw_mm<K>(acc, acc, b, m, nl, m0i);
 		}
 	}
-	pvcw_mmx<K, SOS>(r, acc, one, m, nl, m0i);        /* out of Montgomery form */
-	if (SOS)
-		pvcw_sos_wipe();
+	pvcw_mm<K>(r, acc, one, m, nl, m0i);        /* out of Montgomery form */
 	pvcw_st<K>(xp, r, nl);
 }
 
@@ -607,7 +371,7 @@ __device__ static __noinline__ void pvcw_helper(void)
 		else if (pvcw_sjob.op >= 3u)
 			pvcw_job_sym(pvcw_sjob.op);
 		else
-			pvcw_modexp<1, PVCW_EXP_SOS>(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
+			pvcw_modexp<1>(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
 			               pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
 		pvcw_bar(2);
 	}
@@ -769,7 +533,7 @@ __host__ __device__ static inline int pvcw_hook_modexp(uint32_t *x, const uint32
 	 * products */
 	if (nl > 32u || !pvcw_on(nl))
 		return 0;
-	pvcw_modexp<1, PVCW_EXP_SOS>(x, e, (uint32_t)ebits, r2, m, (uint32_t)nl, m0i);
+	pvcw_modexp<1>(x, e, (uint32_t)ebits, r2, m, (uint32_t)nl, m0i);
 	return 1;
 #else
 	(void)x; (void)e; (void)ebits; (void)r2; (void)m; (void)nl; (void)m0i;
@@ -837,7 +601,7 @@ __host__ __device__ static inline int pvcw_hook_modexp2(uint32_t *x1, const uint
 	}
 	__syncwarp();
 	pvcw_bar(1);
-	pvcw_modexp<1, PVCW_EXP_SOS>(x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
+	pvcw_modexp<1>(x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
 	pvcw_bar(2);
 	for (uint32_t i = 0; i < nl; i++)
 		x2[i] = j->x[i];

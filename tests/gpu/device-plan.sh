@@ -165,12 +165,14 @@
 #      p11bench P-256 at 1, 16 and 1,024 threads on A, B, A, B; then lone
 #      RSA / P-256 on A with 8 and with 1 vault block per multiprocessor
 #      (run 95 meant to, but its harness dropped the setting)
-#   53 the separated product (B = build-devpack/bundle-b.tar.xz) against
-#      FIOS (A): gpu_bench mm on B (both products' cycles, chains checked
-#      against the host at 1-64 limbs, both exponentiations), then on B
-#      gpu_kat, gpu_ring, engine_pk, engine_pk_wycheproof, pk_general,
-#      p11pk, gpu_bench sig (a lone RSA signature's stages) and p11bench
-#      RSA-2048 / P-256 at 1 and 1,024 threads; then RSA-2048 on A the same
+#   53 a change to RSA's arithmetic (B = build-devpack/bundle-b.tar.xz)
+#      against main (A): gpu_bench mm on B, then on B gpu_kat, gpu_ring,
+#      engine_pk, engine_pk_wycheproof, pk_general, p11pk, gpu_bench sig
+#      (a lone RSA signature's stages) and p11bench RSA-2048 / P-256 at 1
+#      and 1,024 threads; then RSA-2048 on A the same (run 102: the
+#      separated product of 585987f)
+#   54 lone RSA-2048 / P-256 (p11bench, 1 thread) with 8 and with 1
+#      vault block per multiprocessor, only (bps_rows)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -517,6 +519,7 @@ case "${1:-}" in
      mv "$OUT/summary.txt" "$OUT/summary-a.txt"
      grep -h 'BENCH mm' "$OUT/summary-mm.txt"; echo "== B"; cat "$OUT/summary-b.txt"
      echo "== A"; grep -h '| token' "$OUT/summary-a.txt" ;;
+  54) bps_rows; bps_rows print ;;
   52) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
       timeout 100 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
         --phases kat,ring > /dev/null 2>&1)

@@ -1252,11 +1252,9 @@ __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_de
 
 /* "mm": the warp product and exponentiation of a lone RSA half, timed by
  * clock64 on warp 0 of a single block (warp 1 idle, as in a lone request's
- * serial stretches), MM_N products in a dependent chain d = d b / R; SOS:
- * the separated product (pvcw_mm_sos), whose m' is set up before the
- * clock starts. */
+ * serial stretches), MM_N products in a dependent chain d = d b / R. */
 #define MM_N 256
-template <int K, bool SOS>
+template <int K>
 __device__ long long mm_chain(const uint32_t *m, const uint32_t *x, uint32_t m0i, uint32_t nl,
                               uint32_t *out)
 {
@@ -1264,31 +1262,25 @@ __device__ long long mm_chain(const uint32_t *m, const uint32_t *x, uint32_t m0i
 	pvcw_ld<K>(mm, m, nl);
 	pvcw_ld<K>(a, x, nl);
 	pvcw_ld<K>(b, x, nl);
-	if (SOS)
-		pvcw_sos_setup(mm[0], m0i, nl);
 	const long long t0 = clock64();
 	for (int i = 0; i < MM_N; i++)
-		pvcw_mmx<K, SOS>(a, a, b, mm, nl, m0i);
+		pvcw_mm<K>(a, a, b, mm, nl, m0i);
 	const long long t1 = clock64();
-	if (SOS)
-		pvcw_sos_wipe();
 	pvcw_st<K>(out, a, nl);
 	return t1 - t0;
 }
 
 __global__ void k_mm(const uint32_t *m, const uint32_t *x, uint32_t m0i, uint32_t nl,
-                     uint32_t sos, uint32_t *out, long long *cyc)
+                     uint32_t *out, long long *cyc)
 {
 	pvcw_mode(1u);
 	if (threadIdx.x >= 32u)
 		return;
-	const long long c = nl > 32u ? mm_chain<2, false>(m, x, m0i, nl, out)
-	                  : sos ? mm_chain<1, true>(m, x, m0i, nl, out) : mm_chain<1, false>(m, x, m0i, nl, out);
+	const long long c = nl <= 32u ? mm_chain<1>(m, x, m0i, nl, out) : mm_chain<2>(m, x, m0i, nl, out);
 	if (threadIdx.x == 0u)
 		*cyc = c;
 }
 
-template <bool SOS>
 __global__ void k_mm_exp(const uint32_t *m, uint32_t *x, const uint32_t *e, uint32_t ebits,
                          const uint32_t *r2, uint32_t m0i, uint32_t nl, long long *cyc)
 {
@@ -1296,7 +1288,7 @@ __global__ void k_mm_exp(const uint32_t *m, uint32_t *x, const uint32_t *e, uint
 	if (threadIdx.x >= 32u)
 		return;
 	const long long t0 = clock64();
-	pvcw_modexp<1, SOS>(x, e, ebits, r2, m, nl, m0i);
+	pvcw_modexp<1>(x, e, ebits, r2, m, nl, m0i);
 	const long long t1 = clock64();
 	if (threadIdx.x == 0u)
 		*cyc = t1 - t0;
@@ -1306,7 +1298,6 @@ __global__ void k_mm_exp(const uint32_t *m, uint32_t *x, const uint32_t *e, uint
  * own x: warp w's is x + 32 w), as a lone RSA signature runs its two CRT
  * halves; LB builds it under the vault kernel's __launch_bounds__(64, 8),
  * i.e. at most 128 registers a thread.  cyc[w] is warp w's time. */
-template <bool SOS>
 __device__ __forceinline__ void mm_exp_warp(const uint32_t *m, uint32_t *x, const uint32_t *e,
 	uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, uint32_t warps, long long *cyc)
 {
@@ -1315,146 +1306,110 @@ __device__ __forceinline__ void mm_exp_warp(const uint32_t *m, uint32_t *x, cons
 	if (w >= warps)
 		return;
 	const long long t0 = clock64();
-	pvcw_modexp<1, SOS>(x + 32u * w, e, ebits, r2, m, nl, m0i);
+	pvcw_modexp<1>(x + 32u * w, e, ebits, r2, m, nl, m0i);
 	const long long t1 = clock64();
 	if ((threadIdx.x & 31u) == 0u)
 		cyc[w] = t1 - t0;
 }
 
-template <bool SOS>
 __global__ void k_mm_exp2(const uint32_t *m, uint32_t *x, const uint32_t *e, uint32_t ebits,
                           const uint32_t *r2, uint32_t m0i, uint32_t nl, uint32_t warps, long long *cyc)
 {
-	mm_exp_warp<SOS>(m, x, e, ebits, r2, m0i, nl, warps, cyc);
+	mm_exp_warp(m, x, e, ebits, r2, m0i, nl, warps, cyc);
 }
 
-template <bool SOS>
 __global__ void __launch_bounds__(64, 8) k_mm_exp2_lb(const uint32_t *m, uint32_t *x, const uint32_t *e,
 	uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, uint32_t warps, long long *cyc)
 {
-	mm_exp_warp<SOS>(m, x, e, ebits, r2, m0i, nl, warps, cyc);
-}
-
-static const char *mm_name(int sos)
-{
-	return sos ? "separated product" : "FIOS";
+	mm_exp_warp(m, x, e, ebits, r2, m0i, nl, warps, cyc);
 }
 
 static int mm_bench(void)
 {
 	uint32_t hm[64], hx[64], he[34], hr2[32], got[64], want[64], t[64];
 	static uint32_t tmp[KC_BN_MODEXP_TMP(32)];
-	static const uint32_t nls[] = { 32, 64, 1, 2, 5, 16, 17, 31 };
 	uint32_t *dm, *dx, *de, *dr2, *dout;
 	long long *dc, c;
 	int bad = 0, clk = 0;
 	std::srand(7);
+	for (int i = 0; i < 64; i++) {
+		hm[i] = (uint32_t)std::rand() ^ ((uint32_t)std::rand() << 16);
+		hx[i] = (uint32_t)std::rand() ^ ((uint32_t)std::rand() << 16);
+	}
 	for (int i = 0; i < 34; i++)
 		he[i] = (uint32_t)std::rand() ^ ((uint32_t)std::rand() << 16);
 	CK(cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0));
 	CK(cudaMalloc(&dm, 256)); CK(cudaMalloc(&dx, 256)); CK(cudaMalloc(&de, sizeof he));
 	CK(cudaMalloc(&dr2, 128)); CK(cudaMalloc(&dout, 256)); CK(cudaMalloc(&dc, sizeof c));
-	/* chains of products: both products at 32 limbs, FIOS at 64; then the
-	 * separated product at other sizes, checked only */
-	for (size_t ni = 0; ni < sizeof nls / sizeof nls[0]; ni++)
-		for (int sos = 0; sos < 2; sos++) {
-			const uint32_t nl = nls[ni];
-			if ((sos && nl > 32u) || (!sos && ni > 1))
-				continue;
-			for (int i = 0; i < 64; i++) {
-				hm[i] = (uint32_t)std::rand() ^ ((uint32_t)std::rand() << 16);
-				hx[i] = (uint32_t)std::rand() ^ ((uint32_t)std::rand() << 16);
-			}
-			hm[0] |= 1u;
-			hm[nl - 1] |= 0x80000000u;
-			if (ni == 7)
-				for (uint32_t i = 1; i < nl; i++)    /* all ones but limb 0 */
-					hm[i] = 0xffffffffu;
-			hx[nl - 1] &= 0x7fffffffu;
-			const uint32_t m0i = kc_bn_ninv32(hm[0]);
-			CK(cudaMemcpy(dm, hm, 4 * nl, cudaMemcpyHostToDevice));
-			CK(cudaMemcpy(dx, hx, 4 * nl, cudaMemcpyHostToDevice));
-			for (int rep = 0; rep < 2; rep++)      /* the first launch loads the code */
-				k_mm<<<1, 64>>>(dm, dx, m0i, nl, (uint32_t)sos, dout, dc);
-			CK(cudaDeviceSynchronize());
-			CK(cudaMemcpy(&c, dc, sizeof c, cudaMemcpyDeviceToHost));
-			CK(cudaMemcpy(got, dout, 4 * nl, cudaMemcpyDeviceToHost));
-			std::memcpy(want, hx, 4 * nl);
-			for (int i = 0; i < MM_N; i++) {
-				kc_bn_montmul(t, want, hx, hm, nl, m0i);
-				std::memcpy(want, t, 4 * nl);
-			}
-			const bool ok = std::memcmp(got, want, 4 * nl) == 0;
-			bad |= !ok;
-			printf("BENCH mm %s, %u limbs (%u per lane): %.0f cycles per product, %.1f per limb, %.2f us per product; "
-			       "%d products %s the host's\n", mm_name(sos), nl, (nl + 31) / 32, (double)c / MM_N,
-			       (double)c / MM_N / nl, (double)c / MM_N / (clk / 1000.0), MM_N,
-			       ok ? "equal to" : "DIFFERENT from");
+	for (uint32_t nl = 32; nl <= 64; nl += 32) {
+		hm[0] |= 1u;
+		hm[nl - 1] |= 0x80000000u;
+		hx[nl - 1] &= 0x7fffffffu;
+		const uint32_t m0i = kc_bn_ninv32(hm[0]);
+		CK(cudaMemcpy(dm, hm, 4 * nl, cudaMemcpyHostToDevice));
+		CK(cudaMemcpy(dx, hx, 4 * nl, cudaMemcpyHostToDevice));
+		for (int rep = 0; rep < 2; rep++)      /* the first launch loads the code */
+			k_mm<<<1, 64>>>(dm, dx, m0i, nl, dout, dc);
+		CK(cudaDeviceSynchronize());
+		CK(cudaMemcpy(&c, dc, sizeof c, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(got, dout, 4 * nl, cudaMemcpyDeviceToHost));
+		std::memcpy(want, hx, 4 * nl);
+		for (int i = 0; i < MM_N; i++) {
+			kc_bn_montmul(t, want, hx, hm, nl, m0i);
+			std::memcpy(want, t, 4 * nl);
 		}
-	/* one RSA-2048 CRT half: 1,024-bit modulus, 1,088-bit exponent */
-	for (int i = 0; i < 32; i++) {
-		hm[i] = (uint32_t)std::rand() ^ ((uint32_t)std::rand() << 16);
-		hx[i] = (uint32_t)std::rand() ^ ((uint32_t)std::rand() << 16);
+		const bool ok = std::memcmp(got, want, 4 * nl) == 0;
+		bad |= !ok;
+		printf("BENCH mm %u limbs (%u per lane): %.0f cycles per product, %.1f per step, %.2f us per product; "
+		       "%d products %s the host's\n", nl, nl / 32, (double)c / MM_N, (double)c / MM_N / nl,
+		       (double)c / MM_N / (clk / 1000.0), MM_N, ok ? "equal to" : "DIFFERENT from");
 	}
-	hm[0] |= 1u;
+	/* one RSA-2048 CRT half: 1,024-bit modulus, 1,088-bit exponent */
 	hm[31] |= 0x80000000u;
-	hx[31] &= 0x7fffffffu;
 	const uint32_t m0i = kc_bn_ninv32(hm[0]);
 	kc_bn_r2(hr2, hm, 32, m0i, 1024);
-	std::memcpy(want, hx, 128);
-	kc_bn_modexp(want, he, 1088, hr2, hm, 32, m0i, tmp);
 	CK(cudaMemcpy(dm, hm, 128, cudaMemcpyHostToDevice));
 	CK(cudaMemcpy(de, he, sizeof he, cudaMemcpyHostToDevice));
 	CK(cudaMemcpy(dr2, hr2, 128, cudaMemcpyHostToDevice));
+	for (int rep = 0; rep < 2; rep++) {
+		CK(cudaMemcpy(dx, hx, 128, cudaMemcpyHostToDevice));
+		k_mm_exp<<<1, 64>>>(dm, dx, de, 1088, dr2, m0i, 32, dc);
+	}
+	CK(cudaDeviceSynchronize());
+	CK(cudaMemcpy(&c, dc, sizeof c, cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(got, dx, 128, cudaMemcpyDeviceToHost));
+	std::memcpy(want, hx, 128);
+	kc_bn_modexp(want, he, 1088, hr2, hm, 32, m0i, tmp);
+	const bool ok = std::memcmp(got, want, 128) == 0;
+	bad |= !ok;
+	printf("BENCH mm exponentiation, 1,024-bit modulus, 1,088-bit exponent: %lld cycles, %.0f us at %.2f GHz; "
+	       "%s the host's\n", c, (double)c / (clk / 1000.0), clk / 1e6, ok ? "equal to" : "DIFFERENT from");
+	/* the same on one and on two warps of a block, without and with the
+	 * vault's launch bounds */
 	uint32_t *dx2;
 	long long *dc2, c2[2];
 	CK(cudaMalloc(&dx2, 256)); CK(cudaMalloc(&dc2, sizeof c2));
-	for (int sos = 0; sos < 2; sos++) {
-		for (int rep = 0; rep < 2; rep++) {
-			CK(cudaMemcpy(dx, hx, 128, cudaMemcpyHostToDevice));
-			if (sos)
-				k_mm_exp<true><<<1, 64>>>(dm, dx, de, 1088, dr2, m0i, 32, dc);
-			else
-				k_mm_exp<false><<<1, 64>>>(dm, dx, de, 1088, dr2, m0i, 32, dc);
-		}
-		CK(cudaDeviceSynchronize());
-		CK(cudaMemcpy(&c, dc, sizeof c, cudaMemcpyDeviceToHost));
-		CK(cudaMemcpy(got, dx, 128, cudaMemcpyDeviceToHost));
-		const bool ok = std::memcmp(got, want, 128) == 0;
-		bad |= !ok;
-		printf("BENCH mm exponentiation (%s), 1,024-bit modulus, 1,088-bit exponent: %lld cycles, "
-		       "%.0f us at %.2f GHz; %s the host's\n", mm_name(sos), c, (double)c / (clk / 1000.0),
-		       clk / 1e6, ok ? "equal to" : "DIFFERENT from");
-		/* the same on one and on two warps of a block, without and with
-		 * the vault's launch bounds */
-		for (int lb = 0; lb < 2; lb++)
-			for (uint32_t warps = 1; warps <= 2; warps++) {
-				for (int rep = 0; rep < 2; rep++) {
-					CK(cudaMemcpy(dx2, hx, 128, cudaMemcpyHostToDevice));
-					CK(cudaMemcpy(dx2 + 32, hx, 128, cudaMemcpyHostToDevice));
-					if (lb && sos)
-						k_mm_exp2_lb<true><<<1, 64>>>(dm, dx2, de, 1088, dr2, m0i, 32, warps, dc2);
-					else if (lb)
-						k_mm_exp2_lb<false><<<1, 64>>>(dm, dx2, de, 1088, dr2, m0i, 32, warps, dc2);
-					else if (sos)
-						k_mm_exp2<true><<<1, 64>>>(dm, dx2, de, 1088, dr2, m0i, 32, warps, dc2);
-					else
-						k_mm_exp2<false><<<1, 64>>>(dm, dx2, de, 1088, dr2, m0i, 32, warps, dc2);
-				}
-				CK(cudaDeviceSynchronize());
-				CK(cudaMemcpy(c2, dc2, sizeof c2, cudaMemcpyDeviceToHost));
-				CK(cudaMemcpy(got, dx2, 256, cudaMemcpyDeviceToHost));
-				bool ok2 = std::memcmp(got, want, 128) == 0 &&
-				           (warps < 2 || std::memcmp(got + 32, want, 128) == 0);
-				bad |= !ok2;
-				printf("BENCH mm exponentiation (%s) on %u warp%s of a block%s: %.0f us", mm_name(sos),
-				       warps, warps > 1 ? "s" : "", lb ? ", __launch_bounds__(64, 8)" : "",
-				       (double)c2[0] / (clk / 1000.0));
-				if (warps > 1)
-					printf(" and %.0f us", (double)c2[1] / (clk / 1000.0));
-				printf("; %s the host's\n", ok2 ? "equal to" : "DIFFERENT from");
+	for (int lb = 0; lb < 2; lb++)
+		for (uint32_t warps = 1; warps <= 2; warps++) {
+			for (int rep = 0; rep < 2; rep++) {
+				CK(cudaMemcpy(dx2, hx, 128, cudaMemcpyHostToDevice));
+				CK(cudaMemcpy(dx2 + 32, hx, 128, cudaMemcpyHostToDevice));
+				if (lb)
+					k_mm_exp2_lb<<<1, 64>>>(dm, dx2, de, 1088, dr2, m0i, 32, warps, dc2);
+				else
+					k_mm_exp2<<<1, 64>>>(dm, dx2, de, 1088, dr2, m0i, 32, warps, dc2);
 			}
-	}
+			CK(cudaDeviceSynchronize());
+			CK(cudaMemcpy(c2, dc2, sizeof c2, cudaMemcpyDeviceToHost));
+			CK(cudaMemcpy(got, dx2, 256, cudaMemcpyDeviceToHost));
+			bool ok2 = std::memcmp(got, want, 128) == 0 && (warps < 2 || std::memcmp(got + 32, want, 128) == 0);
+			bad |= !ok2;
+			printf("BENCH mm exponentiation on %u warp%s of a block%s: %.0f us", warps, warps > 1 ? "s" : "",
+			       lb ? ", __launch_bounds__(64, 8)" : "", (double)c2[0] / (clk / 1000.0));
+			if (warps > 1)
+				printf(" and %.0f us", (double)c2[1] / (clk / 1000.0));
+			printf("; %s the host's\n", ok2 ? "equal to" : "DIFFERENT from");
+		}
 	cudaFree(dx2); cudaFree(dc2);
 	cudaFree(dm); cudaFree(dx); cudaFree(de); cudaFree(dr2); cudaFree(dout); cudaFree(dc);
 	return bad;
