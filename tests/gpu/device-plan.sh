@@ -173,6 +173,13 @@
 #      separated product of 585987f)
 #   54 lone RSA-2048 / P-256 (p11bench, 1 thread) with 8 and with 1
 #      vault block per multiprocessor, only (bps_rows)
+#   55 an EC or idle-work change (B = build-devpack/bundle-b.tar.xz)
+#      against main (A): gpu_kat and gpu_ring on B, then p11bench P-256
+#      and SM2 at 1, 16 and 1,024 threads on A, B, A, B
+#   56 the rest of an EC change's checks on $B: engine_pk,
+#      engine_pk_wycheproof, pk_general, p11pk, engine_oracle, p11_oracle,
+#      e2e pubkey and openssl, and the 60 s stress of 64 threads over
+#      every mechanism
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -520,6 +527,20 @@ case "${1:-}" in
      grep -h 'BENCH mm' "$OUT/summary-mm.txt"; echo "== B"; cat "$OUT/summary-b.txt"
      echo "== A"; grep -h '| token' "$OUT/summary-a.txt" ;;
   54) bps_rows; bps_rows print ;;
+  55) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 100 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
+        --phases kat,ring > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-b-checks.txt"
+     for i in 1 2; do
+       AB_MECH=p256-sign,sm2-sign AB_THREADS=1,16,1024 AB_LIMIT=60 ab_bench
+       mv "$OUT/summary-ab-a.txt" "$OUT/summary-ab-a$i.txt"; mv "$OUT/summary-ab-b.txt" "$OUT/summary-ab-b$i.txt"
+     done
+     head -3 "$OUT/summary-b-checks.txt"
+     for f in a1 b1 a2 b2; do echo "== $f"; grep -h '| token' "$OUT/summary-ab-$f.txt"; done ;;
+  56) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=300 PV_UNIT_TIMEOUT_SCALE=0.5 \
+       PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
+       PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
+     exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress ;;
   52) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
       timeout 100 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
         --phases kat,ring > /dev/null 2>&1)
