@@ -33,11 +33,10 @@
  *          __threadfence_system(), slot.dev.res, and done_seq released;
  *          then the leader waits for the blocks of its multiprocessor
  *          still running a request (pvc_sm_gather).
- *   idle   nothing to claim, no block of the multiprocessor running a
- *          request (pvc_sm_idle), and the engine has idle work
- *          (ve_idle_wanted: lane 0's worker has no ECDSA nonce computed
- *          ahead): warps 0 and 1 run ve_idle as they would a signature,
- *          then the leader polls again.
+ *   idle   nothing to claim and the engine has idle work (ve_idle_wanted:
+ *          lane 0's worker has no ECDSA nonce computed ahead): warps 0
+ *          and 1 run ve_idle as they would a signature, then the leader
+ *          polls again.
  *   exit   dev.stop and nothing ready: the vault secrets and worker DRBGs
  *          in shared memory are wiped, the last block publishes gst.exited.
  *
@@ -372,21 +371,6 @@ __device__ static void pvc_sm_gather(const pvc_kparams &p, uint32_t sm, uint64_t
 	}
 }
 
-/* Idle work (ve_idle) only where no block of the multiprocessor runs a
- * request: under load the gaps between requests are short, and a block
- * computing a nonce in one takes issue slots from its neighbours' requests
- * and cannot claim the next (run 101: P-256 at 1,024 threads 546k /s with
- * idle work anywhere, 567k without).  A lone client's requests leave
- * nearly every multiprocessor idle, so their blocks still compute ahead.
- * A hint: a relaxed load of pvc_sm_gather's count. */
-__device__ static inline bool pvc_sm_idle(const pvc_kparams &p, uint32_t sm)
-{
-	if (sm >= PVC_MAX_SM)
-		return true;
-	cuda::atomic_ref<uint32_t, cuda::thread_scope_device> busy(p.dev->sm_busy[sm]);
-	return busy.load(cuda::memory_order_relaxed) == 0u;
-}
-
 /* Run the engine on lanes threads of the block: 1 (thread 0), or the 32 of
  * warp 0 with warp 1 serving its jobs (pvc_bn_warp.cuh).  dd: a request
  * (ve_execute into *res); NULL: the idle work (ve_idle).  Lanes 1.. run on
@@ -489,8 +473,8 @@ pvc_vault_kernel(const pvc_kparams p)
 				}
 				if (pvc_ld_acq_gpu(&p.dev->stop))
 					break;
-				if (pvc_sm_idle(p, sm) && ve_idle_wanted(sv, sw0)) {
-					s_go = 2;       /* nothing to claim: compute ahead */
+				if (ve_idle_wanted(sv, sw0)) {   /* nothing to claim: compute ahead */
+					s_go = 2;
 					break;
 				}
 				__nanosleep(ns);

@@ -173,16 +173,12 @@ KC_API void kc_ec_nonce_next(kc_ec_nonce *st, uint8_t *k);
 KC_API int kc_ec_nonce_blinds(const kc_ec_nonce *st, const kc_ec_mod *m0, uint32_t *b0,
                               const kc_ec_mod *m1, uint32_t *b1);
 
-/* x(R) mod n for a projective R (raw limbs), R public (verification):
- * 1/Z in variable time; ctl 1 unless R is the identity. */
+/* x(R) mod n for a projective R (raw limbs); ctl 1 unless R is the
+ * identity.  _pub: R is public (verification), 1/Z in variable time.
+ * _blind: R is secret (signing), 1/Z by kc_ecf_inv_blind with bz, a
+ * blinding value mod p (kc_ec_nonce_blinds). */
 KC_API uint32_t kc_ec_xmodn_pub(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r);
-
-/* A signature's k*G: r = x(k*G) mod n (k*G secret: 1/Z by
- * kc_ecf_inv_blind with bz, a blinding value mod p), and beside it x =
- * x^-1 mod n (Montgomery form, blinded with bx mod n), on the vault's
- * warp 1 where it can take it (KC_EC_COOP_INV_POST).  Blinds from
- * kc_ec_nonce_blinds. */
-KC_API void kc_ec_mulgen_inv(const kc_ec_params *c, const uint8_t *kb, const uint32_t *bz,
-                             uint32_t *r, uint32_t *x, const uint32_t *bx);
+KC_API uint32_t kc_ec_xmodn_blind(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r,
+                                  const uint32_t *bz);
 
 #endif /* KC_EC_INT_H */

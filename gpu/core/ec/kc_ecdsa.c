@@ -53,25 +53,16 @@ KC_API uint32_t kc_ec_xmodn_pub(const kc_ec_params *c, const kc_ec_pt *R, uint32
 	return kc_ecf_is_zero(&c->p, R->z) ^ 1u;
 }
 
-KC_API void kc_ec_mulgen_inv(const kc_ec_params *c, const uint8_t *kb, const uint32_t *bz,
-                             uint32_t *r, uint32_t *x, const uint32_t *bx)
+KC_API uint32_t kc_ec_xmodn_blind(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r,
+                                  const uint32_t *bz)
 {
-	const kc_ec_mod *N = &c->n;
-	const int posted = KC_EC_COOP_INV_POST(N, x, bx);   /* x^-1 alongside k*G */
-	uint32_t zi[KC_EC_MAXL];
-	kc_ec_pt R;
+	uint32_t zi[KC_EC_MAXL], ok;
 
-	kc_ecp_mulgen(c, &R, kb);
-	KC_PROF(3);
-	kc_ecf_inv_blind(&c->p, zi, R.z, bz);
-	kc_ec_xmodn_zi(c, &R, zi, r);
-	KC_PROF(4);
-	if (posted)
-		KC_EC_COOP_INV_TAKE(x);
-	else
-		kc_ecf_inv_blind(N, x, x, bx);
+	ok = kc_ecf_is_zero(&c->p, R->z) ^ 1u;
+	kc_ecf_inv_blind(&c->p, zi, R->z, bz);
+	kc_ec_xmodn_zi(c, R, zi, r);
 	kc_wipe(zi, sizeof zi);
-	kc_wipe(&R, sizeof R);
+	return ok;
 }
 
 /* The nonce's half of a signature: R = k*G, r = x(R) mod n and kinv =
@@ -82,10 +73,21 @@ KC_PRIV uint32_t kc_ecdsa_commit(const kc_ec_params *c, const uint8_t *kb, const
                                  const uint32_t *bk, uint32_t *r, uint32_t *kinv)
 {
 	const kc_ec_mod *N = &c->n;
+	kc_ec_pt R;
+	int posted;
 
 	kc_ecf_decode(N, kinv, kb);
 	kc_ecf_to_mont(N, kinv, kinv);
-	kc_ec_mulgen_inv(c, kb, bz, r, kinv, bk);   /* k^-1 R */
+	posted = KC_EC_COOP_INV_POST(N, kinv, bk);   /* k^-1 alongside k*G */
+	kc_ecp_mulgen(c, &R, kb);
+	KC_PROF(3);
+	kc_ec_xmodn_blind(c, &R, r, bz);
+	KC_PROF(4);
+	if (posted)
+		KC_EC_COOP_INV_TAKE(kinv);
+	else
+		kc_ecf_inv_blind(N, kinv, kinv, bk);    /* k^-1 R */
+	kc_wipe(&R, sizeof R);
 	KC_EC_DECLASSIFY(r, 4u * KC_EC_MAXL);    /* r is public output */
 	return kc_ecf_is_zero(N, r) ^ 1u;
 }

@@ -93,10 +93,11 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 	const kc_ec_params *c = kc_ec_params_get(KC_EC_SM2);
 	const kc_ec_mod *N = &c->n;
 	kc_ec_nonce ns;
+	kc_ec_pt R;
 	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], k[KC_EC_MAXL], r[KC_EC_MAXL], s[KC_EC_MAXL];
 	uint32_t t[KC_EC_MAXL], di[KC_EC_MAXL], bz[KC_EC_MAXL], bd[KC_EC_MAXL];
 	uint8_t h1[32], kb[32], extra[32];
-	int rc, i;
+	int rc, i, posted;
 
 	if (priv == NULL || eb == NULL || sig == NULL)
 		return PV_ERR_ARGS;
@@ -125,7 +126,15 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 			break;
 		KC_PROF(2);
 		kc_ecf_add(N, di, N->one, d);
-		kc_ec_mulgen_inv(c, kb, bz, r, di, bd);   /* (1 + d)^-1 R */
+		posted = KC_EC_COOP_INV_POST(N, di, bd);   /* (1 + d)^-1 alongside k*G */
+		kc_ecp_mulgen(c, &R, kb);
+		KC_PROF(3);
+		kc_ec_xmodn_blind(c, &R, r, bz);
+		KC_PROF(4);
+		if (posted)
+			KC_EC_COOP_INV_TAKE(di);
+		else
+			kc_ecf_inv_blind(N, di, di, bd);  /* (1 + d)^-1 R */
 		kc_ecf_add(N, r, r, e);           /* r = (e + x1) mod n */
 		KC_EC_DECLASSIFY(r, sizeof r);    /* r is public output */
 		kc_ecf_decode(N, k, kb);
@@ -150,6 +159,7 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 	}
 out:
 	kc_wipe(&ns, sizeof ns);
+	kc_wipe(&R, sizeof R);
 	kc_wipe(d, sizeof d);
 	kc_wipe(di, sizeof di);
 	kc_wipe(bz, sizeof bz);
