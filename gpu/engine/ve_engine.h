@@ -7,7 +7,7 @@
  *              wraps every token key (HKDF-SHA256 of the master key), and
  *              the per-boot state key that seals multi-part states.
  *   ve_worker  one per worker (thread / GPU warp): its HMAC_DRBG, and an
- *              ECDSA nonce computed while it was idle (ve_idle).
+ *              ECDSA or SM2 nonce computed while it was idle (ve_idle).
  *   ve_execute runs one request: desc is copied and validated first, inputs
  *              are read from the arena, outputs written to it, the result
  *              into *res.
@@ -36,7 +36,7 @@ typedef struct ve_worker {
 	uint64_t nreq;             /* requests executed                        */
 	uint32_t index;
 	int32_t pre_curve;         /* the curve ve_idle computes a nonce for   */
-	kc_ecdsa_pre pre;          /* an ECDSA nonce computed ahead (ve_idle)  */
+	kc_ec_pre pre;             /* a signature nonce computed ahead         */
 } ve_worker;
 
 /* Boot: master == NULL (or mlen != 32) leaves the vault sealed.  entropy
@@ -54,13 +54,14 @@ KC_API int ve_worker_reseed(ve_worker *w, const uint8_t *entropy, size_t elen);
 KC_API void ve_worker_clear(ve_worker *w);
 
 /* What a worker does while it has no request (the backend calls ve_idle
- * when its queue is empty, never in front of a waiting request): one ECDSA
- * nonce ahead (kc_ecdsa_precompute from the worker's DRBG) for the curve
- * it signed with last, P-256 until it has signed, so that its next ECDSA
- * signature on that curve costs two products mod n instead of the nonce's
- * derivation, k*G and two inversions.  The nonce is used once and wiped
- * (kc_ecdsa_sign_pre).  ve_idle_wanted: 1 if ve_idle has work; ve_idle
- * returns 1 if it did some. */
+ * when its queue is empty, never in front of a waiting request): one
+ * signature nonce ahead, from the worker's DRBG, for the curve it signed
+ * with last (P-256 until it has signed): kc_ecdsa_precompute, or
+ * kc_sm2_precompute after an SM2 signature.  The next signature on that
+ * curve then costs a few products mod n (SM2: and the inversion of 1 + d)
+ * instead of the nonce's derivation and k*G.  The nonce is used once and
+ * wiped (kc_ecdsa_sign_pre, kc_sm2_sign_pre).  ve_idle_wanted: 1 if
+ * ve_idle has work; ve_idle returns 1 if it did some. */
 KC_API int ve_idle_wanted(const ve_vault *v, const ve_worker *w);
 KC_API int ve_idle(const ve_vault *v, ve_worker *w);
 

@@ -74,7 +74,10 @@ KC_API int ve_idle(const ve_vault *v, ve_worker *w)
 {
 	if (!ve_idle_wanted(v, w))
 		return 0;
-	(void)kc_ecdsa_precompute(w->pre_curve, &w->drbg, &w->pre);   /* empty on failure */
+	if (w->pre_curve == KC_EC_SM2)      /* empty on failure */
+		(void)kc_sm2_precompute(&w->drbg, &w->pre);
+	else
+		(void)kc_ecdsa_precompute(w->pre_curve, &w->drbg, &w->pre);
 	return 1;
 }
 

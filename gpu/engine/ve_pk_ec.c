@@ -53,8 +53,16 @@ KC_API int ve_pk_ec_sign(ve_req *r, const uint8_t *hash, uint32_t hlen)
 		return rc;
 	if ((rc = ve_out_room(r, 2u * k.flen)) != PV_OK)
 		goto out;
-	if (r->d.mech == PV_MECH_SM2_SIGN) {
-		rc = hlen == 32u ? kc_sm2_sign_digest(k.d, hash, &r->w->drbg, sig) : PV_ERR_DATA_LEN;
+	if (r->d.mech == PV_MECH_SM2_SIGN && hlen != 32u) {
+		rc = PV_ERR_DATA_LEN;
+	} else if (r->d.mech == PV_MECH_SM2_SIGN) {
+		/* as ECDSA below: the nonce computed ahead if there is one */
+		rc = PV_ERR_GENERAL;
+		if (r->w->pre.curve == KC_EC_SM2)
+			rc = kc_sm2_sign_pre(k.d, hash, &r->w->pre, sig);
+		if (rc == PV_ERR_GENERAL)
+			rc = kc_sm2_sign_digest(k.d, hash, &r->w->drbg, sig);
+		r->w->pre_curve = KC_EC_SM2;
 	} else if (hlen == 0u) {
 		rc = PV_ERR_DATA_LEN;
 	} else {

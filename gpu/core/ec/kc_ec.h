@@ -98,25 +98,29 @@ KC_API int kc_ec_priv_check(int curve, const uint8_t *priv);
  * sig: r||s (2*flen bytes). */
 KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, size_t hlen,
                          kc_drbg *drbg, uint8_t *sig);
-/* A signature's nonce computed ahead (offline / online ECDSA): the vault
- * draws k from a worker's DRBG while it has nothing else to do, and the
- * next signature then costs two products mod n.  Opaque: k^-1 mod n
- * (Montgomery form) and r = x(k*G) mod n, limbs; curve 0 when empty. */
-typedef struct kc_ecdsa_pre {
-	uint32_t kinv[12], r[12];
+/* A signature's nonce computed ahead (offline / online signing): the
+ * vault draws k from a worker's DRBG while it has nothing else to do, and
+ * the next signature then costs a few products mod n.  Opaque, limbs;
+ * curve 0 when empty.  ECDSA (kc_ecdsa_precompute, any curve but SM2):
+ * k = k^-1 mod n (Montgomery form), x = r = x(k*G) mod n.  SM2
+ * (kc_sm2_precompute, curve KC_EC_SM2): k, x = x(k*G) mod n, and b, the
+ * blinding value of the signature's inversion of 1 + d. */
+typedef struct kc_ec_pre {
+	uint32_t k[12], x[12], b[12];
 	int32_t curve;
 	uint32_t pad_;
-} kc_ecdsa_pre;
+} kc_ec_pre;
 /* k uniform in [1, n-1] from drbg, R = k*G, r = x(R) mod n != 0, k^-1;
  * the inversions blinded as in kc_ecdsa_sign (blinds from drbg).
- * PV_OK, PV_ERR_RANDOM if the DRBG fails; *pre is empty unless PV_OK. */
-KC_API int kc_ecdsa_precompute(int curve, kc_drbg *drbg, kc_ecdsa_pre *pre);
-/* ECDSA with pre's nonce (its curve must be curve: else PV_ERR_ARGS);
+ * PV_OK, PV_ERR_RANDOM if the DRBG fails, PV_ERR_DOMAIN for SM2 (its own
+ * kc_sm2_precompute); *pre is empty unless PV_OK. */
+KC_API int kc_ecdsa_precompute(int curve, kc_drbg *drbg, kc_ec_pre *pre);
+/* ECDSA with pre's nonce (its curve must be curve, not SM2: else PV_ERR_ARGS);
  * checks and output as kc_ecdsa_sign.  *pre is wiped on every path, so a
  * nonce never signs twice.  PV_ERR_GENERAL if s = 0 (probability about
  * 2^-256): sign again with kc_ecdsa_sign. */
 KC_API int kc_ecdsa_sign_pre(int curve, const uint8_t *priv, const uint8_t *hash, size_t hlen,
-                             kc_ecdsa_pre *pre, uint8_t *sig);
+                             kc_ec_pre *pre, uint8_t *sig);
 /* PV_OK if valid, PV_ERR_SIG_INVALID if not (incl. r or s not in [1,n-1]),
  * PV_ERR_SIG_LEN / PV_ERR_PUBKEY / PV_ERR_DOMAIN / PV_ERR_DATA_LEN. */
 KC_API int kc_ecdsa_verify(int curve, const uint8_t *pub, size_t publen,
@@ -146,6 +150,16 @@ KC_API int kc_sm2_sign(const uint8_t *priv, const uint8_t *pub,
 /* The same with a precomputed e (32 bytes) = SM3(Z||msg). */
 KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *e, kc_drbg *drbg,
                               uint8_t *sig);
+/* An SM2 nonce computed ahead (kc_ec_pre): k uniform in [1, n-1] from
+ * drbg, x1 = x(k*G) mod n (1/Z blinded), and the blinding value of the
+ * signature's (1 + d)^-1, all from drbg.  PV_OK, PV_ERR_RANDOM if the
+ * DRBG fails; *pre is empty unless PV_OK. */
+KC_API int kc_sm2_precompute(kc_drbg *drbg, kc_ec_pre *pre);
+/* kc_sm2_sign_digest with pre's nonce (curve KC_EC_SM2, else
+ * PV_ERR_ARGS).  *pre is wiped on every path, so a nonce never signs
+ * twice.  PV_ERR_GENERAL if this k does not fit e (r = 0, r + k = n or
+ * s = 0, probability about 2^-255): sign again with kc_sm2_sign_digest. */
+KC_API int kc_sm2_sign_pre(const uint8_t *priv, const uint8_t *e, kc_ec_pre *pre, uint8_t *sig);
 KC_API int kc_sm2_verify(const uint8_t *pub, size_t publen,
                          const uint8_t *id, size_t idlen,
                          const uint8_t *msg, size_t msglen,

@@ -15,6 +15,7 @@
 
 #include "gpu/core/kc_defs.h"
 #include "gpu/core/hash/kc_hmac.h"
+#include "gpu/core/hash/kc_drbg.h"
 
 #define KC_EC_MAXL 12
 
@@ -180,5 +181,10 @@ KC_API int kc_ec_nonce_blinds(const kc_ec_nonce *st, const kc_ec_mod *m0, uint32
 KC_API uint32_t kc_ec_xmodn_pub(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r);
 KC_API uint32_t kc_ec_xmodn_blind(const kc_ec_params *c, const kc_ec_pt *R, uint32_t *r,
                                   const uint32_t *bz);
+
+/* b uniform in [1, m) from the DRBG (rejection sampling; a rejected
+ * candidate is discarded, so the branch is public).  PV_OK, or
+ * PV_ERR_RANDOM if the DRBG fails or 8 draws in a row are out of range. */
+KC_API int kc_ec_rand_mod(kc_drbg *drbg, const kc_ec_mod *m, uint32_t *b);
 
 #endif /* KC_EC_INT_H */

@@ -23,8 +23,8 @@
  * about 2^-128 or less; the loop bound only guards against a broken hash. */
 #define KC_ECDSA_TRIES 16
 
-/* kc_ec.h's kc_ecdsa_pre spells KC_EC_MAXL out (C and CUDA C++ alike) */
-typedef char kc_ecdsa_pre_maxl_ok[sizeof(((kc_ecdsa_pre *)0)->kinv) == 4u * KC_EC_MAXL ? 1 : -1];
+/* kc_ec.h's kc_ec_pre spells KC_EC_MAXL out (C and CUDA C++ alike) */
+typedef char kc_ec_pre_maxl_ok[sizeof(((kc_ec_pre *)0)->k) == 4u * KC_EC_MAXL ? 1 : -1];
 
 KC_PRIV uint32_t kc_ecdsa_halg(const kc_ec_params *c, int curve)
 {
@@ -193,9 +193,7 @@ out:
 	return rc;
 }
 
-/* b uniform in [1, m) from the DRBG (rejection sampling; a rejected
- * candidate is discarded, so the branch is public). */
-KC_PRIV int kc_ecdsa_rand_mod(kc_drbg *drbg, const kc_ec_mod *m, uint32_t *b)
+KC_API int kc_ec_rand_mod(kc_drbg *drbg, const kc_ec_mod *m, uint32_t *b)
 {
 	uint8_t out[KC_EC_MAX_FLEN];
 	uint32_t ok = 0;
@@ -210,14 +208,14 @@ KC_PRIV int kc_ecdsa_rand_mod(kc_drbg *drbg, const kc_ec_mod *m, uint32_t *b)
 	return ok ? PV_OK : PV_ERR_RANDOM;
 }
 
-KC_API int kc_ecdsa_precompute(int curve, kc_drbg *drbg, kc_ecdsa_pre *pre)
+KC_API int kc_ecdsa_precompute(int curve, kc_drbg *drbg, kc_ec_pre *pre)
 {
 	const kc_ec_params *c = kc_ec_params_get(curve);
 	uint32_t bz[KC_EC_MAXL], bk[KC_EC_MAXL];
 	uint8_t kb[KC_EC_MAX_FLEN];
 	int rc, i;
 
-	if (c == NULL)
+	if (c == NULL || curve == KC_EC_SM2)
 		return PV_ERR_DOMAIN;
 	if (drbg == NULL || pre == NULL)
 		return PV_ERR_ARGS;
@@ -230,12 +228,12 @@ KC_API int kc_ecdsa_precompute(int curve, kc_drbg *drbg, kc_ecdsa_pre *pre)
 		}
 		if (!kc_ec_public_ctl(kc_ec_scalar_ok(c, kb, 0)))  /* rejected: discarded */
 			continue;
-		if (kc_ecdsa_rand_mod(drbg, &c->p, bz) != PV_OK ||
-		    kc_ecdsa_rand_mod(drbg, &c->n, bk) != PV_OK) {
+		if (kc_ec_rand_mod(drbg, &c->p, bz) != PV_OK ||
+		    kc_ec_rand_mod(drbg, &c->n, bk) != PV_OK) {
 			rc = PV_ERR_RANDOM;
 			break;
 		}
-		if (!kc_ecdsa_commit(c, kb, bz, bk, pre->r, pre->kinv))
+		if (!kc_ecdsa_commit(c, kb, bz, bk, pre->x, pre->k))
 			continue;
 		pre->curve = curve;
 		rc = PV_OK;
@@ -250,7 +248,7 @@ KC_API int kc_ecdsa_precompute(int curve, kc_drbg *drbg, kc_ecdsa_pre *pre)
 }
 
 KC_API int kc_ecdsa_sign_pre(int curve, const uint8_t *priv, const uint8_t *hash, size_t hlen,
-                             kc_ecdsa_pre *pre, uint8_t *sig)
+                             kc_ec_pre *pre, uint8_t *sig)
 {
 	const kc_ec_params *c = kc_ec_params_get(curve);
 	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], s[KC_EC_MAXL];
@@ -259,12 +257,12 @@ KC_API int kc_ecdsa_sign_pre(int curve, const uint8_t *priv, const uint8_t *hash
 	if (pre == NULL)
 		return PV_ERR_ARGS;
 	rc = kc_ecdsa_sign_in(c, priv, hash, hlen, sig, e, d);
-	if (rc == PV_OK && pre->curve != curve)
+	if (rc == PV_OK && (pre->curve != curve || curve == KC_EC_SM2))
 		rc = PV_ERR_ARGS;
 	if (rc == PV_OK) {
 		kc_ecf_to_mont(&c->n, e, e);
-		if (kc_ecdsa_s(&c->n, pre->r, d, e, pre->kinv, s)) {
-			kc_ecf_encode(&c->n, sig, pre->r);
+		if (kc_ecdsa_s(&c->n, pre->x, d, e, pre->k, s)) {
+			kc_ecf_encode(&c->n, sig, pre->x);
 			kc_ecf_encode(&c->n, sig + c->flen, s);
 		} else {
 			rc = PV_ERR_GENERAL;

@@ -14,6 +14,11 @@
  * inversions of secrets, 1/Z of k*G mod p and (1 + d)^-1 mod n, are
  * blinded (kc_ecf_inv_blind) with values drawn beside each k from the
  * nonce state (kc_ec_nonce_blinds): signatures are unchanged.
+ *
+ * Computed ahead (kc_sm2_precompute, kc_sm2_sign_pre; the vault does it
+ * while idle, as for ECDSA): k, x1 and the blind of (1 + d)^-1 come from
+ * a DRBG before the message is known, and the signature then costs the
+ * inversion of 1 + d and three products mod n.
  */
 #include "gpu/core/ec/kc_ec.h"
 #include "gpu/core/ec/kc_ec_int.h"
@@ -88,6 +93,35 @@ KC_PRIV int kc_sm2_digest(const uint8_t *pub, size_t publen, const uint8_t *id, 
 	return PV_OK;
 }
 
+/* r = (e + x1) mod n and s = (1 + d)^-1 (k - r d) mod n, from r = x1 =
+ * x(k*G) mod n on entry, k (plain; Montgomery form on return), and d and
+ * di = (1 + d)^-1 in Montgomery form; ctl 1 unless r = 0, r + k = n or
+ * s = 0 (then another k). */
+KC_PRIV uint32_t kc_sm2_rs(const kc_ec_mod *N, const uint32_t *e, const uint32_t *d,
+                           const uint32_t *di, uint32_t *k, uint32_t *r, uint32_t *s)
+{
+	uint32_t t[KC_EC_MAXL], ok;
+
+	kc_ecf_add(N, r, r, e);               /* r = (e + x1) mod n */
+	KC_EC_DECLASSIFY(r, 4u * KC_EC_MAXL); /* r is public output */
+	kc_ecf_add(N, t, r, k);
+	/* r = 0 or r + k = n: reject this k (probability ~2^-255) */
+	ok = kc_ec_public_ctl((kc_ecf_is_zero(N, r) | kc_ecf_is_zero(N, t)) ^ 1u);
+	if (ok) {
+		kc_ecf_to_mont(N, k, k);
+		kc_ecf_to_mont(N, t, r);
+		kc_ecf_mul(N, t, t, d);           /* r d R */
+		kc_ecf_sub(N, t, k, t);           /* (k - r d) R */
+		kc_ecf_mul(N, s, t, di);          /* (k - r d)(1 + d)^-1 R */
+		kc_ecf_from_mont(N, s, s);
+		KC_PROF(5);
+		KC_EC_DECLASSIFY(s, 4u * KC_EC_MAXL);   /* s is public output */
+		ok = kc_ecf_is_zero(N, s) ^ 1u;
+	}
+	kc_wipe(t, sizeof t);
+	return ok;
+}
+
 KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *drbg, uint8_t *sig)
 {
 	const kc_ec_params *c = kc_ec_params_get(KC_EC_SM2);
@@ -95,7 +129,7 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 	kc_ec_nonce ns;
 	kc_ec_pt R;
 	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], k[KC_EC_MAXL], r[KC_EC_MAXL], s[KC_EC_MAXL];
-	uint32_t t[KC_EC_MAXL], di[KC_EC_MAXL], bz[KC_EC_MAXL], bd[KC_EC_MAXL];
+	uint32_t di[KC_EC_MAXL], bz[KC_EC_MAXL], bd[KC_EC_MAXL];
 	uint8_t h1[32], kb[32], extra[32];
 	int rc, i, posted;
 
@@ -135,22 +169,8 @@ KC_API int kc_sm2_sign_digest(const uint8_t *priv, const uint8_t *eb, kc_drbg *d
 			KC_EC_COOP_INV_TAKE(di);
 		else
 			kc_ecf_inv_blind(N, di, di, bd);  /* (1 + d)^-1 R */
-		kc_ecf_add(N, r, r, e);           /* r = (e + x1) mod n */
-		KC_EC_DECLASSIFY(r, sizeof r);    /* r is public output */
 		kc_ecf_decode(N, k, kb);
-		kc_ecf_add(N, t, r, k);
-		/* r = 0 or r + k = n: reject this k (probability ~2^-255) */
-		if (kc_ec_public_ctl(kc_ecf_is_zero(N, r) | kc_ecf_is_zero(N, t)))
-			continue;
-		kc_ecf_to_mont(N, k, k);
-		kc_ecf_to_mont(N, t, r);
-		kc_ecf_mul(N, t, t, d);           /* r d R */
-		kc_ecf_sub(N, t, k, t);           /* (k - r d) R */
-		kc_ecf_mul(N, s, t, di);          /* (k - r d)(1 + d)^-1 R */
-		kc_ecf_from_mont(N, s, s);
-		KC_PROF(5);
-		KC_EC_DECLASSIFY(s, sizeof s);    /* s is public output */
-		if (kc_ecf_is_zero(N, s))
+		if (!kc_sm2_rs(N, e, d, di, k, r, s))
 			continue;
 		kc_ecf_encode(N, sig, r);
 		kc_ecf_encode(N, sig + 32, s);
@@ -166,7 +186,6 @@ out:
 	kc_wipe(bd, sizeof bd);
 	kc_wipe(e, sizeof e);
 	kc_wipe(k, sizeof k);
-	kc_wipe(t, sizeof t);
 	kc_wipe(s, sizeof s);
 	kc_wipe(kb, sizeof kb);
 	kc_wipe(h1, sizeof h1);
@@ -195,6 +214,83 @@ KC_API int kc_sm2_sign(const uint8_t *priv, const uint8_t *pub,
 	if (rc == PV_OK)
 		rc = kc_sm2_sign_digest(priv, e, drbg, sig);
 	kc_wipe(e, sizeof e);
+	return rc;
+}
+
+/* The nonce's half computed ahead: k from the DRBG rather than from
+ * RFC 6979 (there is no message yet), x1 = x(k*G) mod n with 1/Z blinded,
+ * and the blind of the signature's (1 + d)^-1. */
+KC_API int kc_sm2_precompute(kc_drbg *drbg, kc_ec_pre *pre)
+{
+	const kc_ec_params *c = kc_ec_params_get(KC_EC_SM2);
+	kc_ec_pt R;
+	uint32_t bz[KC_EC_MAXL];
+	uint8_t kb[32];
+	int rc, i;
+
+	if (drbg == NULL || pre == NULL)
+		return PV_ERR_ARGS;
+	kc_memset(pre, 0, sizeof *pre);
+	kc_memset(&R, 0, sizeof R);
+	rc = PV_ERR_GENERAL;
+	for (i = 0; i < KC_SM2_TRIES; i++) {
+		if (kc_drbg_generate(drbg, kb, sizeof kb, NULL, 0) != PV_OK) {
+			rc = PV_ERR_RANDOM;
+			break;
+		}
+		if (!kc_ec_public_ctl(kc_ec_scalar_ok(c, kb, 0)))  /* rejected: discarded */
+			continue;
+		if (kc_ec_rand_mod(drbg, &c->p, bz) != PV_OK || kc_ec_rand_mod(drbg, &c->n, pre->b) != PV_OK) {
+			rc = PV_ERR_RANDOM;
+			break;
+		}
+		kc_ecp_mulgen(c, &R, kb);
+		kc_ec_xmodn_blind(c, &R, pre->x, bz);
+		kc_ecf_decode(&c->n, pre->k, kb);
+		pre->curve = KC_EC_SM2;
+		rc = PV_OK;
+		break;
+	}
+	if (rc != PV_OK)
+		kc_wipe(pre, sizeof *pre);
+	kc_wipe(&R, sizeof R);
+	kc_wipe(bz, sizeof bz);
+	kc_wipe(kb, sizeof kb);
+	return rc;
+}
+
+KC_API int kc_sm2_sign_pre(const uint8_t *priv, const uint8_t *eb, kc_ec_pre *pre, uint8_t *sig)
+{
+	const kc_ec_params *c = kc_ec_params_get(KC_EC_SM2);
+	const kc_ec_mod *N = &c->n;
+	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], k[KC_EC_MAXL], r[KC_EC_MAXL], s[KC_EC_MAXL];
+	uint32_t di[KC_EC_MAXL];
+	int rc = PV_ERR_ARGS;
+
+	if (pre == NULL)
+		return PV_ERR_ARGS;
+	if (priv != NULL && eb != NULL && sig != NULL && pre->curve == KC_EC_SM2 &&
+	    kc_ec_public_ctl(kc_ec_scalar_ok(c, priv, 1))) {     /* d in [1, n-2] */
+		kc_ec_hash_to_n(c, e, eb, 32);
+		kc_ecf_decode(N, d, priv);
+		kc_ecf_to_mont(N, d, d);
+		kc_ecf_add(N, di, N->one, d);
+		kc_ecf_inv_blind(N, di, di, pre->b);   /* (1 + d)^-1 R */
+		kc_memcpy(r, pre->x, sizeof r);
+		kc_memcpy(k, pre->k, sizeof k);
+		rc = PV_ERR_GENERAL;
+		if (kc_sm2_rs(N, e, d, di, k, r, s)) {
+			kc_ecf_encode(N, sig, r);
+			kc_ecf_encode(N, sig + 32, s);
+			rc = PV_OK;
+		}
+	}
+	kc_wipe(pre, sizeof *pre);     /* a nonce signs once */
+	kc_wipe(d, sizeof d);
+	kc_wipe(di, sizeof di);
+	kc_wipe(e, sizeof e);
+	kc_wipe(k, sizeof k);
+	kc_wipe(s, sizeof s);
 	return rc;
 }
 

@@ -1,11 +1,13 @@
 /*
  * sm2_test.c - SM2 signature and encryption against OpenSSL 3.0 (EVP with
  * SM3 and EVP_PKEY_CTX_set1_id; SM2 ciphertext as OpenSSL's DER C1C3C2),
- * both directions, default and custom IDs, and the error codes for bad input.
+ * both directions, default and custom IDs, the nonce computed ahead
+ * (kc_sm2_precompute / kc_sm2_sign_pre), and the error codes for bad input.
  */
 #include <stdio.h>
 #include <string.h>
 #include <CUnit/Basic.h>
+#include <openssl/bn.h>
 #include <openssl/evp.h>
 
 #include "ec_ossl.h"
@@ -122,6 +124,89 @@ static void test_sign_digest(void)
 	CU_ASSERT_EQUAL(kc_sm2_verify_digest(pub, 65, e, sig, 64), PV_OK);
 	EVP_MD_CTX_free(md);
 	EVP_PKEY_free(pk);
+}
+
+/* A nonce computed ahead (kc_sm2_precompute) signs once: OpenSSL and
+ * ours verify the signature, r - e mod n is the nonce's x1 (so the
+ * signature used it), the nonce is wiped after use, and a used, empty or
+ * ECDSA nonce is refused (and wiped), as is an ECDSA signature with an SM2
+ * one. */
+static int all_zero(const void *p, size_t n)
+{
+	const uint8_t *b = (const uint8_t *)p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != 0)
+			return 0;
+	return 1;
+}
+
+static void test_sign_pre(void)
+{
+	uint8_t priv[32], pub[65], z[32], e[32], msg[50], sig[64], sig2[64], x1[32], zero[32] = { 0 };
+	unsigned int elen = 32;
+	BIGNUM *n = NULL, *r = BN_new(), *be = BN_new(), *bx = BN_new();
+	BN_CTX *bc = BN_CTX_new();
+	kc_ec_pre pre, pre2;
+	kc_drbg d;
+	int i, j;
+
+	CU_ASSERT_FATAL(r != NULL && be != NULL && bx != NULL && bc != NULL);
+	CU_ASSERT_FATAL(BN_hex2bn(&n, sm2_n) > 0);
+	eo_drbg(&d);
+	for (i = 0; i < ITER; i++) {
+		EVP_PKEY *pk = eo_keygen(KC_EC_SM2, priv, pub);
+		EVP_MD_CTX *md = EVP_MD_CTX_new();
+
+		CU_ASSERT_FATAL(pk != NULL && md != NULL);
+		ts_rand(msg, sizeof msg);
+		CU_ASSERT_EQUAL(kc_sm2_z(pub, 65, NULL, 0, z), PV_OK);
+		CU_ASSERT_EQUAL(EVP_DigestInit_ex(md, EVP_sm3(), NULL), 1);
+		EVP_DigestUpdate(md, z, 32);
+		EVP_DigestUpdate(md, msg, sizeof msg);
+		CU_ASSERT_EQUAL(EVP_DigestFinal_ex(md, e, &elen), 1);
+		EVP_MD_CTX_free(md);
+
+		CU_ASSERT_EQUAL_FATAL(kc_sm2_precompute(&d, &pre), PV_OK);
+		CU_ASSERT_EQUAL(pre.curve, KC_EC_SM2);
+		for (j = 0; j < 32; j++)
+			x1[31 - j] = (uint8_t)(pre.x[j / 4] >> (8 * (j % 4)));
+		CU_ASSERT_EQUAL(kc_sm2_sign_pre(priv, e, &pre, sig), PV_OK);
+		CU_ASSERT(all_zero(&pre, sizeof pre));
+		CU_ASSERT_EQUAL(ossl_sm2(pk, 0, NULL, 0, msg, sizeof msg, sig), 0);
+		CU_ASSERT_EQUAL(kc_sm2_verify_digest(pub, 65, e, sig, 64), PV_OK);
+		/* r = (e + x1) mod n */
+		BN_bin2bn(sig, 32, r);
+		BN_bin2bn(e, 32, be);
+		CU_ASSERT_EQUAL(BN_mod_sub(bx, r, be, n, bc), 1);
+		CU_ASSERT_EQUAL(BN_bn2binpad(bx, sig2, 32), 32);
+		CU_ASSERT(memcmp(sig2, x1, 32) == 0);
+		/* used: refused, nothing written */
+		memset(sig2, 0xa5, sizeof sig2);
+		CU_ASSERT_EQUAL(kc_sm2_sign_pre(priv, e, &pre, sig2), PV_ERR_ARGS);
+		CU_ASSERT(sig2[0] == 0xa5 && sig2[63] == 0xa5);
+		/* an ECDSA nonce: refused and wiped; an SM2 nonce signs no ECDSA */
+		CU_ASSERT_EQUAL_FATAL(kc_ecdsa_precompute(KC_EC_P256, &d, &pre), PV_OK);
+		CU_ASSERT_EQUAL(kc_sm2_sign_pre(priv, e, &pre, sig2), PV_ERR_ARGS);
+		CU_ASSERT(all_zero(&pre, sizeof pre));
+		CU_ASSERT_EQUAL_FATAL(kc_sm2_precompute(&d, &pre2), PV_OK);
+		CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(KC_EC_SM2, priv, e, 32, &pre2, sig2), PV_ERR_ARGS);
+		CU_ASSERT(all_zero(&pre2, sizeof pre2));
+		/* a bad key uses the nonce up too */
+		CU_ASSERT_EQUAL_FATAL(kc_sm2_precompute(&d, &pre2), PV_OK);
+		CU_ASSERT_EQUAL(kc_sm2_sign_pre(zero, e, &pre2, sig2), PV_ERR_ARGS);
+		CU_ASSERT(all_zero(&pre2, sizeof pre2));
+		EVP_PKEY_free(pk);
+	}
+	CU_ASSERT_EQUAL(kc_ecdsa_precompute(KC_EC_SM2, &d, &pre), PV_ERR_DOMAIN);
+	CU_ASSERT_EQUAL(kc_sm2_precompute(NULL, &pre), PV_ERR_ARGS);
+	CU_ASSERT_EQUAL(kc_sm2_sign_pre(priv, e, NULL, sig), PV_ERR_ARGS);
+	BN_free(n);
+	BN_free(r);
+	BN_free(be);
+	BN_free(bx);
+	BN_CTX_free(bc);
 }
 
 /* ---- OpenSSL's SM2 ciphertext: SEQUENCE { INTEGER x1, INTEGER y1,
@@ -357,6 +442,7 @@ int main(void)
 	s = CU_add_suite("sm2", NULL, NULL);
 	CU_add_test(s, "SM2 sign/verify <-> OpenSSL, default and custom IDs", test_sign_interop);
 	CU_add_test(s, "SM2 digest interface", test_sign_digest);
+	CU_add_test(s, "SM2 with a nonce computed ahead", test_sign_pre);
 	CU_add_test(s, "SM2 encrypt/decrypt <-> OpenSSL (DER C1C3C2)", test_encrypt_interop);
 	CU_add_test(s, "SM2 bad input -> precise PV_ERR codes", test_bad_input);
 	return ts_run();

@@ -462,10 +462,10 @@ static void t_bad(void)
 	CU_ASSERT_EQUAL(gen(PV_MECH_RSA_KEY_PAIR_GEN, 0, 1023, &k), PV_ERR_KEY_SIZE);
 }
 
-/* master-key rotation of a private-key blob (ve_rewrap dispatches here) */
-/* One ECDSA signature through ve_execute with engine state (a, w): msg
- * hashed with SHA-256 / SHA-384 by the engine; the request's status. */
-static int esign(const ve_vault *a, ve_worker *w, const pkey_ *k, uint32_t prf,
+/* One ECDSA or SM2 (mech) signature through ve_execute with engine state
+ * (a, w): msg hashed by the engine (ECDSA: SHA-256 / SHA-384 as prf; SM2:
+ * SM3 of Z with the default ID); the request's status. */
+static int esign(const ve_vault *a, ve_worker *w, const pkey_ *k, uint32_t mech, uint32_t prf,
                  const uint8_t *msg, size_t len, uint8_t *sig, size_t flen)
 {
 	uint8_t arena[4096];
@@ -474,7 +474,7 @@ static int esign(const ve_vault *a, ve_worker *w, const pkey_ *k, uint32_t prf,
 
 	memset(&d, 0, sizeof d);
 	d.version = VE_DESC_VERSION;
-	d.op = PV_OP_SIGN; d.mech = PV_MECH_ECDSA; d.prf = prf; d.flags = PV_F_HASH_DATA;
+	d.op = PV_OP_SIGN; d.mech = mech; d.prf = prf; d.flags = PV_F_HASH_DATA;
 	memcpy(d.key_id, k->id, 16);
 	memcpy(arena, k->blob, k->len);
 	d.key.off = 0; d.key.len = (uint32_t)k->len;
@@ -488,18 +488,20 @@ static int esign(const ve_vault *a, ve_worker *w, const pkey_ *k, uint32_t prf,
 }
 
 /* r of a nonce computed ahead as the signature's big-endian bytes */
-static void pre_r(const kc_ecdsa_pre *p, size_t flen, uint8_t *r)
+static void pre_r(const kc_ec_pre *p, size_t flen, uint8_t *r)
 {
 	size_t i;
 
 	for (i = 0; i < flen; i++)
-		r[flen - 1 - i] = (uint8_t)(p->r[i / 4] >> (8 * (i % 4)));
+		r[flen - 1 - i] = (uint8_t)(p->x[i / 4] >> (8 * (i % 4)));
 }
 
 /* ve_idle: a worker computes one ECDSA nonce ahead, for P-256 until it has
  * signed; its next signature on that curve uses it (r is the nonce's, the
  * nonce is wiped) and verifies with OpenSSL; a signature on P-384 turns
- * the next nonce to P-384; a sealed vault has no idle work. */
+ * the next nonce to P-384, one with SM2 to an SM2 nonce, which the next
+ * SM2 signature uses (and OpenSSL verifies) and a P-256 one does not; a
+ * sealed vault has no idle work. */
 static void t_idle_nonce(void)
 {
 	static const struct { const char *g; uint32_t type, prf; size_t flen; } c[2] = {
@@ -509,15 +511,19 @@ static void t_idle_nonce(void)
 	ve_vault *a = malloc(sizeof *a), *b = malloc(sizeof *b);
 	ve_worker *w = malloc(sizeof *w);
 	uint8_t ent[48], d[48], msg[77], sig[96], der[120], r[48];
-	const kc_ecdsa_pre zero = { { 0 }, { 0 }, 0, 0 };
-	EVP_PKEY *o[2];
-	pkey_ k[2];
+	const kc_ec_pre zero = { { 0 }, { 0 }, { 0 }, 0, 0 };
+	EVP_PKEY *o[2], *os;
+	pkey_ k[2], ks;
 	int i;
 
 	CU_ASSERT_FATAL(a != NULL && b != NULL && w != NULL);
 	ts_rand(ent, sizeof ent);
 	CU_ASSERT_EQUAL_FATAL(ve_boot(a, te_master, 32, ent, sizeof ent), PV_OK);
 	CU_ASSERT_EQUAL_FATAL(ve_worker_init(w, 3, ent, sizeof ent), PV_OK);
+	os = po_ec_gen("SM2");
+	CU_ASSERT_FATAL(os != NULL);
+	po_ec_priv(os, d, 32);
+	CU_ASSERT_EQUAL_FATAL(imp(PV_KEY_SM2, d, 32, &ks), PV_OK);
 	for (i = 0; i < 2; i++) {
 		o[i] = po_ec_gen(c[i].g);
 		CU_ASSERT_FATAL(o[i] != NULL);
@@ -532,27 +538,41 @@ static void t_idle_nonce(void)
 	/* P-256 with the nonce computed ahead */
 	pre_r(&w->pre, 32, r);
 	ts_rand(msg, sizeof msg);
-	CU_ASSERT_EQUAL(esign(a, w, &k[0], c[0].prf, msg, sizeof msg, sig, 32), PV_OK);
+	CU_ASSERT_EQUAL(esign(a, w, &k[0], PV_MECH_ECDSA, c[0].prf, msg, sizeof msg, sig, 32), PV_OK);
 	CU_ASSERT(memcmp(sig, r, 32) == 0);
 	CU_ASSERT(memcmp(&w->pre, &zero, sizeof zero) == 0);
 	CU_ASSERT(po_verify(o[0], EVP_sha256(), 0, 0, NULL, msg, sizeof msg, der, po_rs2der(sig, 32, der)));
 	/* without one: the hedged RFC 6979 nonce */
-	CU_ASSERT_EQUAL(esign(a, w, &k[0], c[0].prf, msg, sizeof msg, sig, 32), PV_OK);
+	CU_ASSERT_EQUAL(esign(a, w, &k[0], PV_MECH_ECDSA, c[0].prf, msg, sizeof msg, sig, 32), PV_OK);
 	CU_ASSERT(memcmp(sig, r, 32) != 0);
 	CU_ASSERT(po_verify(o[0], EVP_sha256(), 0, 0, NULL, msg, sizeof msg, der, po_rs2der(sig, 32, der)));
 	/* a P-256 nonce does not sign P-384; the next one is for P-384 */
 	CU_ASSERT_EQUAL(ve_idle(a, w), 1);
-	CU_ASSERT_EQUAL(esign(a, w, &k[1], c[1].prf, msg, sizeof msg, sig, 48), PV_OK);
+	CU_ASSERT_EQUAL(esign(a, w, &k[1], PV_MECH_ECDSA, c[1].prf, msg, sizeof msg, sig, 48), PV_OK);
 	CU_ASSERT(po_verify(o[1], EVP_sha384(), 0, 0, NULL, msg, sizeof msg, der, po_rs2der(sig, 48, der)));
 	CU_ASSERT_EQUAL(w->pre.curve, KC_EC_P256);
 	CU_ASSERT(ve_idle_wanted(a, w));
 	CU_ASSERT_EQUAL(ve_idle(a, w), 1);
 	CU_ASSERT_EQUAL(w->pre.curve, KC_EC_P384);
 	pre_r(&w->pre, 48, r);
-	CU_ASSERT_EQUAL(esign(a, w, &k[1], c[1].prf, msg, sizeof msg, sig, 48), PV_OK);
+	CU_ASSERT_EQUAL(esign(a, w, &k[1], PV_MECH_ECDSA, c[1].prf, msg, sizeof msg, sig, 48), PV_OK);
 	CU_ASSERT(memcmp(sig, r, 48) == 0);
 	CU_ASSERT(memcmp(&w->pre, &zero, sizeof zero) == 0);
 	CU_ASSERT(po_verify(o[1], EVP_sha384(), 0, 0, NULL, msg, sizeof msg, der, po_rs2der(sig, 48, der)));
+	/* SM2: after an SM2 signature the next nonce is SM2's */
+	CU_ASSERT_EQUAL(esign(a, w, &ks, PV_MECH_SM2_SIGN, 0, msg, sizeof msg, sig, 32), PV_OK);
+	CU_ASSERT(po_sm2_verify(os, NULL, 0, msg, sizeof msg, sig));
+	CU_ASSERT(ve_idle_wanted(a, w));
+	CU_ASSERT_EQUAL(ve_idle(a, w), 1);
+	CU_ASSERT_EQUAL(w->pre.curve, KC_EC_SM2);
+	CU_ASSERT_EQUAL(esign(a, w, &ks, PV_MECH_SM2_SIGN, 0, msg, sizeof msg, sig, 32), PV_OK);
+	CU_ASSERT(memcmp(&w->pre, &zero, sizeof zero) == 0);
+	CU_ASSERT(po_sm2_verify(os, NULL, 0, msg, sizeof msg, sig));
+	CU_ASSERT_EQUAL(ve_idle(a, w), 1);
+	CU_ASSERT_EQUAL(esign(a, w, &k[0], PV_MECH_ECDSA, c[0].prf, msg, sizeof msg, sig, 32), PV_OK);
+	CU_ASSERT(po_verify(o[0], EVP_sha256(), 0, 0, NULL, msg, sizeof msg, der, po_rs2der(sig, 32, der)));
+	CU_ASSERT_EQUAL(w->pre.curve, KC_EC_SM2);    /* not used by P-256 */
+	CU_ASSERT(ve_idle_wanted(a, w));
 	/* a sealed vault: nothing to do */
 	CU_ASSERT_EQUAL_FATAL(ve_boot(b, NULL, 0, ent, sizeof ent), PV_OK);
 	CU_ASSERT(!ve_idle_wanted(b, w));
@@ -562,11 +582,13 @@ static void t_idle_nonce(void)
 	ve_vault_clear(b);
 	EVP_PKEY_free(o[0]);
 	EVP_PKEY_free(o[1]);
+	EVP_PKEY_free(os);
 	free(a);
 	free(b);
 	free(w);
 }
 
+/* master-key rotation of a private-key blob (ve_rewrap dispatches here) */
 static void t_rewrap(void)
 {
 	ve_vault a, b;
@@ -614,7 +636,7 @@ int main(void)
 	CU_add_test(s, "rsa keygen 2048", t_rsa_keygen);
 	CU_add_test(s, "ecdsa/ecdh P-256", t_ecdsa_p256);
 	CU_add_test(s, "ecdsa/ecdh P-384", t_ecdsa_p384);
-	CU_add_test(s, "ecdsa with a nonce computed while idle (ve_idle)", t_idle_nonce);
+	CU_add_test(s, "ecdsa and sm2 with a nonce computed while idle (ve_idle)", t_idle_nonce);
 	CU_add_test(s, "ed25519", t_ed25519);
 	CU_add_test(s, "sm2", t_sm2);
 	CU_add_test(s, "bad input", t_bad);
