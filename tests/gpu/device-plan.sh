@@ -180,6 +180,8 @@
 #      engine_pk_wycheproof, pk_general, p11pk, engine_oracle, p11_oracle,
 #      e2e pubkey and openssl, and the 60 s stress of 64 threads over
 #      every mechanism
+#   57 55 with B = $AB_B, then lone SM2 on B for 6 s (more of the blocks
+#      hold an SM2 nonce by then)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -537,6 +539,11 @@ case "${1:-}" in
      done
      head -3 "$OUT/summary-b-checks.txt"
      for f in a1 b1 a2 b2; do echo "== $f"; grep -h '| token' "$OUT/summary-ab-$f.txt"; done ;;
+  57) bash "$0" 55
+     (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=sm2-sign PV_BENCH_THREADS=1 \
+        PV_BENCH_SECS=6 PV_P11BENCH_LIMIT=40
+      timeout 60 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" --phases bench > /dev/null 2>&1)
+     echo "== B, SM2 lone 6 s"; grep -h '| token\|total\|execute' "$OUT/summary.txt" ;;
   56) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=300 PV_UNIT_TIMEOUT_SCALE=0.5 \
        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
        PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150

@@ -102,11 +102,13 @@ KC_API int kc_ecdsa_sign(int curve, const uint8_t *priv, const uint8_t *hash, si
  * vault draws k from a worker's DRBG while it has nothing else to do, and
  * the next signature then costs a few products mod n.  Opaque, limbs;
  * curve 0 when empty.  ECDSA (kc_ecdsa_precompute, any curve but SM2):
- * k = k^-1 mod n (Montgomery form), x = r = x(k*G) mod n.  SM2
- * (kc_sm2_precompute, curve KC_EC_SM2): k, x = x(k*G) mod n, and b, the
- * blinding value of the signature's inversion of 1 + d. */
+ * w = k^-1 mod n (Montgomery form) || r = x(k*G) mod n, 12 limbs each.
+ * SM2 (kc_sm2_precompute, curve KC_EC_SM2): w = k || x1 = x(k*G) mod n ||
+ * b, the blinding value of the signature's inversion of 1 + d, 8 limbs
+ * each (so that SM2 does not grow ve_worker, 64 of which a vault block
+ * keeps in shared memory). */
 typedef struct kc_ec_pre {
-	uint32_t k[12], x[12], b[12];
+	uint32_t w[24];
 	int32_t curve;
 	uint32_t pad_;
 } kc_ec_pre;

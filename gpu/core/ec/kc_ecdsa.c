@@ -24,7 +24,7 @@
 #define KC_ECDSA_TRIES 16
 
 /* kc_ec.h's kc_ec_pre spells KC_EC_MAXL out (C and CUDA C++ alike) */
-typedef char kc_ec_pre_maxl_ok[sizeof(((kc_ec_pre *)0)->k) == 4u * KC_EC_MAXL ? 1 : -1];
+typedef char kc_ec_pre_maxl_ok[sizeof(((kc_ec_pre *)0)->w) == 8u * KC_EC_MAXL ? 1 : -1];
 
 KC_PRIV uint32_t kc_ecdsa_halg(const kc_ec_params *c, int curve)
 {
@@ -233,7 +233,7 @@ KC_API int kc_ecdsa_precompute(int curve, kc_drbg *drbg, kc_ec_pre *pre)
 			rc = PV_ERR_RANDOM;
 			break;
 		}
-		if (!kc_ecdsa_commit(c, kb, bz, bk, pre->x, pre->k))
+		if (!kc_ecdsa_commit(c, kb, bz, bk, pre->w + KC_EC_MAXL, pre->w))
 			continue;
 		pre->curve = curve;
 		rc = PV_OK;
@@ -261,8 +261,8 @@ KC_API int kc_ecdsa_sign_pre(int curve, const uint8_t *priv, const uint8_t *hash
 		rc = PV_ERR_ARGS;
 	if (rc == PV_OK) {
 		kc_ecf_to_mont(&c->n, e, e);
-		if (kc_ecdsa_s(&c->n, pre->x, d, e, pre->k, s)) {
-			kc_ecf_encode(&c->n, sig, pre->x);
+		if (kc_ecdsa_s(&c->n, pre->w + KC_EC_MAXL, d, e, pre->w, s)) {
+			kc_ecf_encode(&c->n, sig, pre->w + KC_EC_MAXL);
 			kc_ecf_encode(&c->n, sig + c->flen, s);
 		} else {
 			rc = PV_ERR_GENERAL;

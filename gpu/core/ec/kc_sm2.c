@@ -217,6 +217,17 @@ KC_API int kc_sm2_sign(const uint8_t *priv, const uint8_t *pub,
 	return rc;
 }
 
+/* kc_ec_pre's SM2 words: k, x1, b, 8 limbs each (kc_ec.h) */
+#define KC_SM2_PRE_K 0u
+#define KC_SM2_PRE_X 8u
+#define KC_SM2_PRE_B 16u
+
+KC_PRIV void kc_sm2_pre_get(const kc_ec_pre *pre, uint32_t at, uint32_t *v)
+{
+	kc_memset(v, 0, 4u * KC_EC_MAXL);
+	kc_memcpy(v, pre->w + at, 32);
+}
+
 /* The nonce's half computed ahead: k from the DRBG rather than from
  * RFC 6979 (there is no message yet), x1 = x(k*G) mod n with 1/Z blinded,
  * and the blind of the signature's (1 + d)^-1. */
@@ -224,7 +235,7 @@ KC_API int kc_sm2_precompute(kc_drbg *drbg, kc_ec_pre *pre)
 {
 	const kc_ec_params *c = kc_ec_params_get(KC_EC_SM2);
 	kc_ec_pt R;
-	uint32_t bz[KC_EC_MAXL];
+	uint32_t bz[KC_EC_MAXL], v[KC_EC_MAXL];
 	uint8_t kb[32];
 	int rc, i;
 
@@ -240,13 +251,16 @@ KC_API int kc_sm2_precompute(kc_drbg *drbg, kc_ec_pre *pre)
 		}
 		if (!kc_ec_public_ctl(kc_ec_scalar_ok(c, kb, 0)))  /* rejected: discarded */
 			continue;
-		if (kc_ec_rand_mod(drbg, &c->p, bz) != PV_OK || kc_ec_rand_mod(drbg, &c->n, pre->b) != PV_OK) {
+		if (kc_ec_rand_mod(drbg, &c->p, bz) != PV_OK || kc_ec_rand_mod(drbg, &c->n, v) != PV_OK) {
 			rc = PV_ERR_RANDOM;
 			break;
 		}
+		kc_memcpy(pre->w + KC_SM2_PRE_B, v, 32);
 		kc_ecp_mulgen(c, &R, kb);
-		kc_ec_xmodn_blind(c, &R, pre->x, bz);
-		kc_ecf_decode(&c->n, pre->k, kb);
+		kc_ec_xmodn_blind(c, &R, v, bz);
+		kc_memcpy(pre->w + KC_SM2_PRE_X, v, 32);
+		kc_ecf_decode(&c->n, v, kb);
+		kc_memcpy(pre->w + KC_SM2_PRE_K, v, 32);
 		pre->curve = KC_EC_SM2;
 		rc = PV_OK;
 		break;
@@ -255,6 +269,7 @@ KC_API int kc_sm2_precompute(kc_drbg *drbg, kc_ec_pre *pre)
 		kc_wipe(pre, sizeof *pre);
 	kc_wipe(&R, sizeof R);
 	kc_wipe(bz, sizeof bz);
+	kc_wipe(v, sizeof v);
 	kc_wipe(kb, sizeof kb);
 	return rc;
 }
@@ -264,7 +279,7 @@ KC_API int kc_sm2_sign_pre(const uint8_t *priv, const uint8_t *eb, kc_ec_pre *pr
 	const kc_ec_params *c = kc_ec_params_get(KC_EC_SM2);
 	const kc_ec_mod *N = &c->n;
 	uint32_t d[KC_EC_MAXL], e[KC_EC_MAXL], k[KC_EC_MAXL], r[KC_EC_MAXL], s[KC_EC_MAXL];
-	uint32_t di[KC_EC_MAXL];
+	uint32_t di[KC_EC_MAXL], b[KC_EC_MAXL];
 	int rc = PV_ERR_ARGS;
 
 	if (pre == NULL)
@@ -274,10 +289,11 @@ KC_API int kc_sm2_sign_pre(const uint8_t *priv, const uint8_t *eb, kc_ec_pre *pr
 		kc_ec_hash_to_n(c, e, eb, 32);
 		kc_ecf_decode(N, d, priv);
 		kc_ecf_to_mont(N, d, d);
+		kc_sm2_pre_get(pre, KC_SM2_PRE_B, b);
+		kc_sm2_pre_get(pre, KC_SM2_PRE_X, r);
+		kc_sm2_pre_get(pre, KC_SM2_PRE_K, k);
 		kc_ecf_add(N, di, N->one, d);
-		kc_ecf_inv_blind(N, di, di, pre->b);   /* (1 + d)^-1 R */
-		kc_memcpy(r, pre->x, sizeof r);
-		kc_memcpy(k, pre->k, sizeof k);
+		kc_ecf_inv_blind(N, di, di, b);    /* (1 + d)^-1 R */
 		rc = PV_ERR_GENERAL;
 		if (kc_sm2_rs(N, e, d, di, k, r, s)) {
 			kc_ecf_encode(N, sig, r);
@@ -288,6 +304,7 @@ KC_API int kc_sm2_sign_pre(const uint8_t *priv, const uint8_t *eb, kc_ec_pre *pr
 	kc_wipe(pre, sizeof *pre);     /* a nonce signs once */
 	kc_wipe(d, sizeof d);
 	kc_wipe(di, sizeof di);
+	kc_wipe(b, sizeof b);
 	kc_wipe(e, sizeof e);
 	kc_wipe(k, sizeof k);
 	kc_wipe(s, sizeof s);

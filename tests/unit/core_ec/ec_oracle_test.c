@@ -178,7 +178,7 @@ static void ecdsa_pre_cross(int curve, int other)
 		CU_ASSERT_EQUAL_FATAL(kc_ecdsa_precompute(curve, &d, &pre), PV_OK);
 		CU_ASSERT_EQUAL(pre.curve, curve);
 		CU_ASSERT_EQUAL_FATAL(kc_ecdsa_precompute(curve, &d, &pre2), PV_OK);
-		CU_ASSERT(memcmp(pre.x, pre2.x, sizeof pre.x) != 0);
+		CU_ASSERT(memcmp(pre.w + 12, pre2.w + 12, 48) != 0);
 		CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(curve, priv, h, flen, &pre, sig), PV_OK);
 		CU_ASSERT(all_zero(&pre, sizeof pre));
 		CU_ASSERT_EQUAL(ossl_verify(pk, h, flen, flen, sig), 1);

@@ -493,7 +493,7 @@ static void pre_r(const kc_ec_pre *p, size_t flen, uint8_t *r)
 	size_t i;
 
 	for (i = 0; i < flen; i++)
-		r[flen - 1 - i] = (uint8_t)(p->x[i / 4] >> (8 * (i % 4)));
+		r[flen - 1 - i] = (uint8_t)(p->w[12 + i / 4] >> (8 * (i % 4)));
 }
 
 /* ve_idle: a worker computes one ECDSA nonce ahead, for P-256 until it has
@@ -511,7 +511,7 @@ static void t_idle_nonce(void)
 	ve_vault *a = malloc(sizeof *a), *b = malloc(sizeof *b);
 	ve_worker *w = malloc(sizeof *w);
 	uint8_t ent[48], d[48], msg[77], sig[96], der[120], r[48];
-	const kc_ec_pre zero = { { 0 }, { 0 }, { 0 }, 0, 0 };
+	const kc_ec_pre zero = { { 0 }, 0, 0 };
 	EVP_PKEY *o[2], *os;
 	pkey_ k[2], ks;
 	int i;
