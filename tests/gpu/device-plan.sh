@@ -182,6 +182,9 @@
 #      every mechanism
 #   57 55 with B = $AB_B, then lone SM2 on B for 6 s (more of the blocks
 #      hold an SM2 nonce by then)
+#   58 a short look at an SM2 change (B = $AB_B) against A: gpu_kat and
+#      gpu_ring on B, p11bench SM2 and P-256 at 1 and 1,024 threads on A
+#      and B, then p11stress on B (64 threads, 30 s, every mechanism checked)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -544,6 +547,17 @@ case "${1:-}" in
         PV_BENCH_SECS=6 PV_P11BENCH_LIMIT=40
       timeout 60 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" --phases bench > /dev/null 2>&1)
      echo "== B, SM2 lone 6 s"; grep -h '| token\|total\|execute' "$OUT/summary.txt" ;;
+  58) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 100 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
+        --phases kat,ring > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-b-checks.txt"
+     AB_MECH=sm2-sign,p256-sign AB_THREADS=1,1024 AB_LIMIT=40 ab_bench
+     (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=90
+      timeout 110 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
+        --phases stress > /dev/null 2>&1)
+     head -3 "$OUT/summary-b-checks.txt"
+     for f in a b; do echo "== $f"; grep -h '| token' "$OUT/summary-ab-$f.txt"; done
+     grep -h 'p11stress' "$OUT/summary.txt" | tail -1 ;;
   56) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=300 PV_UNIT_TIMEOUT_SCALE=0.5 \
        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
        PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
