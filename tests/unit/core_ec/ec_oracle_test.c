@@ -148,17 +148,6 @@ static void ecdsa_cross(int curve, uint32_t halg)
  * signature verifies with OpenSSL and with ours, the nonce is wiped after
  * use, a used, empty or other-curve nonce is refused, and two nonces from
  * one DRBG differ. */
-static int all_zero(const void *p, size_t n)
-{
-	const uint8_t *b = (const uint8_t *)p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (b[i] != 0)
-			return 0;
-	return 1;
-}
-
 static void ecdsa_pre_cross(int curve, int other)
 {
 	size_t flen = kc_ec_flen(curve);
@@ -180,7 +169,7 @@ static void ecdsa_pre_cross(int curve, int other)
 		CU_ASSERT_EQUAL_FATAL(kc_ecdsa_precompute(curve, &d, &pre2), PV_OK);
 		CU_ASSERT(memcmp(pre.w + 12, pre2.w + 12, 48) != 0);
 		CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(curve, priv, h, flen, &pre, sig), PV_OK);
-		CU_ASSERT(all_zero(&pre, sizeof pre));
+		CU_ASSERT(ts_all_zero(&pre, sizeof pre));
 		CU_ASSERT_EQUAL(ossl_verify(pk, h, flen, flen, sig), 1);
 		CU_ASSERT_EQUAL(kc_ecdsa_verify(curve, pub, 1 + 2 * flen, h, flen, sig, 2 * flen), PV_OK);
 		/* used: refused (and nothing written) */
@@ -194,11 +183,11 @@ static void ecdsa_pre_cross(int curve, int other)
 		/* another curve's nonce: refused and wiped */
 		CU_ASSERT_EQUAL_FATAL(kc_ecdsa_precompute(other, &d, &pre), PV_OK);
 		CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(curve, priv, h, flen, &pre, sig2), PV_ERR_ARGS);
-		CU_ASSERT(all_zero(&pre, sizeof pre));
+		CU_ASSERT(ts_all_zero(&pre, sizeof pre));
 		/* bad input still gets its own code, and uses the nonce up */
 		CU_ASSERT_EQUAL_FATAL(kc_ecdsa_precompute(curve, &d, &pre), PV_OK);
 		CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(curve, priv, h, 0, &pre, sig2), PV_ERR_DATA_LEN);
-		CU_ASSERT(all_zero(&pre, sizeof pre));
+		CU_ASSERT(ts_all_zero(&pre, sizeof pre));
 		EVP_PKEY_free(pk);
 	}
 	CU_ASSERT_EQUAL(kc_ecdsa_precompute(99, &d, &pre), PV_ERR_DOMAIN);

@@ -100,29 +100,38 @@ static void test_sign_interop(void)
 	}
 }
 
+/* e = SM3(Z || msg) with OpenSSL's SM3 over our Z (default ID) */
+static void sm2_e(const uint8_t *pub, const uint8_t *msg, size_t mlen, uint8_t e[32])
+{
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	unsigned int elen = 32;
+	uint8_t z[32];
+
+	CU_ASSERT_FATAL(md != NULL);
+	CU_ASSERT_EQUAL(kc_sm2_z(pub, 65, NULL, 0, z), PV_OK);
+	CU_ASSERT_EQUAL(EVP_DigestInit_ex(md, EVP_sm3(), NULL), 1);
+	EVP_DigestUpdate(md, z, 32);
+	EVP_DigestUpdate(md, msg, mlen);
+	CU_ASSERT_EQUAL(EVP_DigestFinal_ex(md, e, &elen), 1);
+	EVP_MD_CTX_free(md);
+}
+
 /* digest interface: e = SM3(Z || M) computed with OpenSSL's SM3 over our Z */
 static void test_sign_digest(void)
 {
-	uint8_t priv[32], pub[65], z[32], e[32], sig[64], msg[50];
-	unsigned int elen = 32;
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	uint8_t priv[32], pub[65], e[32], sig[64], msg[50];
 	EVP_PKEY *pk = eo_keygen(KC_EC_SM2, priv, pub);
 	kc_drbg d;
 
 	eo_drbg(&d);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(pk);
 	ts_rand(msg, sizeof msg);
-	CU_ASSERT_EQUAL(kc_sm2_z(pub, 65, NULL, 0, z), PV_OK);
-	CU_ASSERT_EQUAL(EVP_DigestInit_ex(md, EVP_sm3(), NULL), 1);
-	EVP_DigestUpdate(md, z, 32);
-	EVP_DigestUpdate(md, msg, sizeof msg);
-	CU_ASSERT_EQUAL(EVP_DigestFinal_ex(md, e, &elen), 1);
+	sm2_e(pub, msg, sizeof msg, e);
 	CU_ASSERT_EQUAL(kc_sm2_sign_digest(priv, e, &d, sig), PV_OK);
 	CU_ASSERT_EQUAL(ossl_sm2(pk, 0, NULL, 0, msg, sizeof msg, sig), 0);
 	CU_ASSERT_EQUAL(kc_sm2_verify_digest(pub, 65, e, sig, 64), PV_OK);
 	CU_ASSERT_EQUAL(ossl_sm2(pk, 1, NULL, 0, msg, sizeof msg, sig), 0);
 	CU_ASSERT_EQUAL(kc_sm2_verify_digest(pub, 65, e, sig, 64), PV_OK);
-	EVP_MD_CTX_free(md);
 	EVP_PKEY_free(pk);
 }
 
@@ -131,21 +140,9 @@ static void test_sign_digest(void)
  * signature used it), the nonce is wiped after use, and a used, empty or
  * ECDSA nonce is refused (and wiped), as is an ECDSA signature with an SM2
  * one. */
-static int all_zero(const void *p, size_t n)
-{
-	const uint8_t *b = (const uint8_t *)p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (b[i] != 0)
-			return 0;
-	return 1;
-}
-
 static void test_sign_pre(void)
 {
-	uint8_t priv[32], pub[65], z[32], e[32], msg[50], sig[64], sig2[64], x1[32], zero[32] = { 0 };
-	unsigned int elen = 32;
+	uint8_t priv[32], pub[65], e[32], msg[50], sig[64], sig2[64], x1[32], zero[32] = { 0 };
 	BIGNUM *n = NULL, *r = BN_new(), *be = BN_new(), *bx = BN_new();
 	BN_CTX *bc = BN_CTX_new();
 	kc_ec_pre pre, pre2;
@@ -157,23 +154,17 @@ static void test_sign_pre(void)
 	eo_drbg(&d);
 	for (i = 0; i < ITER; i++) {
 		EVP_PKEY *pk = eo_keygen(KC_EC_SM2, priv, pub);
-		EVP_MD_CTX *md = EVP_MD_CTX_new();
 
-		CU_ASSERT_FATAL(pk != NULL && md != NULL);
+		CU_ASSERT_FATAL(pk != NULL);
 		ts_rand(msg, sizeof msg);
-		CU_ASSERT_EQUAL(kc_sm2_z(pub, 65, NULL, 0, z), PV_OK);
-		CU_ASSERT_EQUAL(EVP_DigestInit_ex(md, EVP_sm3(), NULL), 1);
-		EVP_DigestUpdate(md, z, 32);
-		EVP_DigestUpdate(md, msg, sizeof msg);
-		CU_ASSERT_EQUAL(EVP_DigestFinal_ex(md, e, &elen), 1);
-		EVP_MD_CTX_free(md);
+		sm2_e(pub, msg, sizeof msg, e);
 
 		CU_ASSERT_EQUAL_FATAL(kc_sm2_precompute(&d, &pre), PV_OK);
 		CU_ASSERT_EQUAL(pre.curve, KC_EC_SM2);
 		for (j = 0; j < 32; j++)
 			x1[31 - j] = (uint8_t)(pre.w[8 + j / 4] >> (8 * (j % 4)));
 		CU_ASSERT_EQUAL(kc_sm2_sign_pre(priv, e, &pre, sig), PV_OK);
-		CU_ASSERT(all_zero(&pre, sizeof pre));
+		CU_ASSERT(ts_all_zero(&pre, sizeof pre));
 		CU_ASSERT_EQUAL(ossl_sm2(pk, 0, NULL, 0, msg, sizeof msg, sig), 0);
 		CU_ASSERT_EQUAL(kc_sm2_verify_digest(pub, 65, e, sig, 64), PV_OK);
 		/* r = (e + x1) mod n */
@@ -189,14 +180,14 @@ static void test_sign_pre(void)
 		/* an ECDSA nonce: refused and wiped; an SM2 nonce signs no ECDSA */
 		CU_ASSERT_EQUAL_FATAL(kc_ecdsa_precompute(KC_EC_P256, &d, &pre), PV_OK);
 		CU_ASSERT_EQUAL(kc_sm2_sign_pre(priv, e, &pre, sig2), PV_ERR_ARGS);
-		CU_ASSERT(all_zero(&pre, sizeof pre));
+		CU_ASSERT(ts_all_zero(&pre, sizeof pre));
 		CU_ASSERT_EQUAL_FATAL(kc_sm2_precompute(&d, &pre2), PV_OK);
 		CU_ASSERT_EQUAL(kc_ecdsa_sign_pre(KC_EC_SM2, priv, e, 32, &pre2, sig2), PV_ERR_ARGS);
-		CU_ASSERT(all_zero(&pre2, sizeof pre2));
+		CU_ASSERT(ts_all_zero(&pre2, sizeof pre2));
 		/* a bad key uses the nonce up too */
 		CU_ASSERT_EQUAL_FATAL(kc_sm2_precompute(&d, &pre2), PV_OK);
 		CU_ASSERT_EQUAL(kc_sm2_sign_pre(zero, e, &pre2, sig2), PV_ERR_ARGS);
-		CU_ASSERT(all_zero(&pre2, sizeof pre2));
+		CU_ASSERT(ts_all_zero(&pre2, sizeof pre2));
 		EVP_PKEY_free(pk);
 	}
 	CU_ASSERT_EQUAL(kc_ecdsa_precompute(KC_EC_SM2, &d, &pre), PV_ERR_DOMAIN);

@@ -68,6 +68,17 @@ void ts_rand(void *p, size_t n)
 	}
 }
 
+int ts_all_zero(const void *p, size_t n)
+{
+	const uint8_t *b = (const uint8_t *)p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != 0)
+			return 0;
+	return 1;
+}
+
 uint32_t ts_rand_u32(uint32_t bound)
 {
 	uint32_t r, lim;

@@ -31,6 +31,9 @@ int ts_dir_entries(const char *path);
 void ts_rand(void *p, size_t n);
 uint32_t ts_rand_u32(uint32_t bound);   /* uniform in [0, bound) */
 
+/* 1 if the n bytes at p are all zero (a wiped secret). */
+int ts_all_zero(const void *p, size_t n);
+
 /* Wycheproof ------------------------------------------------------------- */
 typedef struct ts_wp_case {
 	int tc_id;
