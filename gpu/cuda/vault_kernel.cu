@@ -34,14 +34,14 @@
  *          then the leader waits for the blocks of its multiprocessor
  *          still running a request (pvc_sm_gather).
  *   idle   nothing to claim and the engine has idle work (ve_idle_wanted:
- *          lane 0's worker has no ECDSA nonce computed ahead): warps 0
+ *          lane 0's worker has no ECDSA / SM2 nonce computed ahead): warps 0
  *          and 1 run ve_idle as they would a signature, then the leader
  *          polls again.
  *   exit   dev.stop and nothing ready: the vault secrets and worker DRBGs
  *          in shared memory are wiped, the last block publishes gst.exited.
  *
  * Secrets on the GPU: the KEK and state-key schedules (ve_vault) and the
- * DRBGs (ve_worker, with its ECDSA nonce computed ahead) live in shared
+ * DRBGs (ve_worker, with its signature nonce computed ahead) live in shared
  * memory only; the master key exists only during ve_boot (its locals,
  * wiped by it) and in the staging buffer until every block booted.
  * Per-request secrets (unwrapped keys, schedules) live in ve_execute's

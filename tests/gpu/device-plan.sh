@@ -160,11 +160,6 @@
 #      multiprocessor's clock while a lone RSA / P-256 request executed),
 #      then p11bench RSA-2048 and P-256 at 1 thread with the vault's 8
 #      blocks per multiprocessor and with 1 (fewer idle pollers beside it)
-#   52 idle work after a wait (B = build-devpack/bundle-b.tar.xz, branch
-#      wip/idle-after) against main (A): gpu_kat and gpu_ring on B, then
-#      p11bench P-256 at 1, 16 and 1,024 threads on A, B, A, B; then lone
-#      RSA / P-256 on A with 8 and with 1 vault block per multiprocessor
-#      (run 95 meant to, but its harness dropped the setting)
 #   53 a change to RSA's arithmetic (B = build-devpack/bundle-b.tar.xz)
 #      against main (A): gpu_bench mm on B, then on B gpu_kat, gpu_ring,
 #      engine_pk, engine_pk_wycheproof, pk_general, p11pk, gpu_bench sig
@@ -204,6 +199,13 @@ ab_bench() (
     mv "$OUT/summary.txt" "$OUT/summary-ab-$x.txt"
     [ -n "${1:-}" ] && "$1"
   done
+)
+# b_checks: gpu_kat and gpu_ring on B = AB_B ($OUT/summary-b-checks.txt)
+b_checks() (
+  export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
+  timeout 100 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
+    --phases kat,ring > /dev/null 2>&1
+  mv "$OUT/summary.txt" "$OUT/summary-b-checks.txt"
 )
 # bps_rows: p11bench RSA-2048 and P-256 at 1 thread on $B with 8 and with 1
 # vault block per multiprocessor ($OUT/summary-bps{8,1}.txt); bps_rows
@@ -532,10 +534,7 @@ case "${1:-}" in
      grep -h 'BENCH mm' "$OUT/summary-mm.txt"; echo "== B"; cat "$OUT/summary-b.txt"
      echo "== A"; grep -h '| token' "$OUT/summary-a.txt" ;;
   54) bps_rows; bps_rows print ;;
-  55) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
-      timeout 100 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
-        --phases kat,ring > /dev/null 2>&1)
-     mv "$OUT/summary.txt" "$OUT/summary-b-checks.txt"
+  55) b_checks
      for i in 1 2; do
        AB_MECH=p256-sign,sm2-sign AB_THREADS=1,16,1024 AB_LIMIT=60 ab_bench
        mv "$OUT/summary-ab-a.txt" "$OUT/summary-ab-a$i.txt"; mv "$OUT/summary-ab-b.txt" "$OUT/summary-ab-b$i.txt"
@@ -547,10 +546,7 @@ case "${1:-}" in
         PV_BENCH_SECS=6 PV_P11BENCH_LIMIT=40
       timeout 60 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" --phases bench > /dev/null 2>&1)
      echo "== B, SM2 lone 6 s"; grep -h '| token\|total\|execute' "$OUT/summary.txt" ;;
-  58) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
-      timeout 100 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
-        --phases kat,ring > /dev/null 2>&1)
-     mv "$OUT/summary.txt" "$OUT/summary-b-checks.txt"
+  58) b_checks
      AB_MECH=sm2-sign,p256-sign AB_THREADS=1,1024 AB_LIMIT=40 ab_bench
      (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=90
       timeout 110 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
@@ -562,17 +558,5 @@ case "${1:-}" in
        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
        PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
      exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress ;;
-  52) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
-      timeout 100 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
-        --phases kat,ring > /dev/null 2>&1)
-     mv "$OUT/summary.txt" "$OUT/summary-b-checks.txt"
-     for i in 1 2; do
-       AB_MECH=p256-sign AB_THREADS=1,16,1024 AB_LIMIT=40 ab_bench
-       mv "$OUT/summary-ab-a.txt" "$OUT/summary-ab-a$i.txt"; mv "$OUT/summary-ab-b.txt" "$OUT/summary-ab-b$i.txt"
-     done
-     bps_rows
-     head -3 "$OUT/summary-b-checks.txt"
-     for f in a1 b1 a2 b2; do echo "== $f"; grep -h '| token' "$OUT/summary-ab-$f.txt"; done
-     bps_rows print ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

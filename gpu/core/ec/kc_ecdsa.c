@@ -6,8 +6,9 @@
  * kc_ec_nonce (RFC 6979, hedged), R = k*G (comb), r = x(R) mod n,
  * s = k^-1 (e + r*d) mod n.  Or in two halves: kc_ecdsa_precompute draws k
  * from a DRBG and computes r and k^-1 before the message is known, and
- * kc_ecdsa_sign_pre computes s (the vault does the first half while idle).  The two inversions of secrets (1/Z of R mod p,
- * k^-1 mod n) are blinded (kc_ecf_inv_blind) with values drawn beside k
+ * kc_ecdsa_sign_pre computes s (the vault does the first half while
+ * idle).  The two inversions of secrets (1/Z of R mod p, k^-1 mod n) are
+ * blinded (kc_ecf_inv_blind) with values drawn beside k
  * from the nonce state (kc_ec_nonce_blinds), which leaves the nonce
  * sequence, and so r and s, exactly as RFC 6979 makes them.
  * Verify: u1 = e/s, u2 = r/s, R = u1*G + u2*Q, accept iff x(R) = r mod n;
