@@ -2,6 +2,7 @@
 #include "gpu/client/pv_producer.h"
 #include "gpu/client/pv_ringstat.h"
 #include "gpu/engine/ve_ring.h"
+#include "gpu/host/pv_bulk.h"
 #include "gpu/host/pv_futex.h"
 
 #include <sched.h>
@@ -148,7 +149,7 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 
 	/* 3: inputs + descriptor */
 	a = ve_slot_arena(s);
-#define PUT(span, src) do { if ((span).len) memcpy(a + (span).off, (src), (span).len); } while (0)
+#define PUT(span, src) do { if ((span).len) pv_bulk_copy(a + (span).off, (src), (span).len); } while (0)
 	PUT(d.key, r->key);
 	PUT(d.key2, r->key2);
 	PUT(d.iv, r->iv);
@@ -183,19 +184,19 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
  * 1 MiB GCM request they are half the arena - on the H200 host the
  * producer's copies and wipes, not the GPU, bound that row
  * (docs/benchmarks.md).  The rest of that span (scratch), the inputs (the
- * plaintext), the state and every other op's outputs are wiped.  glibc's
- * explicit_bzero: the vector memset behind a barrier, ~1.5x kc_wipe's
- * 8-byte volatile stores. */
+ * plaintext), the state and every other op's outputs are wiped
+ * (pv_bulk_wipe: explicit_bzero, or non-temporal stores from
+ * PV_BULK_MIN bytes on). */
 static void wipe_arena(uint8_t *a, uint32_t used, const ve_desc *d, const ve_result *res)
 {
 	const uint64_t o = d->out.off, n = res->out_len;
 
 	if (d->op == PV_OP_ENCRYPT && res->status == PV_OK && n > 0 && n <= d->out.len &&
 	    o + n <= used) {
-		explicit_bzero(a, (size_t)o);
-		explicit_bzero(a + o + n, (size_t)(used - o - n));
+		pv_bulk_wipe(a, (size_t)o);
+		pv_bulk_wipe(a + o + n, (size_t)(used - o - n));
 	} else {
-		explicit_bzero(a, used);
+		pv_bulk_wipe(a, used);
 	}
 }
 
@@ -205,7 +206,7 @@ static size_t take_out(uint8_t *dst, size_t cap, const uint8_t *src, uint32_t n,
 	if (m > cap)
 		m = cap;
 	if (m)
-		memcpy(dst, src, m);
+		pv_bulk_copy(dst, src, m);
 	return m;
 }
 

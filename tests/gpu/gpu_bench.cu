@@ -91,6 +91,7 @@
 #include "gpu/cuda/pvc_ring.h"        /* PVC_PROF_*: the profile rows */
 #include "gpu/engine/ve_proto.h"
 #include "gpu/engine/ve_engine.h"
+#include "gpu/host/pv_bulk.h"
 
 #define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
 	fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
@@ -1656,8 +1657,10 @@ static double bw_threads(int nt, int mode, void *(*fn)(void *), int *err)
 
 /* Host memory: what a 1 MiB request costs the host's cores besides the
  * link - the producer copies its input into the pinned arena, its output
- * out of it, and wipes the arena (explicit_bzero, mode 1).  Each thread over
- * its own 2 x 64 MiB (out of cache), 1 MiB at a time, ~0.4 s. */
+ * out of it, and wipes the arena (explicit_bzero, mode 1); modes 2 and 3
+ * are the same with the producer's pv_bulk_copy / pv_bulk_wipe
+ * (non-temporal stores).  Each thread over its own 2 x 64 MiB (out of
+ * cache), 1 MiB at a time, ~0.4 s. */
 static void *hm_thread(void *vp)
 {
 	bw_arg *a = (bw_arg *)vp;
@@ -1681,8 +1684,12 @@ static void *hm_thread(void *vp)
 		for (int k = 0; k < 16; k++) {
 			if (a->mode == 0)
 				memcpy(dst + off, src + off, chunk);
-			else
+			else if (a->mode == 1)
 				explicit_bzero(dst + off, chunk);
+			else if (a->mode == 2)
+				pv_bulk_copy(dst + off, src + off, chunk);
+			else
+				pv_bulk_wipe(dst + off, chunk);
 			off = (off + chunk) % buf;
 			a->bytes += (double)chunk;
 		}
@@ -1702,7 +1709,7 @@ static void *hm_thread(void *vp)
  * "stage" = memcpy into a pinned buffer of the thread's, then the same
  * DMA (what a copy-engine path with the ring's arena costs); "pageable"
  * = cudaMemcpyAsync straight from the pageable buffer (the driver stages
- * it).  Whether dropping the host copy can pay for the registration is
+ * it); "stage-bulk" = "stage" with pv_bulk_copy.  Whether dropping the host copy can pay for the registration is
  * what decides the GCM 1 MiB path (docs/benchmarks.md). */
 static void *hr_thread(void *vp)
 {
@@ -1732,8 +1739,11 @@ static void *hr_thread(void *vp)
 						e = cudaStreamSynchronize(st);
 					if (cudaHostUnregister(p) != cudaSuccess)
 						e = cudaErrorUnknown;
-				} else if (a->mode == 1) {
-					memcpy(pin, p, chunk);
+				} else if (a->mode == 1 || a->mode == 3) {
+					if (a->mode == 1)
+						memcpy(pin, p, chunk);
+					else
+						pv_bulk_copy(pin, p, chunk);
 					e = cudaMemcpyAsync(dev, pin, chunk, cudaMemcpyHostToDevice, st);
 					if (e == cudaSuccess)
 						e = cudaStreamSynchronize(st);
@@ -1817,11 +1827,11 @@ static void pcie_bw(void)
 	}
 	fflush(stdout);
 	pcie_zero_copy(h, sz);
-	static const char *const hm_name[2] = { "memcpy", "explicit_bzero" };
-	static const char *const hr_name[3] = { "register", "stage", "pageable" };
-	bw_rows("host-memory", hm_name, 2, hm_thread, "1 MiB at a time, buffers out of cache",
+	static const char *const hm_name[4] = { "memcpy", "explicit_bzero", "bulk-copy", "bulk-wipe" };
+	static const char *const hr_name[4] = { "register", "stage", "pageable", "stage-bulk" };
+	bw_rows("host-memory", hm_name, 4, hm_thread, "1 MiB at a time, buffers out of cache",
 	        " FAIL: out of memory");
-	bw_rows("caller-H2D", hr_name, 3, hr_thread, "1 MiB buffers of the caller to the GPU",
+	bw_rows("caller-H2D", hr_name, 4, hr_thread, "1 MiB buffers of the caller to the GPU",
 	        " FAIL: a CUDA call failed");
 	CK(cudaEventDestroy(e0));
 	CK(cudaEventDestroy(e1));

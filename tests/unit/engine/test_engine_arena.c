@@ -5,7 +5,9 @@
  * pvp_wait every byte the request used is zero except a successful
  * encryption's ciphertext (out_len bytes, public, already in the caller's
  * buffer).  A decryption, a failed encryption and an encryption with a
- * state output are checked too.
+ * state output are checked too, with a 100-byte message and with one past
+ * PV_BULK_MIN (the non-temporal copies and wipes of gpu/host/pv_bulk.c,
+ * also checked alone at every alignment against memcpy).
  */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
@@ -13,10 +15,18 @@
 
 #include "gpu/client/pv_producer.h"
 #include "gpu/engine/ve_ring.h"
+#include "gpu/host/pv_bulk.h"
 #include "tests/unit/support/tsupport.h"
 
 #define NSLOTS 4u
-#define ARENA 4096u
+#define SMALL 100u                        /* a message, in an arena of 4 KiB */
+#define LARGE ((uint32_t)PV_BULK_MIN + 4099u)   /* one in an arena of 3 x that */
+
+/* The arena's size for a message of len bytes. */
+static uint32_t arena_for(uint32_t len)
+{
+	return len == SMALL ? 4096u : 3u * LARGE;
+}
 
 static int fake_status;
 
@@ -40,48 +50,55 @@ static void fake_exec(void *ctx, void *slot, uint32_t t)
 	__atomic_store_n(&s->dev.done_seq, t + 1u, __ATOMIC_RELEASE);
 }
 
-/* One request through a fresh ring; *arena gets a copy of the slot's
- * arena afterwards, *used the bytes the request laid out. */
-static void run_one(uint32_t op, int status, size_t state_cap, uint8_t arena[ARENA],
-                    uint32_t *used, ve_desc *desc)
+/* One len-byte request through a fresh ring; returns a copy of the
+ * slot's arena afterwards (arena_for(len) bytes, to free), *used the
+ * bytes the request laid out. */
+static uint8_t *run_one(uint32_t op, int status, size_t state_cap, uint32_t len, uint32_t *used,
+                        ve_desc *desc)
 {
-	uint8_t *ring = calloc(1, (size_t)ve_ring_bytes(NSLOTS, ARENA));
+	const uint32_t asz = arena_for(len);
+	uint8_t *ring = calloc(1, (size_t)ve_ring_bytes(NSLOTS, asz));
+	uint8_t *in = malloc(len), *out = malloc((size_t)len + 100u), *copy = malloc(asz);
 	pv_producer p;
-	uint8_t in[100], out[200], st[64];
+	uint8_t st[64];
 	pv_req r;
 	ve_slot *s;
 	uint32_t i;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(ring);
+	CU_ASSERT_FATAL(ring != NULL && in != NULL && out != NULL && copy != NULL);
 	for (i = 0; i < NSLOTS; i++)
-		ve_ring_slot(ring, NSLOTS, ARENA, i)->host.free_seq = i;
+		ve_ring_slot(ring, NSLOTS, asz, i)->host.free_seq = i;
 	memset(&p, 0, sizeof p);
-	CU_ASSERT_EQUAL_FATAL(pvp_attach(&p, ring, NSLOTS, ARENA, 0), PV_OK);
+	CU_ASSERT_EQUAL_FATAL(pvp_attach(&p, ring, NSLOTS, asz, 0), PV_OK);
 	p.exec = fake_exec;
 	fake_status = status;
 
-	memset(in, 0x11, sizeof in);
+	memset(in, 0x11, len);
 	memset(&r, 0, sizeof r);
 	r.op = op;
 	r.mech = PV_MECH_AES_GCM;
 	r.in = in;
-	r.in_len = sizeof in;
+	r.in_len = len;
 	r.out = out;
-	r.out_cap = sizeof out;
+	r.out_cap = (size_t)len + 100u;
 	r.state_out = st;
 	r.state_out_cap = state_cap;
 	CU_ASSERT_EQUAL(pvp_submit(&p, &r, 1, NULL, NULL), PV_OK);
 	CU_ASSERT_EQUAL(pvp_wait(&p, &r, NULL, NULL), status);
 	if (status == PV_OK) {
-		CU_ASSERT_EQUAL(r.out_len, sizeof in);
+		CU_ASSERT_EQUAL(r.out_len, len);
 		CU_ASSERT_EQUAL(out[0], 0x11 ^ 0xA5);
+		CU_ASSERT_EQUAL(out[len - 1], 0x11 ^ 0xA5);
 	}
-	s = ve_ring_slot(ring, NSLOTS, ARENA, 0);
+	s = ve_ring_slot(ring, NSLOTS, asz, 0);
 	*used = s->host.rsv[0];
 	*desc = s->desc;
-	memcpy(arena, ve_slot_arena(s), ARENA);
+	memcpy(copy, ve_slot_arena(s), asz);
 	pvp_release(&p);
 	free(ring);
+	free(in);
+	free(out);
+	return copy;
 }
 
 /* 1 if arena[from, to) is all zero */
@@ -93,40 +110,88 @@ static int zero(const uint8_t *a, uint32_t from, uint32_t to)
 	return 1;
 }
 
-static void t_encrypt_keeps_only_ciphertext(void)
+static void encrypt_keeps_only_ciphertext(uint32_t len)
 {
-	uint8_t a[ARENA];
-	uint32_t used, i;
+	uint32_t used, i, bad = 0;
 	ve_desc d;
+	uint8_t *a = run_one(PV_OP_ENCRYPT, PV_OK, 64, len, &used, &d);
 
-	run_one(PV_OP_ENCRYPT, PV_OK, 64, a, &used, &d);
 	CU_ASSERT(used >= d.state_out.off + d.state_out.len);
 	CU_ASSERT(zero(a, 0, d.out.off));                       /* the plaintext */
-	for (i = 0; i < 100; i++)
-		CU_ASSERT_EQUAL(a[d.out.off + i], 0x11 ^ 0xA5);       /* ciphertext */
-	CU_ASSERT(zero(a, d.out.off + 100, used));               /* scratch, state */
+	for (i = 0; i < len; i++)
+		bad |= a[d.out.off + i] ^ (0x11 ^ 0xA5);            /* ciphertext */
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(zero(a, d.out.off + len, used));               /* scratch, state */
+	free(a);
 }
 
 /* op ending in status: every used byte of the arena is zero */
-static void expect_all_wiped(uint32_t op, int status, size_t state_cap)
+static void expect_all_wiped(uint32_t op, int status, size_t state_cap, uint32_t len)
 {
-	uint8_t a[ARENA];
 	uint32_t used;
 	ve_desc d;
+	uint8_t *a = run_one(op, status, state_cap, len, &used, &d);
 
-	run_one(op, status, state_cap, a, &used, &d);
 	CU_ASSERT(used > d.out.off);
 	CU_ASSERT(zero(a, 0, used));
+	free(a);
+}
+
+static void t_encrypt_keeps_only_ciphertext(void)
+{
+	encrypt_keeps_only_ciphertext(SMALL);
+	encrypt_keeps_only_ciphertext(LARGE);
 }
 
 static void t_decrypt_wipes_all(void)
 {
-	expect_all_wiped(PV_OP_DECRYPT, PV_OK, 64);
+	expect_all_wiped(PV_OP_DECRYPT, PV_OK, 64, SMALL);
+	expect_all_wiped(PV_OP_DECRYPT, PV_OK, 64, LARGE);
 }
 
 static void t_failed_encrypt_wipes_all(void)
 {
-	expect_all_wiped(PV_OP_ENCRYPT, PV_ERR_DATA_LEN, 0);
+	expect_all_wiped(PV_OP_ENCRYPT, PV_ERR_DATA_LEN, 0, SMALL);
+	expect_all_wiped(PV_OP_ENCRYPT, PV_ERR_DATA_LEN, 0, LARGE);
+}
+
+/* pv_bulk_copy and pv_bulk_wipe at sizes around PV_BULK_MIN, at every
+ * alignment of the destination mod 16 and three of the source: the copy
+ * equals memcpy's, the wipe zeroes exactly its n bytes, and neither
+ * touches the 64 guard bytes on either side. */
+static void t_bulk_copy_wipe(void)
+{
+	const size_t sizes[] = { PV_BULK_MIN - 1u, PV_BULK_MIN, PV_BULK_MIN + 1u, PV_BULK_MIN + 63u,
+	                         ((size_t)1 << 20) + 17u };
+	const size_t big = ((size_t)1 << 20) + 17u + 256u;
+	uint8_t *src = malloc(big), *dst = malloc(big);
+	size_t si, i;
+	unsigned da, sa, fails = 0;
+
+	CU_ASSERT_FATAL(src != NULL && dst != NULL);
+	ts_rand(src, big);
+	for (si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+		for (da = 0; da < 16; da++)
+			for (sa = 0; sa < 16; sa += 7) {
+				const size_t n = sizes[si];
+				uint8_t *d = dst + 64 + da;
+				memset(dst, 0xC3, big);
+				pv_bulk_copy(d, src + 64 + sa, n);
+				fails += memcmp(d, src + 64 + sa, n) != 0;
+				for (i = 0; i < 64 + da; i++)
+					fails += dst[i] != 0xC3;
+				for (i = 64 + da + n; i < 128 + da + n; i++)
+					fails += dst[i] != 0xC3;
+				pv_bulk_wipe(d, n);
+				fails += !zero(d, 0, (uint32_t)n);
+				for (i = 0; i < 64 + da; i++)
+					fails += dst[i] != 0xC3;
+				for (i = 64 + da + n; i < 128 + da + n; i++)
+					fails += dst[i] != 0xC3;
+			}
+	CU_ASSERT_EQUAL(fails, 0);
+	free(src);
+	free(dst);
 }
 
 int main(void)
@@ -139,5 +204,6 @@ int main(void)
 	CU_add_test(s, "encryption: only the ciphertext stays", t_encrypt_keeps_only_ciphertext);
 	CU_add_test(s, "decryption: everything wiped", t_decrypt_wipes_all);
 	CU_add_test(s, "failed encryption: everything wiped", t_failed_encrypt_wipes_all);
+	CU_add_test(s, "bulk copy and wipe: exact bytes, every alignment", t_bulk_copy_wipe);
 	return ts_run();
 }
