@@ -180,6 +180,11 @@
 #   58 a short look at an SM2 change (B = $AB_B) against A: gpu_kat and
 #      gpu_ring on B, p11bench SM2 and P-256 at 1 and 1,024 threads on A
 #      and B, then p11stress on B (64 threads, 30 s, every mechanism checked)
+#   59 a change to the producer's large copies (B = $AB_B, main before
+#      it) against this bundle (A): gpu_bench pcie (the host rows with
+#      pv_bulk_copy / pv_bulk_wipe), p11bench GCM 1 MiB at 16, 128, 512
+#      and 1,024 threads on A, B, A, B, then on A the engine / PKCS#11
+#      oracle and Wycheproof suites, engine_arena and e2e symmetric
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -554,6 +559,20 @@ case "${1:-}" in
      head -3 "$OUT/summary-b-checks.txt"
      for f in a b; do echo "== $f"; grep -h '| token' "$OUT/summary-ab-$f.txt"; done
      grep -h 'p11stress' "$OUT/summary.txt" | tail -1 ;;
+  59) (export PV_GPU_BENCH_ONLY=pcie PV_GPU_BENCH_LIMIT=60 PV_P11BENCH=0
+      timeout 70 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-pcie.txt"; mv "$OUT/gpu_bench.log" "$OUT/gpu_bench-pcie.log"
+     for i in 1 2; do
+       AB_MECH=aes256gcm-1m AB_THREADS=16,128,512,1024 AB_LIMIT=45 ab_bench
+       mv "$OUT/summary-ab-a.txt" "$OUT/summary-ab-a$i.txt"; mv "$OUT/summary-ab-b.txt" "$OUT/summary-ab-b$i.txt"
+     done
+     (export PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=0.5 \
+        PV_UNIT_NAMES="engine_arena engine_oracle p11_oracle engine_wycheproof p11_wycheproof" \
+        PV_E2E="symmetric" PV_E2E_LIMIT=60
+      timeout 230 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e > /dev/null 2>&1)
+     grep -h 'BENCH host-memory\|BENCH caller-H2D\|cudaMemcpy\|zero-copy loads' "$OUT/gpu_bench-pcie.log"
+     for f in a1 b1 a2 b2; do echo "== $f"; grep -h '| token' "$OUT/summary-ab-$f.txt"; done
+     echo "== checks"; cat "$OUT/summary.txt" ;;
   56) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=300 PV_UNIT_TIMEOUT_SCALE=0.5 \
        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
        PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
