@@ -185,6 +185,10 @@
 #      pv_bulk_copy / pv_bulk_wipe), p11bench GCM 1 MiB at 16, 128, 512
 #      and 1,024 threads on A, B, A, B, then on A the engine / PKCS#11
 #      oracle and Wycheproof suites, engine_arena and e2e symmetric
+#   60 with 59 and 19, every suite of plans 42, 43 and 45 and every e2e
+#      flow: the public-key, blob, open, bad-input, thread-less and
+#      key-reference suites, p11_oracle, then p11pk_wycheproof (minutes),
+#      and the e2e flows but symmetric
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -573,6 +577,10 @@ case "${1:-}" in
      grep -h 'BENCH host-memory\|BENCH caller-H2D\|cudaMemcpy\|zero-copy loads' "$OUT/gpu_bench-pcie.log"
      for f in a1 b1 a2 b2; do echo "== $f"; grep -h '| token' "$OUT/summary-ab-$f.txt"; done
      echo "== checks"; cat "$OUT/summary.txt" ;;
+  60) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=350 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="p11_oracle engine_pk p11pk engine_pk_wycheproof pk_general engine_open engine_blob p11_bad p11_nothreads pk_session p11pk_keyref p11pk_wycheproof" \
+       PV_E2E="token-basic pubkey openssl ssh-login ssh-login-daemon nss gnutls daemon provision" PV_E2E_LIMIT=220
+     exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases e2e,unit ;;
   56) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=300 PV_UNIT_TIMEOUT_SCALE=0.5 \
        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
        PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
