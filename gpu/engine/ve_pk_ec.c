@@ -43,9 +43,10 @@ KC_API int ve_pk_ec_sign(ve_req *r, const uint8_t *hash, uint32_t hlen)
 {
 	ve_pkey k;
 	uint8_t sig[KC_EC_MAX_SIGLEN];
+	const int sm2 = r->d.mech == PV_MECH_SM2_SIGN;
 	int rc;
 
-	if (r->d.mech == PV_MECH_SM2_SIGN)
+	if (sm2)
 		rc = vec_open(r, PV_USE_SIGN, &k, PV_KEY_SM2, PV_KEY_SM2);
 	else
 		rc = vec_open(r, PV_USE_SIGN, &k, PV_KEY_EC_P256, PV_KEY_EC_P384);
@@ -53,28 +54,20 @@ KC_API int ve_pk_ec_sign(ve_req *r, const uint8_t *hash, uint32_t hlen)
 		return rc;
 	if ((rc = ve_out_room(r, 2u * k.flen)) != PV_OK)
 		goto out;
-	if (r->d.mech == PV_MECH_SM2_SIGN && hlen != 32u) {
-		rc = PV_ERR_DATA_LEN;
-	} else if (r->d.mech == PV_MECH_SM2_SIGN) {
-		/* as ECDSA below: the nonce computed ahead if there is one */
-		rc = PV_ERR_GENERAL;
-		if (r->w->pre.curve == KC_EC_SM2)
-			rc = kc_sm2_sign_pre(k.d, hash, &r->w->pre, sig);
-		if (rc == PV_ERR_GENERAL)
-			rc = kc_sm2_sign_digest(k.d, hash, &r->w->drbg, sig);
-		r->w->pre_curve = KC_EC_SM2;
-	} else if (hlen == 0u) {
+	if (sm2 ? hlen != 32u : hlen == 0u) {
 		rc = PV_ERR_DATA_LEN;
 	} else {
-		/* the nonce computed ahead if there is one for this curve (s = 0
-		 * with it: PV_ERR_GENERAL, sign again), then ve_idle's next one
-		 * is for this curve */
+		/* the nonce computed ahead if there is one for this curve (ECDSA's
+		 * s = 0 with it: PV_ERR_GENERAL, sign again), then ve_idle's next
+		 * one is for this curve */
 		const int curve = ve_pk_curve(k.type);
 		rc = PV_ERR_GENERAL;
 		if (r->w->pre.curve == curve)
-			rc = kc_ecdsa_sign_pre(curve, k.d, hash, hlen, &r->w->pre, sig);
+			rc = sm2 ? kc_sm2_sign_pre(k.d, hash, &r->w->pre, sig)
+			         : kc_ecdsa_sign_pre(curve, k.d, hash, hlen, &r->w->pre, sig);
 		if (rc == PV_ERR_GENERAL)
-			rc = kc_ecdsa_sign(curve, k.d, hash, hlen, &r->w->drbg, sig);
+			rc = sm2 ? kc_sm2_sign_digest(k.d, hash, &r->w->drbg, sig)
+			         : kc_ecdsa_sign(curve, k.d, hash, hlen, &r->w->drbg, sig);
 		r->w->pre_curve = curve;
 	}
 	if (rc == PV_OK)

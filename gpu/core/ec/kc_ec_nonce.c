@@ -13,8 +13,10 @@
  * With k' empty this is exactly RFC 6979; with k' fresh from the DRBG the
  * nonce stays secret even if the DRBG is weak (it depends on x) and stays
  * unpredictable even if the same (x, h) repeats.  Only public lengths are
- * branched on.
+ * branched on.  Also here: kc_ec_rand_mod, a value mod m from the DRBG
+ * alone (the blinds of a nonce computed ahead, which has no key).
  */
+#include "gpu/core/ec/kc_ec.h"
 #include "gpu/core/ec/kc_ec_int.h"
 #include "gpu/core/hash/kc_hmac.h"
 #include "gpu/core/kc_util.h"
@@ -125,4 +127,19 @@ KC_API int kc_ec_nonce_blinds(const kc_ec_nonce *st, const kc_ec_mod *m0, uint32
 	if (rc == PV_OK && m1 != NULL)
 		rc = kc_ec_nonce_blind1(&st->key, st, 1, m1, b1);
 	return rc;
+}
+
+KC_API int kc_ec_rand_mod(kc_drbg *drbg, const kc_ec_mod *m, uint32_t *b)
+{
+	uint8_t out[KC_EC_MAX_FLEN];
+	uint32_t ok = 0;
+	int i;
+
+	for (i = 0; i < 8 && !ok; i++) {
+		if (kc_drbg_generate(drbg, out, 4u * m->nl, NULL, 0) != PV_OK)
+			break;
+		ok = kc_ec_public_ctl(kc_ecf_decode(m, b, out) & (kc_ecf_is_zero(m, b) ^ 1u));
+	}
+	kc_wipe(out, sizeof out);
+	return ok ? PV_OK : PV_ERR_RANDOM;
 }

@@ -194,21 +194,6 @@ out:
 	return rc;
 }
 
-KC_API int kc_ec_rand_mod(kc_drbg *drbg, const kc_ec_mod *m, uint32_t *b)
-{
-	uint8_t out[KC_EC_MAX_FLEN];
-	uint32_t ok = 0;
-	int i;
-
-	for (i = 0; i < 8 && !ok; i++) {
-		if (kc_drbg_generate(drbg, out, 4u * m->nl, NULL, 0) != PV_OK)
-			break;
-		ok = kc_ec_public_ctl(kc_ecf_decode(m, b, out) & (kc_ecf_is_zero(m, b) ^ 1u));
-	}
-	kc_wipe(out, sizeof out);
-	return ok ? PV_OK : PV_ERR_RANDOM;
-}
-
 KC_API int kc_ecdsa_precompute(int curve, kc_drbg *drbg, kc_ec_pre *pre)
 {
 	const kc_ec_params *c = kc_ec_params_get(curve);
