@@ -189,6 +189,9 @@
 #      flow: the public-key, blob, open, bad-input, thread-less and
 #      key-reference suites, p11_oracle, then p11pk_wycheproof (minutes),
 #      and the e2e flows but symmetric
+#   61 an EC engine change (B = $AB_B) against this bundle (A): gpu_kat
+#      and gpu_ring on B, p11bench P-256 and SM2 at 1 and 1,024 threads on
+#      A, B, A, B, then p11stress on B (64 threads, 30 s, every mechanism)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -581,6 +584,17 @@ case "${1:-}" in
        PV_UNIT_NAMES="p11_oracle engine_pk p11pk engine_pk_wycheproof pk_general engine_open engine_blob p11_bad p11_nothreads pk_session p11pk_keyref p11pk_wycheproof" \
        PV_E2E="token-basic pubkey openssl ssh-login ssh-login-daemon nss gnutls daemon provision" PV_E2E_LIMIT=220
      exec timeout 590 bash tests/gpu/run-device --bundle "$B" --phases e2e,unit ;;
+  61) b_checks
+     for i in 1 2; do
+       AB_MECH=p256-sign,sm2-sign AB_THREADS=1,1024 AB_LIMIT=40 ab_bench
+       mv "$OUT/summary-ab-a.txt" "$OUT/summary-ab-a$i.txt"; mv "$OUT/summary-ab-b.txt" "$OUT/summary-ab-b$i.txt"
+     done
+     (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=90
+      timeout 110 bash tests/gpu/run-device --bundle "${AB_B:-build-devpack/bundle-b.tar.xz}" \
+        --phases stress > /dev/null 2>&1)
+     head -3 "$OUT/summary-b-checks.txt"
+     for f in a1 b1 a2 b2; do echo "== $f"; grep -h '| token' "$OUT/summary-ab-$f.txt"; done
+     grep -h 'p11stress' "$OUT/summary.txt" | tail -1 ;;
   56) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=300 PV_UNIT_TIMEOUT_SCALE=0.5 \
        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
        PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
