@@ -1709,8 +1709,9 @@ static void *hm_thread(void *vp)
  * "stage" = memcpy into a pinned buffer of the thread's, then the same
  * DMA (what a copy-engine path with the ring's arena costs); "pageable"
  * = cudaMemcpyAsync straight from the pageable buffer (the driver stages
- * it); "stage-bulk" = "stage" with pv_bulk_copy.  Whether dropping the host copy can pay for the registration is
- * what decides the GCM 1 MiB path (docs/benchmarks.md). */
+ * it); "stage-bulk" = "stage" with pv_bulk_copy.  Whether dropping the
+ * host copy can pay for the registration is what decides the GCM 1 MiB
+ * path (docs/benchmarks.md). */
 static void *hr_thread(void *vp)
 {
 	bw_arg *a = (bw_arg *)vp;
