@@ -76,7 +76,7 @@ static int check_in(const void *ptr, size_t n)
 	return (ptr == NULL && n != 0) ? PV_ERR_ARGS : PV_OK;
 }
 
-static int reap(pv_producer *p, ve_slot *s, uint32_t t);
+static int reap(pv_producer *p, ve_slot *s, uint32_t t, const pv_req *self);
 
 int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg)
 {
@@ -137,7 +137,7 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 			continue;
 		}
 		ds = pv_load_acq(&s->dev.done_seq);
-		if (ds == fs + 1u && reap(p, s, fs))
+		if (ds == fs + 1u && reap(p, s, fs, NULL))
 			continue;
 		if (!block)
 			return r->status = PV_ERR_BUSY;
@@ -211,8 +211,10 @@ static size_t take_out(uint8_t *dst, size_t cap, const uint8_t *src, uint32_t n,
 }
 
 /* Steps 9-11 for the request with ticket t in slot s, if it has completed
- * and nobody else is completing it.  Returns 1 if this thread did it. */
-static int reap(pv_producer *p, ve_slot *s, uint32_t t)
+ * and nobody else is completing it.  Returns 1 if this thread did it.
+ * self: the request this thread waits for (pvp_wait), or NULL; its owner
+ * sleeps on inflight_ only in pvp_wait, so completing self needs no wake. */
+static int reap(pv_producer *p, ve_slot *s, uint32_t t, const pv_req *self)
 {
 	uint32_t idx = t & (p->nslots - 1u), zero = 0;
 	ve_result res;
@@ -249,7 +251,8 @@ static int reap(pv_producer *p, ve_slot *s, uint32_t t)
 	atomic_fetch_sub(&p->inflight, 1u);
 	/* the owner may return as soon as it sees this */
 	pv_store_rel(&r->inflight_, 0u);
-	pv_futex_wake(&r->inflight_);
+	if (r != self)
+		pv_futex_wake(&r->inflight_);
 	/* 11: free the slot for ticket t + nslots */
 	pv_store_rel(&s->host.free_seq, t + p->nslots);
 	pv_futex_wake(&s->host.free_seq);
@@ -349,7 +352,7 @@ int pvp_wait(pv_producer *p, pv_req *r, pvp_lost_fn lost, void *arg)
 			break;
 		d = pv_load_acq(&s->dev.done_seq);
 		if (d == t + 1u) {
-			if (!reap(p, s, t))      /* someone else is completing it */
+			if (!reap(p, s, t, r))   /* someone else is completing it */
 				pv_futex_wait(&r->inflight_, 1u, 5);
 			continue;
 		}
