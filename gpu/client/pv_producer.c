@@ -141,9 +141,13 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 			continue;
 		if (!block)
 			return r->status = PV_ERR_BUSY;
-		if (ds == fs + 1u)
+		if (ds == fs + 1u) {
+			/* counted before the futex checks free_seq (seq_cst):
+			 * the reaper that frees it then sees the count (reap) */
+			atomic_fetch_add(&p->free_sleepers, 1u);
 			pv_futex_wait(&s->host.free_seq, fs, 2);
-		else
+			atomic_fetch_sub(&p->free_sleepers, 1u);
+		} else
 			pv_futex_wait(&s->dev.done_seq, ds, p->gpu ? 1 : 50);
 	}
 
@@ -253,9 +257,13 @@ static int reap(pv_producer *p, ve_slot *s, uint32_t t, const pv_req *self)
 	pv_store_rel(&r->inflight_, 0u);
 	if (r != self)
 		pv_futex_wake(&r->inflight_);
-	/* 11: free the slot for ticket t + nslots */
+	/* 11: free the slot for ticket t + nslots; wake only if a producer
+	 * sleeps on a free_seq (the fence orders the store before the count's
+	 * load: a sleeper either is counted here or sees the new free_seq) */
 	pv_store_rel(&s->host.free_seq, t + p->nslots);
-	pv_futex_wake(&s->host.free_seq);
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&p->free_sleepers, memory_order_relaxed) != 0u)
+		pv_futex_wake(&s->host.free_seq);
 	atomic_store_explicit(&p->reaping[idx], 0u, memory_order_release);
 	return 1;
 }

@@ -34,6 +34,7 @@ typedef struct pv_producer {
 	_Atomic uint32_t *reaping;   /* 1 while a thread completes a slot       */
 	struct pv_ringstat *stats;   /* PIXELVAULT_RING_STATS, or NULL          */
 	_Atomic uint32_t polling;    /* waiters polling a GPU slot now          */
+	_Atomic uint32_t free_sleepers; /* producers asleep on a slot's free_seq */
 	uint32_t max_polling;        /* PV_MAX_POLLING: the rest sleep at once  */
 	/* set after pvp_attach when no worker threads may exist: runs the
 	 * request just published (ticket t in slot) in the submitting thread */
