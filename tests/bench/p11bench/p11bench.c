@@ -4,7 +4,9 @@
  * Init + single-part call) and OpenSSL 3 EVP with the same data in the same
  * run; per (implementation, mechanism, threads): ops/s, MB/s and latency
  * p50/p99/p99.9 (each operation timed with clock_gettime into a per-thread
- * array, merged after the run).  Every token (and OpenSSL) output of the
+ * array, merged after the run), and the process's CPU time (user + system,
+ * the module's own threads included) and context switches per operation
+ * (getrusage over the timed run: what each operation costs the host).  Every token (and OpenSSL) output of the
  * last operation of every thread is checked with OpenSSL, and the run fails
  * on a wrong answer.  `p11bench --help` lists the options.
  */
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -56,6 +59,7 @@ typedef struct worker {
 typedef struct row {
 	long ops;
 	double ops_s, mb_s, p50, p99, p999;
+	double cpu_us, sys_us, csw;        /* per operation, whole process */
 } row;
 
 static volatile sig_atomic_t stop;     /* SIGINT / SIGTERM */
@@ -139,7 +143,13 @@ static double pct(const uint32_t *v, size_t n, double p)
 	return n == 0 ? 0 : v[i == 0 ? 0 : i > n ? n - 1 : i - 1] / 1e3;
 }
 
-static int summarize(worker *w, int nt, size_t len, row *r)
+static double tv_us(const struct timeval *a, const struct timeval *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) * 1e6 + (double)(b->tv_usec - a->tv_usec);
+}
+
+static int summarize(worker *w, int nt, size_t len, const struct rusage *u0,
+                     const struct rusage *u1, row *r)
 {
 	size_t total = 0, k = 0;
 	uint32_t *all;
@@ -163,6 +173,12 @@ static int summarize(worker *w, int nt, size_t len, row *r)
 	r->p50 = pct(all, total, 0.50);
 	r->p99 = pct(all, total, 0.99);
 	r->p999 = pct(all, total, 0.999);
+	if (total > 0) {
+		r->sys_us = tv_us(&u0->ru_stime, &u1->ru_stime) / (double)total;
+		r->cpu_us = tv_us(&u0->ru_utime, &u1->ru_utime) / (double)total + r->sys_us;
+		r->csw = (double)(u1->ru_nvcsw - u0->ru_nvcsw + u1->ru_nivcsw - u0->ru_nivcsw) /
+		         (double)total;
+	}
 	free(all);
 	return 0;
 }
@@ -172,6 +188,7 @@ static int measure(const p11b_state *st, int token, int nt, row *r)
 {
 	const p11b_mech *m = st->m;
 	worker *w = calloc((size_t)nt, sizeof *w);
+	struct rusage u0, u1;
 	int i, started = 0, rc = -1;
 
 	if (w == NULL)
@@ -195,12 +212,14 @@ static int measure(const p11b_state *st, int token, int nt, row *r)
 			halt = 1;
 			break;
 		}
+	(void)getrusage(RUSAGE_SELF, &u0);
 	pthread_mutex_lock(&go_mu);
 	go = 1;
 	pthread_cond_broadcast(&go_cv);
 	pthread_mutex_unlock(&go_mu);
 	for (i = 0; i < started; i++)
 		pthread_join(w[i].th, NULL);
+	(void)getrusage(RUSAGE_SELF, &u1);
 	if (started < nt || stop)
 		goto out;
 	for (i = 0; i < nt; i++) {
@@ -215,7 +234,7 @@ static int measure(const p11b_state *st, int token, int nt, row *r)
 			goto out;
 		}
 	}
-	rc = summarize(w, nt, m->len, r);
+	rc = summarize(w, nt, m->len, &u0, &u1, r);
 out:
 	for (i = 0; i < nt; i++) {
 		if (token && w[i].s != CK_INVALID_HANDLE)
@@ -385,13 +404,14 @@ static void print_row(FILE *csv, const char *backend, const p11b_mech *m, int to
 		snprintf(tp, sizeof tp, "%.2f GB/s", r->mb_s / 1e3);
 	else
 		snprintf(tp, sizeof tp, "%.1f MB/s", r->mb_s);
-	printf("| %-13s | %-7s | %3d | %11.0f | %13s | %9.1f | %9.1f | %9.1f |\n", m->name,
-	       token ? "token" : "openssl", nt, r->ops_s, tp, r->p50, r->p99, r->p999);
+	printf("| %-13s | %-7s | %4d | %11.0f | %13s | %9.1f | %9.1f | %9.1f | %9.1f | %9.1f | %6.2f |\n",
+	       m->name, token ? "token" : "openssl", nt, r->ops_s, tp, r->p50, r->p99, r->p999,
+	       r->cpu_us, r->sys_us, r->csw);
 	fflush(stdout);
 	if (csv != NULL)
-		fprintf(csv, "%s,%s,%s,%d,%ld,%.1f,%.3f,%.2f,%.2f,%.2f\n", token ? "token" : "openssl",
-		        token ? backend : "host", m->name, nt, r->ops, r->ops_s, r->mb_s, r->p50,
-		        r->p99, r->p999);
+		fprintf(csv, "%s,%s,%s,%d,%ld,%.1f,%.3f,%.2f,%.2f,%.2f,%.2f,%.2f,%.3f\n",
+		        token ? "token" : "openssl", token ? backend : "host", m->name, nt, r->ops,
+		        r->ops_s, r->mb_s, r->p50, r->p99, r->p999, r->cpu_us, r->sys_us, r->csw);
 }
 
 /* Keys, data and a first checked token operation for one mechanism. */
@@ -473,12 +493,14 @@ int main(int argc, char **argv)
 	       o.seconds);
 	print_list("threads", &o.threads);
 	print_list("; openssl threads", &o.ossl_threads);
-	printf("\n\n| %-13s | %-7s | %3s | %11s | %13s | %9s | %9s | %9s |\n", "mechanism", "impl",
-	       "T", "ops/s", "throughput", "p50 us", "p99 us", "p99.9 us");
-	printf("|---------------|---------|-----|-------------|---------------|-----------|"
-	       "-----------|-----------|\n");
+	printf("\n\n| %-13s | %-7s | %4s | %11s | %13s | %9s | %9s | %9s | %9s | %9s | %6s |\n",
+	       "mechanism", "impl", "T", "ops/s", "throughput", "p50 us", "p99 us", "p99.9 us",
+	       "CPU us/op", "sys us/op", "csw/op");
+	printf("|---------------|---------|------|-------------|---------------|-----------|"
+	       "-----------|-----------|-----------|-----------|--------|\n");
 	if (csv != NULL)
-		fprintf(csv, "impl,backend,mech,threads,ops,ops_s,mb_s,p50_us,p99_us,p999_us\n");
+		fprintf(csv, "impl,backend,mech,threads,ops,ops_s,mb_s,p50_us,p99_us,p999_us,"
+		        "cpu_us_op,sys_us_op,csw_op\n");
 	for (i = 0; i < o.nmech && rc == 0 && !stop; i++)
 		rc = bench_mech(&o, &p11b_mechs[o.mech[i]], backend, csv);
 	if (csv != NULL && fclose(csv) != 0)
