@@ -145,7 +145,7 @@ static int dc_attach(pv_dclient *c)
 	rc = pv_dc_connect(c->path, 0, 0, &fd, &ring, &ok);
 	if (rc != PV_OK)
 		return rc;
-	if ((rc = pvp_attach(&c->pr, ring, ok.nslots, ok.slot_arena, 0)) != PV_OK) {
+	if ((rc = pvp_attach(&c->pr, ring, ok.nslots, ok.slot_arena, 0, PV_FUTEX_SHARED)) != PV_OK) {
 		munmap(ring, (size_t)ok.ring_bytes);
 		close(fd);
 		return rc;

@@ -20,7 +20,7 @@ static uint32_t pvp_cpus(void)
 	return n > 0 ? (uint32_t)n : 1u;
 }
 
-int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena, int gpu)
+int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena, int gpu, int scope)
 {
 	if (p->owner == NULL || nslots != p->nslots) {
 		pvp_release(p);
@@ -37,6 +37,7 @@ int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena,
 	p->nslots = nslots;
 	p->slot_arena = slot_arena;
 	p->gpu = gpu;
+	p->scope = scope;
 	if (p->stats == NULL)
 		p->stats = pvrs_open();
 	p->max_polling = PV_MAX_POLLING(pvp_cpus());
@@ -145,10 +146,10 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 			/* counted before the futex checks free_seq (seq_cst):
 			 * the reaper that frees it then sees the count (reap) */
 			atomic_fetch_add(&p->free_sleepers, 1u);
-			pv_futex_wait(&s->host.free_seq, fs, 2);
+			pv_futex_wait(&s->host.free_seq, fs, 2, p->scope);
 			atomic_fetch_sub(&p->free_sleepers, 1u);
 		} else
-			pv_futex_wait(&s->dev.done_seq, ds, p->gpu ? 1 : 50);
+			pv_futex_wait(&s->dev.done_seq, ds, p->gpu ? 1 : 50, p->scope);
 	}
 
 	/* 3: inputs + descriptor */
@@ -178,7 +179,7 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	if (p->exec != NULL)
 		p->exec(p->exec_ctx, s, t);   /* inline: no worker threads */
 	else if (!p->gpu)
-		pv_futex_wake(&s->host.ready_seq);
+		pv_futex_wake(&s->host.ready_seq, p->scope);
 	return PV_OK;
 }
 
@@ -256,14 +257,14 @@ static int reap(pv_producer *p, ve_slot *s, uint32_t t, const pv_req *self)
 	/* the owner may return as soon as it sees this */
 	pv_store_rel(&r->inflight_, 0u);
 	if (r != self)
-		pv_futex_wake(&r->inflight_);
+		pv_futex_wake(&r->inflight_, PV_FUTEX_PRIVATE);
 	/* 11: free the slot for ticket t + nslots; wake only if a producer
 	 * sleeps on a free_seq (the fence orders the store before the count's
 	 * load: a sleeper either is counted here or sees the new free_seq) */
 	pv_store_rel(&s->host.free_seq, t + p->nslots);
 	atomic_thread_fence(memory_order_seq_cst);
 	if (atomic_load_explicit(&p->free_sleepers, memory_order_relaxed) != 0u)
-		pv_futex_wake(&s->host.free_seq);
+		pv_futex_wake(&s->host.free_seq, p->scope);
 	atomic_store_explicit(&p->reaping[idx], 0u, memory_order_release);
 	return 1;
 }
@@ -328,7 +329,7 @@ static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uin
 			return;
 	}
 	if (pv_load_acq(word) == seen && pv_load_acq(busy) != 0u)
-		pv_futex_wait(word, seen, 100);
+		pv_futex_wait(word, seen, 100, p->scope);
 }
 
 /* The worker is gone: r will never complete; take it back from its slot. */
@@ -361,13 +362,13 @@ int pvp_wait(pv_producer *p, pv_req *r, pvp_lost_fn lost, void *arg)
 		d = pv_load_acq(&s->dev.done_seq);
 		if (d == t + 1u) {
 			if (!reap(p, s, t, r))   /* someone else is completing it */
-				pv_futex_wait(&r->inflight_, 1u, 5);
+				pv_futex_wait(&r->inflight_, 1u, 5, PV_FUTEX_PRIVATE);
 			continue;
 		}
 		if (lost != NULL && lost(arg)) {
 			if (give_up(p, r))
 				break;
-			pv_futex_wait(&r->inflight_, 1u, 5);
+			pv_futex_wait(&r->inflight_, 1u, 5, PV_FUTEX_PRIVATE);
 			continue;
 		}
 		/* 9: sleep until the worker publishes (d changes) */

@@ -22,12 +22,14 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "gpu/host/pv_futex.h"
 #include "gpu/vault.h"
 
 typedef struct pv_producer {
 	uint8_t *ring;
 	uint32_t nslots, slot_arena;
 	int gpu;                     /* the worker cannot FUTEX_WAKE: poll first */
+	int scope;                   /* the ring's futexes: PV_FUTEX_PRIVATE / _SHARED */
 	_Atomic uint32_t prod;       /* ticket counter                          */
 	_Atomic uint32_t inflight;   /* submitted, not yet completed            */
 	pv_req **owner;              /* request holding each slot               */
@@ -47,8 +49,10 @@ typedef struct pv_producer {
 typedef int (*pvp_lost_fn)(void *arg);
 
 /* Use ring (ve_ring.h layout, free_seq initialised by its worker side);
- * again after a reconnect, with nothing in flight.  PV_ERR_NOMEM. */
-int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena, int gpu);
+ * again after a reconnect, with nothing in flight.  scope: the futexes
+ * its worker sleeps and wakes on (pv_futex.h; PV_FUTEX_SHARED when the
+ * worker is another process).  PV_ERR_NOMEM. */
+int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena, int gpu, int scope);
 void pvp_release(pv_producer *p);
 
 /* Steps 1-4: check and lay out r, take a ticket (completing finished

@@ -42,7 +42,7 @@ struct pv_vault {
 
 static int vault_finish_open(pv_vault *v, void *ring, uint32_t nslots, uint32_t slot_arena, int gpu)
 {
-	int rc = pvp_attach(&v->pr, ring, nslots, slot_arena, gpu);
+	int rc = pvp_attach(&v->pr, ring, nslots, slot_arena, gpu, PV_FUTEX_PRIVATE);
 	if (rc != PV_OK)
 		return rc;
 	v->pid = getpid();

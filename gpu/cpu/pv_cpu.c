@@ -57,7 +57,7 @@ static void cpu_run(pv_cpu *c, ve_worker *w, ve_slot *s, uint32_t tk)
 	ve_execute(c->vault, w, &s->desc, ve_slot_arena(s), c->slot_arena, &res);
 	s->dev.res = res;
 	pv_store_rel(&s->dev.done_seq, tk + 1u);
-	pv_futex_wake(&s->dev.done_seq);
+	pv_futex_wake(&s->dev.done_seq, PV_FUTEX_PRIVATE);
 	if (w->nreq % PV_CPU_RESEED_EVERY == 0) {
 		uint8_t e[48];
 		if (pv_os_random(e, sizeof e) == PV_OK)
@@ -83,7 +83,7 @@ static void *cpu_worker(void *arg)
 		/* nothing waiting for this worker yet: compute ahead (ve_idle) */
 		if (pv_load_acq(&s->host.ready_seq) != tk + 1u && ve_idle_wanted(c->vault, w))
 			(void)ve_idle(c->vault, w);
-		if (pv_wait_eq(&s->host.ready_seq, tk + 1u, &h->stop, 100) != 0)
+		if (pv_wait_eq(&s->host.ready_seq, tk + 1u, &h->stop, 100, PV_FUTEX_PRIVATE) != 0)
 			break;
 		cpu_run(c, w, s, tk);
 	}
@@ -105,7 +105,7 @@ void pv_cpu_execute(pv_cpu *c, void *slot, uint32_t t)
 			 * back (free_gen moves), not spin against the callers that
 			 * hold them */
 			atomic_fetch_add(&c->sleepers, 1u);
-			pv_futex_wait(&c->free_gen, gen, 10);
+			pv_futex_wait(&c->free_gen, gen, 10, PV_FUTEX_PRIVATE);
 			atomic_fetch_sub(&c->sleepers, 1u);
 		}
 	}
@@ -113,7 +113,7 @@ void pv_cpu_execute(pv_cpu *c, void *slot, uint32_t t)
 	atomic_store_explicit(&c->busy[i], 0u, memory_order_release);
 	atomic_fetch_add(PV_AW(&c->free_gen), 1u);
 	if (atomic_load(&c->sleepers) != 0u)
-		pv_futex_wake_one(&c->free_gen);
+		pv_futex_wake_one(&c->free_gen, PV_FUTEX_PRIVATE);
 }
 
 static uint32_t pow2_at_least(uint32_t n)
@@ -256,7 +256,8 @@ void pv_cpu_close(pv_cpu *c)
 		ve_ring_hdr *h = (ve_ring_hdr *)c->ring;
 		pv_store_rel(&h->stop, 1u);
 		for (i = 0; i < c->nslots; i++)
-			pv_futex_wake(&ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.ready_seq);
+			pv_futex_wake(&ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.ready_seq,
+			              PV_FUTEX_PRIVATE);
 		for (i = 0; i < c->nworkers; i++)
 			if (c->threads[i].started)
 				pthread_join(c->threads[i].tid, NULL);

@@ -17,8 +17,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -28,7 +26,6 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +36,7 @@
 #include "gpu/cuda/pvc_check.h"
 #include "gpu/cuda/pvc_kernel.h"
 #include "gpu/cuda/pvc_ring.h"
+#include "gpu/host/pv_futex.h"
 
 #define PVC_MAX_SLOTS 65536u
 #define PVC_MAX_ARENA_BYTES ((size_t)8 << 30)
@@ -145,11 +143,6 @@ static void pvc_relax(unsigned *spins)
 
 static uint32_t ld_acq(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static void st_rel(uint32_t *p, uint32_t x) { __atomic_store_n(p, x, __ATOMIC_RELEASE); }
-
-static void pvc_futex_wake(uint32_t *p)
-{
-	(void)syscall(SYS_futex, p, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
 
 int pv_cuda_probe(int device, char *why, size_t whylen)
 {
@@ -295,7 +288,7 @@ static void *pvc_watchdog(void *arg)
 			}
 			if (d != v->seen_done[s]) {
 				v->seen_done[s] = d;
-				pvc_futex_wake(&sl->dev.done_seq);
+				pv_futex_wake(&sl->dev.done_seq, PV_FUTEX_PRIVATE);   /* in-process ring */
 			}
 		}
 		if (dead == 1)

@@ -146,7 +146,7 @@ static void serve_one(pvd_client *c, ve_slot *s, uint32_t t, uint8_t *priv)
 	pvd_count(c->d, d.op, d.mech, res.status);
 	s->dev.res = res;                                   /* 4. complete  */
 	pv_store_rel(&s->dev.done_seq, t + 1u);
-	pv_futex_wake(&s->dev.done_seq);
+	pv_futex_wake(&s->dev.done_seq, PV_FUTEX_SHARED);
 }
 
 static void *worker(void *arg)
@@ -167,7 +167,7 @@ static void *worker(void *arg)
 				break;
 			if (atomic_load(&c->stop))
 				goto out;
-			pv_futex_wait(&s->host.ready_seq, v, 200);
+			pv_futex_wait(&s->host.ready_seq, v, 200, PV_FUTEX_SHARED);
 		}
 		serve_one(c, s, t, priv);
 	}
@@ -213,7 +213,8 @@ static void client_free(pvd_client *c)
 	if (c->th != NULL) {
 		atomic_store(&c->stop, 1u);
 		for (i = 0; i < c->nslots; i++)
-			pv_futex_wake(&ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.ready_seq);
+			pv_futex_wake(&ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.ready_seq,
+			              PV_FUTEX_SHARED);
 		for (i = 0; i < c->nworkers; i++)
 			pthread_join(c->th[i], NULL);
 		free(c->th);
@@ -426,7 +427,8 @@ void pvd_drain_all(pvd *d)
 		/* workers: serve what is published, then exit */
 		atomic_store(&c->stop, 1u);
 		for (i = 0; i < c->nslots; i++)
-			pv_futex_wake(&ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.ready_seq);
+			pv_futex_wake(&ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.ready_seq,
+			              PV_FUTEX_SHARED);
 		/* end the serving thread's recv without the client seeing EOF:
 		 * it sees the close only after client_free joined the workers */
 		shutdown(c->fd, SHUT_RD);

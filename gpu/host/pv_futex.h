@@ -1,9 +1,15 @@
 /*
  * pv_futex.h - sleep/wake on a 32-bit ring word (Linux futex), used by the
- * ring producers (gpu/client) and the CPU workers (gpu/cpu).  Shared
- * (non-private) futexes, so the same words work in pvaultd's memfd rings.
- * Ordering comes from the C11 acquire/release accesses around them, never
- * from the futex itself.
+ * ring producers (gpu/client), the CPU workers (gpu/cpu) and pvaultd's
+ * client rings (gpu/daemon).  Ordering comes from the C11 acquire/release
+ * accesses around them, never from the futex itself.
+ *
+ * scope: PV_FUTEX_PRIVATE for a word that only this process's threads
+ * sleep or wake on (an in-process ring, a request's inflight_): the
+ * kernel keys it by address, without the page lookup and reference a
+ * shared futex takes on every call; PV_FUTEX_SHARED for a ring mapped by
+ * two processes (pvaultd's memfd rings).  The sleepers and the wakers of
+ * a word must use the same scope, or the wake finds nobody.
  */
 #ifndef PV_FUTEX_H
 #define PV_FUTEX_H
@@ -19,6 +25,9 @@
  * the host accesses them as C11 atomics of the same size and alignment. */
 #define PV_AW(p) ((_Atomic uint32_t *)(void *)(p))
 
+#define PV_FUTEX_PRIVATE FUTEX_PRIVATE_FLAG
+#define PV_FUTEX_SHARED  0
+
 static inline uint32_t pv_load_acq(const uint32_t *p)
 {
 	return atomic_load_explicit(PV_AW(p), memory_order_acquire);
@@ -29,25 +38,26 @@ static inline void pv_store_rel(uint32_t *p, uint32_t v)
 }
 
 /* Sleep while *p == val, at most timeout_ms (spurious returns allowed). */
-static inline void pv_futex_wait(uint32_t *p, uint32_t val, int timeout_ms)
+static inline void pv_futex_wait(uint32_t *p, uint32_t val, int timeout_ms, int scope)
 {
 	struct timespec ts;
 	ts.tv_sec = timeout_ms / 1000;
 	ts.tv_nsec = (long)(timeout_ms % 1000) * 1000000L;
-	(void)syscall(SYS_futex, p, FUTEX_WAIT, val, &ts, NULL, 0);
+	(void)syscall(SYS_futex, p, FUTEX_WAIT | scope, val, &ts, NULL, 0);
 }
-static inline void pv_futex_wake(uint32_t *p)
+static inline void pv_futex_wake(uint32_t *p, int scope)
 {
-	(void)syscall(SYS_futex, p, FUTEX_WAKE, 0x7fffffff, NULL, NULL, 0);
+	(void)syscall(SYS_futex, p, FUTEX_WAKE | scope, 0x7fffffff, NULL, NULL, 0);
 }
-static inline void pv_futex_wake_one(uint32_t *p)
+static inline void pv_futex_wake_one(uint32_t *p, int scope)
 {
-	(void)syscall(SYS_futex, p, FUTEX_WAKE, 1, NULL, NULL, 0);
+	(void)syscall(SYS_futex, p, FUTEX_WAKE | scope, 1, NULL, NULL, 0);
 }
 
 /* Wait until *p == want (acquire).  Spins briefly, then sleeps in
  * timeout_ms slices; returns 0 when seen, 1 if *stop became non-zero. */
-static inline int pv_wait_eq(uint32_t *p, uint32_t want, const uint32_t *stop, int timeout_ms)
+static inline int pv_wait_eq(uint32_t *p, uint32_t want, const uint32_t *stop, int timeout_ms,
+                             int scope)
 {
 	int spin;
 	for (spin = 0; spin < 64; spin++) {
@@ -63,7 +73,7 @@ static inline int pv_wait_eq(uint32_t *p, uint32_t want, const uint32_t *stop, i
 			return 0;
 		if (stop != NULL && pv_load_acq(stop) != 0)
 			return 1;
-		pv_futex_wait(p, v, timeout_ms);
+		pv_futex_wait(p, v, timeout_ms, scope);
 	}
 }
 

@@ -176,9 +176,9 @@ static int ring_req(uint8_t *ring, const pvp_hello_ok *ok, uint32_t t, const ve_
 	int i;
 	memcpy(&s->desc, d, sizeof *d);
 	pv_store_rel(&s->host.ready_seq, t + 1u);
-	pv_futex_wake(&s->host.ready_seq);
+	pv_futex_wake(&s->host.ready_seq, PV_FUTEX_SHARED);
 	for (i = 0; i < 500 && pv_load_acq(&s->dev.done_seq) != t + 1u; i++)
-		pv_futex_wait(&s->dev.done_seq, pv_load_acq(&s->dev.done_seq), 10);
+		pv_futex_wait(&s->dev.done_seq, pv_load_acq(&s->dev.done_seq), 10, PV_FUTEX_SHARED);
 	if (pv_load_acq(&s->dev.done_seq) != t + 1u)
 		return -1;
 	*res = s->dev.res;

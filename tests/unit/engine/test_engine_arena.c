@@ -69,7 +69,7 @@ static uint8_t *run_one(uint32_t op, int status, size_t state_cap, uint32_t len,
 	for (i = 0; i < NSLOTS; i++)
 		ve_ring_slot(ring, NSLOTS, asz, i)->host.free_seq = i;
 	memset(&p, 0, sizeof p);
-	CU_ASSERT_EQUAL_FATAL(pvp_attach(&p, ring, NSLOTS, asz, 0), PV_OK);
+	CU_ASSERT_EQUAL_FATAL(pvp_attach(&p, ring, NSLOTS, asz, 0, PV_FUTEX_PRIVATE), PV_OK);
 	p.exec = fake_exec;
 	fake_status = status;
 
