@@ -15,6 +15,7 @@
 #ifndef TK_INT_H
 #define TK_INT_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -31,6 +32,8 @@ void tk_mutex_lock(tk_mutex *m);
 void tk_mutex_unlock(tk_mutex *m);
 /* Select the implementation (NULL = pthreads).  Called by tk_initialize. */
 void tk_mutex_setup(const tk_mutex_ops *ops);
+/* pthread_mutex_init, adaptive where glibc has it (tk_lock.c); 0 or -1. */
+int tk_mutex_init_adaptive(pthread_mutex_t *pm);
 
 /* ---- attributes and objects in memory ---- */
 typedef struct tk_attr {

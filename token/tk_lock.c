@@ -1,6 +1,14 @@
 /*
  * tk_lock.c - mutexes: the application's callbacks from C_Initialize, or
  * pthreads (CKF_OS_LOCKING_OK, NULL arguments, or no callbacks).
+ *
+ * The pthread ones are adaptive (glibc's PTHREAD_MUTEX_ADAPTIVE_NP): a
+ * thread that finds the lock taken spins a short while before it sleeps
+ * in the kernel.  The token's critical sections are a few hash-table
+ * look-ups, and every PKCS#11 call takes the token's lock several times,
+ * so with hundreds of application threads a plain mutex sends most of
+ * those takers to sleep and wake in the kernel for a lock that would
+ * have been free within a microsecond.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,6 +22,21 @@ struct tk_mutex {
 
 static tk_mutex_ops tk_ops;
 static int tk_use_app;
+
+int tk_mutex_init_adaptive(pthread_mutex_t *pm)
+{
+	pthread_mutexattr_t a;
+	int rc;
+
+	if (pthread_mutexattr_init(&a) != 0)
+		return -1;
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+	(void)pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+	rc = pthread_mutex_init(pm, &a);
+	(void)pthread_mutexattr_destroy(&a);
+	return rc != 0 ? -1 : 0;
+}
 
 void tk_mutex_setup(const tk_mutex_ops *ops)
 {
@@ -36,7 +59,7 @@ tk_mutex *tk_mutex_new(void)
 			free(m);
 			return NULL;
 		}
-	} else if (pthread_mutex_init(&m->pm, NULL) != 0) {
+	} else if (tk_mutex_init_adaptive(&m->pm) != 0) {
 		free(m);
 		return NULL;
 	}

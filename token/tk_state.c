@@ -11,9 +11,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gpu/core/pv_err.h"
+#include "gpu/host/pv_pid.h"
 #include "token/tk_crypto.h"
 #include "token/tk_int.h"
 
@@ -35,7 +35,7 @@ static void tk_register_atfork(void)
 
 int tk_initialized(void)
 {
-	return tk_g.init && tk_g.pid == getpid();
+	return tk_g.init && tk_g.pid == pv_pid();
 }
 
 CK_RV tk_initialize(const tk_mutex_ops *ops, int no_threads)
@@ -45,7 +45,7 @@ CK_RV tk_initialize(const tk_mutex_ops *ops, int no_threads)
 
 	pthread_once(&tk_once, tk_register_atfork);
 	pthread_mutex_lock(&tk_init_mu);
-	if (tk_g.init && tk_g.pid == getpid()) {
+	if (tk_g.init && tk_g.pid == pv_pid()) {
 		rv = CKR_CRYPTOKI_ALREADY_INITIALIZED;
 		goto out;
 	}
@@ -65,7 +65,7 @@ CK_RV tk_initialize(const tk_mutex_ops *ops, int no_threads)
 	tk_g.next_sess = 1;
 	tk_g.next_sobj = 1;
 	tk_g.no_threads = no_threads;
-	tk_g.pid = getpid();
+	tk_g.pid = pv_pid();
 	tk_g.init = 1;
 	tk_mutex_lock(tk_g.mu);
 	(void)tk_slots_refresh();      /* a missing token_dir is not an error */

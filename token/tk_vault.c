@@ -17,17 +17,21 @@
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "gpu/core/pv_err.h"
 #include "gpu/host/pv_conf.h"
+#include "gpu/host/pv_pid.h"
 #include "token/tk_crypto.h"
 #include "token/tk_int.h"
 /* after pkcs11.h: its compat macros (iv_len, aad_len) rename pv_req
  * fields consistently in this file */
 #include "gpu/vault.h"
 
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+static pthread_mutex_t tk_v_mu = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;   /* tk_lock.c */
+#else
 static pthread_mutex_t tk_v_mu = PTHREAD_MUTEX_INITIALIZER;
+#endif
 static pv_vault *tk_v;
 static pid_t tk_v_pid;
 static pv_vault_info tk_v_info;
@@ -48,7 +52,7 @@ static pthread_once_t tk_v_once = PTHREAD_ONCE_INIT;
 
 static void tk_v_child(void)
 {
-	pthread_mutex_init(&tk_v_mu, NULL);
+	(void)tk_mutex_init_adaptive(&tk_v_mu);
 }
 
 static void tk_v_atfork(void)
@@ -63,12 +67,12 @@ CK_RV tk_vault(struct pv_vault **out)
 
 	pthread_once(&tk_v_once, tk_v_atfork);
 	pthread_mutex_lock(&tk_v_mu);
-	if (tk_v_pid != getpid()) {
+	if (tk_v_pid != pv_pid()) {
 		/* first use, or a forked child: forget the parent's vault */
 		tk_v = NULL;
 		tk_v_failed = 0;
 		tk_v_removed = 0;
-		tk_v_pid = getpid();
+		tk_v_pid = pv_pid();
 	}
 	if (tk_v == NULL && tk_v_failed && tk_v_removed && tk_v_due())
 		tk_v_failed = 0;              /* pvaultd may be up now: try again */
@@ -132,7 +136,7 @@ const char *tk_vault_master_fpr(void)
 void tk_vault_close(void)
 {
 	pthread_mutex_lock(&tk_v_mu);
-	if (tk_v != NULL && tk_v_pid == getpid())
+	if (tk_v != NULL && tk_v_pid == pv_pid())
 		pv_vault_close(tk_v);
 	tk_v = NULL;
 	tk_v_failed = 0;

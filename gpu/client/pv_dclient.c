@@ -12,6 +12,7 @@
 #include "gpu/client/pv_dclient.h"
 #include "gpu/client/pv_producer.h"
 #include "gpu/engine/ve_ring.h"
+#include "gpu/host/pv_pid.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -180,7 +181,7 @@ int pv_dc_open(const pv_conf *conf, pv_dclient **out)
 		return PV_ERR_NOMEM;
 	memcpy(c->path, conf->socket, strlen(conf->socket) + 1);
 	c->fd = -1;
-	c->pid = getpid();
+	c->pid = pv_pid();
 	if ((rc = dc_attach(c)) != PV_OK) {
 		pvp_release(&c->pr);
 		free(c);
@@ -195,7 +196,7 @@ void pv_dc_close(pv_dclient *c)
 	dc_old *o;
 	if (c == NULL)
 		return;
-	if (getpid() == c->pid) {
+	if (pv_pid() == c->pid) {
 		if (c->ring != NULL)
 			munmap(c->ring, c->ring_bytes);
 		while ((o = c->old) != NULL) {
@@ -288,7 +289,7 @@ int pv_dc_submit(pv_dclient *c, pv_req *r, int block)
 {
 	int rc;
 
-	if (getpid() != c->pid)
+	if (pv_pid() != c->pid)
 		return r->status = PV_ERR_REMOVED;
 	/* the call that finds the daemon gone reports it; a later one (with
 	 * nothing in flight) reconnects */

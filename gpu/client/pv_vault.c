@@ -22,6 +22,7 @@
 #include "gpu/client/pv_producer.h"
 #include "gpu/host/pv_log.h"
 #include "gpu/host/pv_master.h"
+#include "gpu/host/pv_pid.h"
 #include "gpu/host/pv_secmem.h"
 
 #include <stdio.h>
@@ -45,7 +46,7 @@ static int vault_finish_open(pv_vault *v, void *ring, uint32_t nslots, uint32_t 
 	int rc = pvp_attach(&v->pr, ring, nslots, slot_arena, gpu, PV_FUTEX_PRIVATE);
 	if (rc != PV_OK)
 		return rc;
-	v->pid = getpid();
+	v->pid = pv_pid();
 	v->info.nslots = nslots;
 	v->info.max_data = slot_arena;
 	return PV_OK;
@@ -273,7 +274,7 @@ void pv_vault_close(pv_vault *v)
 	}
 	pv_cpu_close(v->cpu);
 #ifdef PV_HAVE_CUDA
-	if (v->cuda != NULL && v->pid == getpid())
+	if (v->cuda != NULL && v->pid == pv_pid())
 		pv_cuda_close(v->cuda);   /* a forked child must not touch CUDA */
 #endif
 	pvp_release(&v->pr);
@@ -303,7 +304,7 @@ static int submit(pv_vault *v, pv_req *r, int block)
 		return PV_ERR_ARGS;
 	if (v->dc != NULL)
 		return pv_dc_submit(v->dc, r, block);
-	if (getpid() != v->pid)
+	if (pv_pid() != v->pid)
 		return r->status = PV_ERR_REMOVED;
 	return pvp_submit(&v->pr, r, block, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include "gpu/host/pv_log.h"
 #include "gpu/host/pv_master.h"
 #include "gpu/host/pv_os_random.h"
+#include "gpu/host/pv_pid.h"
 #include "gpu/host/pv_secmem.h"
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
@@ -136,7 +137,7 @@ int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
 	c = (pv_cpu *)calloc(1, sizeof *c);
 	if (c == NULL)
 		return PV_ERR_NOMEM;
-	c->pid = getpid();
+	c->pid = pv_pid();
 	c->nslots = pow2_at_least(p->nslots ? p->nslots : PV_CPU_DEFAULT_SLOTS);
 	c->slot_arena = (p->slot_arena ? p->slot_arena : PV_CPU_DEFAULT_ARENA + 63u) & ~63u;
 	if (c->slot_arena < 4096u)
@@ -252,7 +253,7 @@ void pv_cpu_close(pv_cpu *c)
 
 	if (c == NULL)
 		return;
-	if (c->ring != NULL && c->threads != NULL && c->pid == getpid()) {
+	if (c->ring != NULL && c->threads != NULL && c->pid == pv_pid()) {
 		ve_ring_hdr *h = (ve_ring_hdr *)c->ring;
 		pv_store_rel(&h->stop, 1u);
 		for (i = 0; i < c->nslots; i++)

@@ -193,18 +193,18 @@
 #      and gpu_ring on B, p11bench P-256 and SM2 at 1 and 1,024 threads on
 #      A, B, A, B, then p11stress on B (64 threads, 30 s, every mechanism)
 #   62 a host-side change to the module (the ring's wake path) against
-#      the modules of two earlier commits (B = $AB_B, C = $AB_C: a
-#      pixelvault-pkcs11.so each, swapped into this bundle, so p11bench is
-#      the same program for all three): gpu_ring and engine_arena on this
-#      bundle (A), then p11bench SHA3-256 4 KiB, SM3 4 KiB and P-256 at 512
-#      and 1,024 threads with the host's CPU per operation and top's
-#      split, on A, B, C, A, B, C
+#      the modules of one or two earlier commits (B = $AB_B, C = $AB_C if
+#      set: a pixelvault-pkcs11.so each, swapped into this bundle, so
+#      p11bench is the same program for all): gpu_ring and engine_arena on
+#      this bundle (A), then p11bench SHA3-256 4 KiB, SM3 4 KiB and P-256
+#      (AB_MECH) at 512 and 1,024 threads (AB_THREADS) with the host's CPU
+#      per operation, on A, B(, C), AB_ROUNDS times (2)
 #   63 the rest of a wake-path change's checks: the 60 s stress of 64
 #      threads, e2e token-basic, symmetric, daemon, ssh-login-daemon
 #      (pvaultd: shared futexes on the clients' rings, private ones on its
-#      own), the multi-process load (embedded and pvaultd), then the
-#      p11bench rows of plan 19 that are small requests (SHA-256, SHA3-256,
-#      SM3 4 KiB, GCM 16 KiB) at 1, 16, 128, 512 and 1,024 threads
+#      own), the multi-process load (embedded and pvaultd), then p11bench
+#      SHA3-256 and SM3 4 KiB, GCM 16 KiB and P-256 at 1, 16, 128, 512 and
+#      1,024 threads (the host's CPU per operation as the load grows)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -614,28 +614,28 @@ case "${1:-}" in
      mv "$OUT/summary.txt" "$OUT/summary-a-checks.txt"
      M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
      cp "$M" /tmp/pv-module-a.so
-     for i in 1 2; do
-       for x in a b c; do
+     for i in $(seq 1 "${AB_ROUNDS:-2}"); do
+       for x in a b ${AB_C:+c}; do
          case $x in a) cp /tmp/pv-module-a.so "$M" ;; b) cp "$AB_B" "$M" ;; c) cp "$AB_C" "$M" ;; esac
-         (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=sha3-256-4k,sm3-4k,p256-sign \
-            PV_BENCH_THREADS=512,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=25 PV_BENCH_TOP=1
+         (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=${AB_MECH:-sha3-256-4k,sm3-4k,p256-sign} \
+            PV_BENCH_THREADS=${AB_THREADS:-512,1024} PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=25
           timeout 110 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
          mv "$OUT/summary.txt" "$OUT/summary-$x$i.txt"
+         echo "== $x$i"; grep -h '| token' "$OUT/summary-$x$i.txt"
        done
-     done
+     done > "$OUT/summary-ab.txt"
      cp /tmp/pv-module-a.so "$M"
-     cat "$OUT/summary-a-checks.txt"
-     for f in a1 b1 c1 a2 b2 c2; do echo "== $f"; grep -h '| token\|top:' "$OUT/summary-$f.txt"; done ;;
-  63) (export PV_UNIT_SUITES="" PV_UNIT_LIMIT=10 PV_E2E="token-basic symmetric daemon ssh-login-daemon" \
+     cat "$OUT/summary-a-checks.txt" "$OUT/summary-ab.txt" ;;
+  63) (export PV_E2E="token-basic symmetric daemon ssh-login-daemon" \
         PV_E2E_LIMIT=150 PV_LOAD_SECS=8 PV_LOAD_LIMIT=45 \
         PV_LOAD_CFGS="embedded:cuda:1:64 daemon:cuda:8:8 daemon:cpu:8:8" \
         PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
       timeout 390 bash tests/gpu/run-device --bundle "$B" --phases e2e,load,stress > /dev/null 2>&1)
      mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
-     export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=sha256-4k,sha3-256-4k,sm3-4k,aes256gcm-16k \
+     export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=sha3-256-4k,sm3-4k,aes256gcm-16k,p256-sign \
        PV_BENCH_THREADS=1,16,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=20
      timeout 190 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1
-     cat "$OUT/summary-checks.txt"; echo "== rows"; grep -h '| token' "$OUT/summary.txt" ;;
+     cat "$OUT/summary-checks.txt"; echo "== rows"; grep -hE '\| token|^  (execute|notify) ' "$OUT/summary.txt" ;;
   56) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=300 PV_UNIT_TIMEOUT_SCALE=0.5 \
        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
        PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150

@@ -8,10 +8,14 @@
 
 #include <openssl/hmac.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "gpu/host/pv_pid.h"
 
 #define NTHREADS 8
 #define NITER 300
@@ -163,6 +167,28 @@ static void test_fork(void)
 	CU_ASSERT_EQUAL(pv_vault_call(te_v, &r), PV_OK);
 }
 
+/* The id the fork checks use (pv_pid, cached in a page fork wipes) is the
+ * child's own after fork, and after a raw clone that runs no atfork
+ * handler; the parent's stays its own. */
+static void test_pid_after_fork(void)
+{
+	pid_t parent = getpid(), pid;
+	int k, st;
+
+	CU_ASSERT_EQUAL(pv_pid(), parent);
+	for (k = 0; k < 2; k++) {
+		st = -1;
+		fflush(stdout);
+		pid = k == 0 ? fork() : (pid_t)syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0);
+		CU_ASSERT_FATAL(pid >= 0);
+		if (pid == 0)
+			_exit(pv_pid() == getpid() && pv_pid() != parent ? 0 : 1);
+		waitpid(pid, &st, 0);
+		CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		CU_ASSERT_EQUAL(pv_pid(), parent);
+	}
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -182,6 +208,7 @@ int main(void)
 	CU_add_test(s, "8 threads x many requests, all checked", test_threads);
 	CU_add_test(s, "ring full -> try_submit BUSY", test_busy);
 	CU_add_test(s, "forked child is refused", test_fork);
+	CU_add_test(s, "the process id after fork and clone", test_pid_after_fork);
 	{
 		int rc = ts_run();
 		te_close();
