@@ -199,6 +199,11 @@
 #      this bundle (A), then p11bench SHA3-256 4 KiB, SM3 4 KiB and P-256
 #      (AB_MECH) at 512 and 1,024 threads (AB_THREADS) with the host's CPU
 #      per operation, on A, B(, C), AB_ROUNDS times (2)
+#   64 a host-side change to the token or the module: the PKCS#11 suites
+#      (pk_general's fork, p11_bad, p11_nothreads, pk_session, p11_oracle,
+#      p11pk), e2e token-basic, symmetric, daemon, ssh-login-daemon and
+#      nss, the multi-process load, the 60 s stress of 64 threads, then
+#      p11bench SHA3-256 / SM3 4 KiB at 1,024 threads with OpenSSL on 16
 #   63 the rest of a wake-path change's checks: the 60 s stress of 64
 #      threads, e2e token-basic, symmetric, daemon, ssh-login-daemon
 #      (pvaultd: shared futexes on the clients' rings, private ones on its
@@ -636,6 +641,17 @@ case "${1:-}" in
        PV_BENCH_THREADS=1,16,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=20
      timeout 190 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1
      cat "$OUT/summary-checks.txt"; echo "== rows"; grep -hE '\| token|^  (execute|notify) ' "$OUT/summary.txt" ;;
+  64) (export PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 PV_UNIT_TIMEOUT_SCALE=1 \
+        PV_UNIT_NAMES="pk_general p11_bad p11_nothreads pk_session p11_oracle p11pk" \
+        PV_E2E="token-basic symmetric daemon ssh-login-daemon nss" PV_E2E_LIMIT=150 \
+        PV_LOAD_SECS=8 PV_LOAD_LIMIT=45 PV_LOAD_CFGS="embedded:cuda:1:64 daemon:cuda:8:8" \
+        PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
+      timeout 470 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,load,stress > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
+     export PV_GPU_BENCH=0 PV_BENCH_OSSL=16 PV_BENCH_MECH=sha3-256-4k,sm3-4k PV_BENCH_THREADS=1024 \
+       PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=60
+     timeout 80 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1
+     grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"; echo "== rows"; grep -h '| token\|| openssl' "$OUT/p11bench.txt" ;;
   56) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=300 PV_UNIT_TIMEOUT_SCALE=0.5 \
        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
        PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
