@@ -157,15 +157,6 @@ static int tk_is_gcm(const tk_op *p)
 	return p->m.pv == PV_MECH_AES_GCM || p->m.pv == PV_MECH_SM4_GCM;
 }
 
-static int tk_vcall(pv_req *r)
-{
-	pv_vault *v;
-
-	if (tk_vault(&v) != CKR_OK)
-		return PV_ERR_DEVICE;
-	return pv_vault_call(v, r);
-}
-
 /* A request of p's operation in a phase. */
 static void tk_op_req(tk_op *p, pv_req *r, uint32_t phase)
 {
@@ -313,7 +304,7 @@ static int tk_op_start(tk_op *p)
 	if (p->multi)
 		return PV_OK;
 	tk_op_req(p, &r, PV_PHASE_INIT);
-	rc = tk_vcall(&r);
+	rc = tk_vault_call(&r);
 	if (rc == PV_OK) {
 		tk_op_state(p, &r);
 		p->multi = 1;
@@ -361,7 +352,7 @@ static int tk_op_feed(tk_op *p, const uint8_t *in, size_t in_len, uint8_t *out,
 			r.out = out + *done;
 			r.out_cap = tk_cap(cap - *done, n + 32);
 		}
-		rc = tk_vcall(&r);
+		rc = tk_vault_call(&r);
 		if (rc != PV_OK)
 			break;
 		tk_op_state(p, &r);
@@ -395,7 +386,7 @@ CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 		r.in_len = in_len;
 		r.out = out;
 		r.out_cap = tk_cap(cap, tk_op_bound(p, in_len) + 64);
-		rc = tk_vcall(&r);
+		rc = tk_vault_call(&r);
 		if (rc == PV_ERR_BUF_SMALL || (rc == PV_OK && out == NULL)) {
 			/* a size query (or too small): the operation goes on */
 			*out_len = (CK_ULONG)r.out_len;
@@ -426,7 +417,7 @@ CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 		}
 		r.out = out + done;
 		r.out_cap = tk_cap(cap - done, p->buf_len + 64);
-		rc = tk_vcall(&r);
+		rc = tk_vault_call(&r);
 		fin = r.out_len;
 	}
 	if (rc == PV_OK)
@@ -459,7 +450,7 @@ CK_RV tk_op_update(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 			r.in_len = in_len;
 			r.out = out;
 			r.out_cap = tk_cap(cap, in_len + 32);
-			rc = tk_vcall(&r);
+			rc = tk_vault_call(&r);
 			if (rc == PV_ERR_BUF_SMALL || (rc == PV_OK && out == NULL)) {
 				/* size query: the vault's new state is not kept */
 				*out_len = (CK_ULONG)r.out_len;
@@ -510,7 +501,7 @@ CK_RV tk_op_final(CK_SESSION_HANDLE h, int kind, uint8_t *out,
 		}
 		r.out = out;
 		r.out_cap = out != NULL ? tk_cap(*out_len, p->buf_len + 64) : 0;
-		rc = tk_vcall(&r);
+		rc = tk_vault_call(&r);
 		if (rc == PV_ERR_BUF_SMALL || (rc == PV_OK && out == NULL)) {
 			*out_len = (CK_ULONG)r.out_len;
 			tk_op_put(os, p, 0);
@@ -552,7 +543,7 @@ CK_RV tk_op_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t in_len,
 	if (rc == PV_OK) {
 		r.in2 = sig;
 		r.in2_len = sig_len;
-		rc = tk_vcall(&r);
+		rc = tk_vault_call(&r);
 	}
 	tk_op_put(os, p, 1);
 	return tk_rv_op(rc, TK_OPK_VERIFY);
@@ -697,7 +688,7 @@ CK_RV tk_op_set_state_mech(CK_SESSION_HANDLE h, const uint8_t *in, size_t len,
 	p->active = 1;
 	/* let the vault check it now: an empty update */
 	tk_op_req(p, &r, PV_PHASE_UPDATE);
-	rc = tk_vcall(&r);
+	rc = tk_vault_call(&r);
 	if (rc == PV_OK)
 		tk_op_state(p, &r);
 	tk_op_put(os, p, rc != PV_OK);

@@ -46,7 +46,10 @@ typedef struct tk_mech {
 /* The process's vault, opened on first use (and again in a forked child).
  * CKR_DEVICE_ERROR if it cannot be opened. */
 struct pv_vault;
+struct pv_req;
 CK_RV tk_vault(struct pv_vault **out);
+/* pv_vault_call on the process's vault; PV_ERR_DEVICE if there is none. */
+int tk_vault_call(struct pv_req *r);
 /* 1 when requests run on a GPU (CKF_HW), 0 otherwise. */
 int tk_vault_hw(void);
 /* 1 when the vault is open and not sealed (CKF_RNG). */

@@ -63,15 +63,6 @@ static void tk_attr_drop(tk_obj *o, CK_ATTRIBUTE_TYPE t)
 	}
 }
 
-static int tk_vcall(pv_req *r)
-{
-	pv_vault *v;
-
-	if (tk_vault(&v) != CKR_OK)
-		return PV_ERR_DEVICE;
-	return pv_vault_call(v, r);
-}
-
 static uint32_t tk_key_usage(const tk_obj *o)
 {
 	uint32_t u = PV_USE_ALL & ~PV_USE_EXTRACT;
@@ -111,7 +102,7 @@ static void tk_key_kcv(tk_obj *o, uint32_t pvk)
 	r.key = blob; r.key_len = blen; memcpy(r.key_id, id, PV_OBJ_ID_LEN);
 	r.in = zero; r.in_len = 16;
 	r.out = ct; r.out_cap = sizeof ct;
-	if (tk_vcall(&r) == PV_OK)
+	if (tk_vault_call(&r) == PV_OK)
 		(void)tk_obj_set(o, CKA_CHECK_VALUE, ct, 3);
 }
 
@@ -174,7 +165,7 @@ CK_RV tk_key_import(tk_obj *o)
 	r.new_usage = tk_key_usage(o);
 	memcpy(r.new_id, id, sizeof id);
 	r.out = blob; r.out_cap = sizeof blob;
-	rc = tk_vcall(&r);
+	rc = tk_vault_call(&r);
 	tk_attr_drop(o, CKA_VALUE);
 	if (rc != PV_OK)
 		return tk_rv_from_pv(rc);
@@ -207,14 +198,14 @@ CK_RV tk_key_value(const tk_obj *o, uint8_t *out, size_t *len)
 	r.new_type = PV_KEY_AES; r.new_usage = PV_USE_WRAP;
 	memcpy(r.new_id, tid, sizeof tid);
 	r.out = tblob; r.out_cap = sizeof tblob;
-	rc = tk_vcall(&r);
+	rc = tk_vault_call(&r);
 	tlen = r.out_len;
 	if (rc == PV_OK) {
 		pv_req_init(&r, PV_OP_WRAP_KEY, PV_MECH_AES_KEY_WRAP_KWP);
 		r.key = tblob; r.key_len = tlen; memcpy(r.key_id, tid, sizeof tid);
 		r.key2 = blob; r.key2_len = blen; memcpy(r.key2_id, id, PV_OBJ_ID_LEN);
 		r.out = wr; r.out_cap = sizeof wr;
-		rc = tk_vcall(&r);
+		rc = tk_vault_call(&r);
 	}
 	if (rc == PV_OK)
 		rc = kc_bc_init(&bc, KC_BC_AES, tk, sizeof tk);
@@ -422,7 +413,7 @@ CK_RV tk_generate_key(CK_SESSION_HANDLE h, const tk_mech *m,
 	r.new_usage = tk_key_usage(o);
 	memcpy(r.new_id, id, sizeof id);
 	r.out = blob; r.out_cap = sizeof blob;
-	rc = tk_vcall(&r);
+	rc = tk_vault_call(&r);
 	if (rc != PV_OK) {
 		tk_obj_free(o);
 		return tk_rv_from_pv(rc);
@@ -468,7 +459,7 @@ CK_RV tk_wrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE wk,
 		r.key = wb; r.key_len = wbl; memcpy(r.key_id, wid, PV_OBJ_ID_LEN);
 		r.key2 = kb; r.key2_len = kbl; memcpy(r.key2_id, kid, PV_OBJ_ID_LEN);
 		r.out = out; r.out_cap = out != NULL ? *out_len : 0;
-		rc = tk_vcall(&r);
+		rc = tk_vault_call(&r);
 		if (rc == PV_OK || rc == PV_ERR_BUF_SMALL)
 			*out_len = (CK_ULONG)r.out_len;
 		if (rc == PV_ERR_BUF_SMALL && out == NULL)
@@ -519,7 +510,7 @@ CK_RV tk_unwrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE uk,
 		r.new_usage = tk_key_usage(o);
 		memcpy(r.new_id, id, sizeof id);
 		r.out = blob; r.out_cap = sizeof blob;
-		rc = tk_vcall(&r);
+		rc = tk_vault_call(&r);
 		if (rc == PV_ERR_ENC_LEN || rc == PV_ERR_ENC_INVALID)
 			rc = PV_ERR_WRAPPED;
 		if (rc == PV_ERR_KEY_SIZE || rc == PV_ERR_DATA_LEN)
@@ -586,7 +577,7 @@ CK_RV tk_derive_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE bk,
 		r.new_usage = tk_key_usage(o);
 		memcpy(r.new_id, id, sizeof id);
 		r.out = blob; r.out_cap = sizeof blob;
-		rc = tk_vcall(&r);
+		rc = tk_vault_call(&r);
 		rv = rc == PV_ERR_KEY_SIZE ? CKR_TEMPLATE_INCONSISTENT : tk_rv_from_pv(rc);
 	}
 	if (rv == CKR_OK)
@@ -615,7 +606,7 @@ CK_RV tk_generate_random(CK_SESSION_HANDLE h, uint8_t *out, size_t len)
 		size_t n = len > (512u << 10) ? (512u << 10) : len;
 		pv_req_init(&r, PV_OP_RANDOM, PV_MECH_RANDOM);
 		r.out = out; r.out_cap = n;
-		rc = tk_vcall(&r);
+		rc = tk_vault_call(&r);
 		rv = tk_rv_from_pv(rc);
 		out += n;
 		len -= n;
@@ -638,5 +629,5 @@ CK_RV tk_seed_random(CK_SESSION_HANDLE h, const uint8_t *seed, size_t len)
 		return CKR_ARGUMENTS_BAD;
 	pv_req_init(&r, PV_OP_SEED, PV_MECH_NONE);
 	r.in = seed; r.in_len = len;
-	return tk_rv_from_pv(tk_vcall(&r));
+	return tk_rv_from_pv(tk_vault_call(&r));
 }

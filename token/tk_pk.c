@@ -112,15 +112,6 @@ CK_RV tk_pk_mech_info(CK_MECHANISM_TYPE ckm, CK_MECHANISM_INFO *info)
 	return CKR_OK;
 }
 
-int tk_pcall(pv_req *r)
-{
-	pv_vault *v;
-
-	if (tk_vault(&v) != CKR_OK)
-		return PV_ERR_DEVICE;
-	return pv_vault_call(v, r);
-}
-
 /* ---- curves ---------------------------------------------------------------- */
 
 static const uint8_t oid_p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
@@ -628,7 +619,7 @@ static CK_RV tk_pk_run(tk_pkop *p, const uint8_t *in, size_t n, const uint8_t *s
 	if (p->kind == TK_OPK_VERIFY) {
 		r.in2 = sig;
 		r.in2_len = sl;
-		rc = tk_pcall(&r);
+		rc = tk_vault_call(&r);
 		return tk_pk_rv(rc, p->kind);
 	}
 	tmp = malloc(need + 1);
@@ -636,7 +627,7 @@ static CK_RV tk_pk_run(tk_pkop *p, const uint8_t *in, size_t n, const uint8_t *s
 		return CKR_HOST_MEMORY;
 	r.out = tmp;
 	r.out_cap = need;
-	rc = tk_pcall(&r);
+	rc = tk_vault_call(&r);
 	if (rc == PV_OK) {
 		if (*outl < r.out_len) {
 			*outl = r.out_len;
@@ -827,7 +818,7 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 	              (tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE) ? PV_USE_EXTRACT : 0u);
 	memcpy(r.new_id, id, sizeof id);
 	r.out = nb; r.out_cap = sizeof nb;
-	rc = tk_pcall(&r);
+	rc = tk_vault_call(&r);
 	if (rc != PV_OK) {
 		rv = rc == PV_ERR_KEY_SIZE ? CKR_ATTRIBUTE_VALUE_INVALID : tk_rv_from_pv(rc);
 		goto out;

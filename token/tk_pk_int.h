@@ -23,7 +23,6 @@ typedef struct tk_pkdef {
 } tk_pkdef;
 extern const uint8_t tk_oid_sm2[10];     /* DER OID of SM2's curve */
 const tk_pkdef *tk_pkfind(CK_MECHANISM_TYPE t);
-int tk_pcall(pv_req *r);
 CK_RV tk_curve(CK_KEY_TYPE kt, const uint8_t *p, size_t n, uint32_t *pvk);
 
 /* tk_pk_keys.c: object building from templates */

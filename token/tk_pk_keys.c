@@ -185,7 +185,7 @@ static int tk_pair_seal(pv_req *r, const tk_obj *so, const uint8_t id[PV_OBJ_ID_
 	memcpy(r->new_id, id, PV_OBJ_ID_LEN);
 	r->out = blob; r->out_cap = PV_PKBLOB_MAX;
 	r->out2 = pubenc; r->out2_cap = PV_PK_PUB_MAX;
-	return tk_pcall(r);
+	return tk_vault_call(r);
 }
 
 /* Store both halves, the public one first; when the private one cannot

@@ -105,6 +105,15 @@ CK_RV tk_vault(struct pv_vault **out)
 	return tk_v != NULL ? CKR_OK : CKR_DEVICE_ERROR;
 }
 
+int tk_vault_call(pv_req *r)
+{
+	struct pv_vault *v;
+
+	if (tk_vault(&v) != CKR_OK)
+		return PV_ERR_DEVICE;
+	return pv_vault_call(v, r);
+}
+
 int tk_vault_hw(void)
 {
 	struct pv_vault *v;
