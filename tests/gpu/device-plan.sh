@@ -204,6 +204,8 @@
 #      p11pk), e2e token-basic, symmetric, daemon, ssh-login-daemon and
 #      nss, the multi-process load, the 60 s stress of 64 threads, then
 #      p11bench SHA3-256 / SM3 4 KiB at 1,024 threads with OpenSSL on 16
+#   65 64 in a short call: p11pk, p11_oracle, pk_general, p11_bad, e2e
+#      token-basic and daemon, 30 s of the 64-thread stress
 #   63 the rest of a wake-path change's checks: the 60 s stress of 64
 #      threads, e2e token-basic, symmetric, daemon, ssh-login-daemon
 #      (pvaultd: shared futexes on the clients' rings, private ones on its
@@ -652,6 +654,11 @@ case "${1:-}" in
        PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=60
      timeout 80 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1
      grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"; echo "== rows"; grep -h '| token\|| openssl' "$OUT/p11bench.txt" ;;
+  65) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="p11pk p11_oracle pk_general p11_bad" PV_E2E="token-basic daemon" PV_E2E_LIMIT=80 \
+       PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
+     timeout 330 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress > /dev/null 2>&1
+     grep -v '^CKM_\|^C_' "$OUT/summary.txt" ;;
   56) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=300 PV_UNIT_TIMEOUT_SCALE=0.5 \
        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
        PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
