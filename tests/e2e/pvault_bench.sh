@@ -22,6 +22,14 @@ ok "pvault bench --quick --threads 1 --mech sha256-4k --openssl-threads none" ba
    cat "$T/out" && grep -q "^p11bench: token .*(backend cpu)" "$T/out" &&
    grep -Eq "^\| sha256-4k +\| token +\| +1 \| +[0-9]+ \|" "$T/out" &&
    ! grep -q "| openssl " "$T/out" && grep -q "^token,cpu,sha256-4k,1," "$T/b.csv"'
+# what a request costs the host: CPU (user + system) per operation, its
+# system part, context switches; a token row that hashed for 0.25 s used
+# some CPU, and the system part is part of it
+ok "the row's host CPU per operation (table and CSV)" bash -c \
+  'grep -Eq "\| +[0-9.]+ \| +[0-9.]+ \| +[0-9.]+ \|$" "$T/out" &&
+   head -1 "$T/b.csv" | grep -q ",p999_us,cpu_us_op,sys_us_op,csw_op$" &&
+   awk -F, "\$1 == \"token\" { n++; if (NF != 13 || \$11 <= 0 || \$12 < 0 || \$12 > \$11 || \$13 < 0) bad++ }
+            END { exit !(n == 1 && !bad) }" "$T/b.csv"'
 ok "the operator's token store is unchanged" bash -c '[ "$(store_hash)" = "$BEFORE" ]'
 ok "--opt=value works too" bash -c \
   'PIXELVAULT_BACKEND=cpu "$PV" bench --quick --lone --mech=sha256-4k --openssl-threads=none >"$T/out2" &&
