@@ -56,9 +56,11 @@ int tk_vault_hw(void);
 int tk_vault_ready(void);
 /* Largest inputs + outputs of one request (0: no vault). */
 size_t tk_vault_max_data(void);
-/* Fingerprint of the vault's master key (pv_vault_info.master_fpr): ""
- * when sealed, in daemon mode, or when the vault cannot be opened. */
-const char *tk_vault_master_fpr(void);
+/* Fingerprint of the vault's master key (pv_vault_info.master_fpr) into
+ * fpr, which it returns: "" when sealed, in daemon mode, or when the vault
+ * cannot be opened. */
+#define TK_FPR_LEN 17
+const char *tk_vault_master_fpr(char fpr[TK_FPR_LEN]);
 /* Called by tk_finalize. */
 void tk_vault_close(void);
 

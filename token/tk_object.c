@@ -137,11 +137,12 @@ static CK_RV tk_store_new(CK_SESSION_HANDLE h, const tk_ctx *c, tk_obj *o,
 	if (token) {
 		tk_db *d;
 		int64_t oid = 0;
+		char fpr[TK_FPR_LEN];
 		rc = tk_slot_db(c->slot, &d);
 		if (rc < 0)
 			return tk_rv_from_pv(rc);
 		rc = tk_store_obj_insert_fpr(d, o, tk_obj_attr(o, TK_CKA_BLOB) != NULL ?
-		                             tk_vault_master_fpr() : NULL, &oid);
+		                             tk_vault_master_fpr(fpr) : NULL, &oid);
 		tk_slot_db_put(c->slot, d);
 		if (rc == PV_ERR_WRAPPED)
 			return CKR_KEY_FUNCTION_NOT_PERMITTED;   /* other master key */

@@ -346,7 +346,7 @@ static int tk_token_create(CK_SLOT_ID no, const uint8_t label[32],
                            const tk_pinrec *so)
 {
 	uint8_t rnd[8];
-	char serial[17], tmp[4200], dbp[4300], fin[4200];
+	char serial[17], tmp[4200], dbp[4300], fin[4200], fpr[TK_FPR_LEN];
 	int i, rc;
 
 	rc = tk_random(rnd, sizeof rnd);
@@ -360,10 +360,10 @@ static int tk_token_create(CK_SLOT_ID no, const uint8_t label[32],
 	if (mkdir(tmp, 0700) != 0)
 		return PV_ERR_IO;
 	rc = tk_store_create(dbp, no, serial, label, so);
-	if (rc == PV_OK && tk_vault_master_fpr()[0] != '\0') {
+	if (rc == PV_OK && tk_vault_master_fpr(fpr)[0] != '\0') {
 		tk_db *d;
 		if ((rc = tk_store_open(dbp, &d)) == PV_OK) {
-			rc = tk_store_fpr_reset(d, tk_vault_master_fpr());
+			rc = tk_store_fpr_reset(d, fpr);
 			tk_store_close(d);
 		}
 	}
@@ -391,6 +391,7 @@ static CK_RV tk_reinit(tk_slot *s, const CK_UTF8CHAR *pin, CK_ULONG len,
 {
 	tk_db *d;
 	tk_pinrec rec;
+	char fpr[TK_FPR_LEN];
 	int rc, ok;
 
 	rc = tk_slot_db(s, &d);
@@ -416,7 +417,7 @@ static CK_RV tk_reinit(tk_slot *s, const CK_UTF8CHAR *pin, CK_ULONG len,
 	}
 	rc = tk_store_reinit(d, label, &rec);
 	if (rc == PV_OK)      /* no objects left: the store's blobs follow this vault */
-		rc = tk_store_fpr_reset(d, tk_vault_master_fpr());
+		rc = tk_store_fpr_reset(d, tk_vault_master_fpr(fpr));
 out:
 	kc_wipe(&rec, sizeof rec);
 	tk_slot_db_put(s, d);

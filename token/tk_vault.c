@@ -60,8 +60,12 @@ static void tk_v_atfork(void)
 	pthread_atfork(NULL, NULL, tk_v_child);
 }
 
-CK_RV tk_vault(struct pv_vault **out)
+/* The vault and, when info is not NULL, a copy of its info, both taken
+ * under tk_v_mu: any call may refresh tk_v_info, so it is read nowhere
+ * else. */
+static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info)
 {
+	struct pv_vault *v;
 	pv_conf c;
 	int rc = PV_OK;
 
@@ -100,9 +104,17 @@ CK_RV tk_vault(struct pv_vault **out)
 			tk_v_removed = 0;
 		}
 	}
-	*out = tk_v;
+	v = tk_v;
+	if (v != NULL && info != NULL)
+		*info = tk_v_info;
 	pthread_mutex_unlock(&tk_v_mu);
-	return tk_v != NULL ? CKR_OK : CKR_DEVICE_ERROR;
+	*out = v;
+	return v != NULL ? CKR_OK : CKR_DEVICE_ERROR;
+}
+
+CK_RV tk_vault(struct pv_vault **out)
+{
+	return tk_vault_get(out, NULL);
 }
 
 int tk_vault_call(pv_req *r)
@@ -117,29 +129,40 @@ int tk_vault_call(pv_req *r)
 int tk_vault_hw(void)
 {
 	struct pv_vault *v;
+	pv_vault_info i;
 
-	return tk_vault(&v) == CKR_OK && tk_v_info.hw;
+	return tk_vault_get(&v, &i) == CKR_OK && i.hw;
 }
 
 int tk_vault_ready(void)
 {
 	struct pv_vault *v;
+	pv_vault_info i;
 
-	return tk_vault(&v) == CKR_OK && !tk_v_info.sealed;
+	return tk_vault_get(&v, &i) == CKR_OK && !i.sealed;
 }
 
 size_t tk_vault_max_data(void)
 {
 	struct pv_vault *v;
+	pv_vault_info i;
 
-	return tk_vault(&v) == CKR_OK ? tk_v_info.max_data : 0;
+	return tk_vault_get(&v, &i) == CKR_OK ? i.max_data : 0;
 }
 
-const char *tk_vault_master_fpr(void)
+_Static_assert(TK_FPR_LEN == sizeof ((pv_vault_info *)0)->master_fpr, "TK_FPR_LEN");
+
+const char *tk_vault_master_fpr(char fpr[TK_FPR_LEN])
 {
 	struct pv_vault *v;
+	pv_vault_info i;
 
-	return tk_vault(&v) == CKR_OK ? tk_v_info.master_fpr : "";
+	fpr[0] = '\0';
+	if (tk_vault_get(&v, &i) == CKR_OK) {
+		memcpy(fpr, i.master_fpr, TK_FPR_LEN);
+		fpr[TK_FPR_LEN - 1] = '\0';
+	}
+	return fpr;
 }
 
 void tk_vault_close(void)
