@@ -49,7 +49,7 @@ static int digest_ok(pv_vault *v, size_t n)
 	return memcmp(out, ref, 32) == 0;
 }
 
-static volatile int by_stop;
+static _Atomic int by_stop;         /* set by the main thread */
 static int by_bad, by_n;
 
 static void *bystander(void *arg)
