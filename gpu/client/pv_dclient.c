@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,8 @@ struct pv_dclient {
 	_Atomic uint32_t gen;        /* connection generation               */
 	_Atomic uint32_t relock;     /* 1 while a thread reconnects         */
 	pid_t pid;
+	pthread_mutex_t info_mu;     /* info: rewritten by a reconnect while
+	                              * other threads read it (pv_dc_get_info) */
 	pv_vault_info info;
 	dc_old *old;
 };
@@ -140,6 +143,7 @@ fail:
 static int dc_attach(pv_dclient *c)
 {
 	pvp_hello_ok ok;
+	pv_vault_info info;
 	uint8_t *ring;
 	int fd, rc;
 
@@ -154,15 +158,18 @@ static int dc_attach(pv_dclient *c)
 	c->fd = fd;
 	c->ring = ring;
 	c->ring_bytes = (size_t)ok.ring_bytes;
-	memset(&c->info, 0, sizeof c->info);
-	memcpy(c->info.backend, ok.backend, sizeof c->info.backend);
-	snprintf(c->info.device, sizeof c->info.device, "pvaultd: %.54s", ok.device);
-	c->info.sealed = ok.sealed;
-	c->info.seal_reason = ok.seal_reason;
-	c->info.hw = ok.hw;
-	c->info.workers = ok.workers;
-	c->info.nslots = ok.nslots;
-	c->info.max_data = ok.slot_arena;
+	memset(&info, 0, sizeof info);
+	memcpy(info.backend, ok.backend, sizeof info.backend);
+	snprintf(info.device, sizeof info.device, "pvaultd: %.54s", ok.device);
+	info.sealed = ok.sealed;
+	info.seal_reason = ok.seal_reason;
+	info.hw = ok.hw;
+	info.workers = ok.workers;
+	info.nslots = ok.nslots;
+	info.max_data = ok.slot_arena;
+	pthread_mutex_lock(&c->info_mu);
+	c->info = info;
+	pthread_mutex_unlock(&c->info_mu);
 	atomic_fetch_add(&c->gen, 1u);
 	atomic_store(&c->dead, 0u);
 	return PV_OK;
@@ -182,8 +189,13 @@ int pv_dc_open(const pv_conf *conf, pv_dclient **out)
 	memcpy(c->path, conf->socket, strlen(conf->socket) + 1);
 	c->fd = -1;
 	c->pid = pv_pid();
+	if (pthread_mutex_init(&c->info_mu, NULL) != 0) {
+		free(c);
+		return PV_ERR_NOMEM;
+	}
 	if ((rc = dc_attach(c)) != PV_OK) {
 		pvp_release(&c->pr);
+		pthread_mutex_destroy(&c->info_mu);
 		free(c);
 		return rc;
 	}
@@ -208,12 +220,15 @@ void pv_dc_close(pv_dclient *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	pvp_release(&c->pr);
+	pthread_mutex_destroy(&c->info_mu);
 	free(c);
 }
 
 int pv_dc_get_info(pv_dclient *c, pv_vault_info *info)
 {
+	pthread_mutex_lock(&c->info_mu);
 	*info = c->info;
+	pthread_mutex_unlock(&c->info_mu);
 	return PV_OK;
 }
 
