@@ -212,6 +212,12 @@
 #      own), the multi-process load (embedded and pvaultd), then p11bench
 #      SHA3-256 and SM3 4 KiB, GCM 16 KiB and P-256 at 1, 16, 128, 512 and
 #      1,024 threads (the host's CPU per operation as the load grows)
+#   66 a change to a lone RSA request's exponentiations (this bundle, A)
+#      against the module before it (B = $AB_B, swapped in as in 62):
+#      gpu_bench mm (both shapes alone), gpu_kat, gpu_ring (both shapes
+#      through the vault), engine_pk, engine_pk_wycheproof, pk_general,
+#      p11pk, gpu_bench sig (lone RSA by stage), then p11bench RSA-2048 at
+#      1, 16 and 1,024 threads on A and B
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -663,5 +669,25 @@ case "${1:-}" in
        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
        PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
      exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress ;;
+  66) (export PV_GPU_BENCH_ONLY=mm PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0
+      timeout 50 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-mm.txt"
+     (export PV_KAT_LIMIT=60 PV_RING_LIMIT=90 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=0.5 \
+        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk" \
+        PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0
+      timeout 330 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases kat,ring,unit,bench --scale 0.3 > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
+     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
+     cp "$M" /tmp/pv-module-a.so
+     for x in a b; do
+       [ $x = b ] && cp "$AB_B" "$M"
+       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=rsa2048-sign \
+          PV_BENCH_THREADS=1,16,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40
+        timeout 75 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       mv "$OUT/summary.txt" "$OUT/summary-$x.txt"
+     done
+     cp /tmp/pv-module-a.so "$M"
+     grep -h 'BENCH mm' "$OUT/summary-mm.txt"; grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"
+     for x in a b; do echo "== $x"; grep -h '| token\|execute' "$OUT/summary-$x.txt"; done ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
