@@ -306,10 +306,6 @@ static int pvc_check_geom(const pv_cuda_params *p, uint32_t *ns, uint32_t *sa, c
 		pvc_msg(err, errlen, "bad ring geometry: %u slots of %u bytes", *ns, *sa);
 		return PV_ERR_ARGS;
 	}
-	if (p->rsa_shape > PV_CUDA_RSA_LOADED) {
-		pvc_msg(err, errlen, "bad RSA shape %u", p->rsa_shape);
-		return PV_ERR_ARGS;
-	}
 	return PV_OK;
 }
 
@@ -511,7 +507,6 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	v->kp.staging = v->dstaging;
 	v->kp.nslots = ns;
 	v->kp.slot_arena = sa;
-	v->kp.rsa_shape = p->rsa_shape;
 
 	/* grid: every block resident (the kernel never returns) */
 	CK(pvc_kernel_prepare(&bps));

@@ -61,17 +61,7 @@ typedef struct pv_cuda_params {
 	uint32_t boot_timeout_ms;     /* 0: 10000                               */
 	int profile;                  /* 1: the kernel stamps each request's
 	                                 row (pv_cuda_profile_rows); benchmarks */
-	uint32_t rsa_shape;           /* PV_CUDA_RSA_BY_LOAD (0), or one shape
-	                                 always: tests and benchmarks           */
 } pv_cuda_params;
-
-/* The shape of an RSA private operation's two CRT exponentiations.  By
- * load: right to left with two chains a step (shortest alone) when the
- * request's multiprocessor runs nothing else as it is claimed, else a
- * window of 4 bits (fewest instructions: most signatures under load). */
-#define PV_CUDA_RSA_BY_LOAD 0u
-#define PV_CUDA_RSA_LONE    1u
-#define PV_CUDA_RSA_LOADED  2u
 
 #define PV_CUDA_DEFAULT_SLOTS 256u
 #define PV_CUDA_DEFAULT_ARENA (64u << 10)

@@ -21,9 +21,7 @@
  * with the shift (one shuffle on the dependent chain per step by design);
  * a_(i+1) is fetched during step i.  Alone on one warp of the H200: 75.5
  * cycles a step with one limb per lane, 91.9 with two (gpu_bench mm,
- * docs/gpu-validation.md runs 64-77).  pvcw_mmn interleaves the steps of
- * N independent products, which a lone request's right-to-left
- * exponentiation (pvcw_modexp_r2l) uses to fill that latency.
+ * docs/gpu-validation.md runs 64-77).
  * The carries left at the end and the final conditional subtraction are
  * resolved across the warp with ballots: a limb generates or propagates a
  * carry (borrow), and (G << 1) + P gives every limb its carry-in at once.
@@ -54,12 +52,6 @@
  * serves its second exponentiations (pvcw_helper). */
 static __shared__ uint32_t pvc_coop;
 
-/* Set with pvc_coop = 2 when the request's multiprocessor ran nothing else
- * as the block claimed it (vault_kernel.cu): its CRT exponentiations then
- * take the shape of the shortest time on an idle multiprocessor
- * (pvcw_modexp_r2l) instead of the fewest instructions (pvcw_modexp). */
-static __shared__ uint32_t pvc_lone;
-
 /* One job handed from warp 0 to warp 1: op 1, an exponentiation
  * (kc_bn_modexp2's second half), up to 32 limbs and a 34-limb exponent
  * (RSA-2048 CRT with 64 bits of blinding); op 2, a blinded EC inversion
@@ -82,7 +74,6 @@ __device__ __forceinline__ void pvcw_mode(uint32_t on)
 {
 	if (threadIdx.x == 0) {
 		pvc_coop = on;
-		pvc_lone = 0;
 		pvcw_sjob.op = 0;
 	}
 	__syncthreads();
@@ -170,111 +161,72 @@ __device__ __forceinline__ void pvcw_csub(uint32_t (&d)[K], const uint32_t (&t)[
 	}
 }
 
-/* N products with one modulus, their steps interleaved: d[j] = a[j] b[j] /
- * 2^(32 nl) mod m, for a[j] < 2^(32 nl), b[j] < m, nl <= 32 K.  The N
- * chains are independent, so one warp issues a step of each while the
- * others wait on their shuffles (N = 2: pvcw_modexp_r2l).  d may be a or
- * b. */
-template <int K, int N>
-__device__ __forceinline__ void pvcw_mmn(uint32_t (&d)[N][K], const uint32_t (&a)[N][K],
-	const uint32_t (&b)[N][K], const uint32_t (&m)[K], uint32_t nl, uint32_t m0i)
-{
-	const uint32_t L = pvcw_lane();
-	const uint32_t src = (L + 1u) & 31u;
-	uint32_t b0[N], t[N][K], g[N][K], pf[N][K], t0[N], an[N], topc[N], cout[N];
-	uint64_t c[N][K], cin[N];
-
-#pragma unroll
-	for (int j = 0; j < N; j++) {
-		b0[j] = __shfl_sync(PVCW_ALL, b[j][0], 0);
-		t0[j] = 0;
-#pragma unroll
-		for (int k = 0; k < K; k++) {
-			t[j][k] = 0;
-			c[j][k] = 0;
-		}
-		an[j] = __shfl_sync(PVCW_ALL, a[j][0], 0);
-	}
-	for (uint32_t i = 0; i < nl; i++) {
-		/* a_i was fetched during step i - 1: fetch a_(i+1) now, so that
-		 * no step waits for the shuffle of its own limb of a (at i =
-		 * nl - 1 the word fetched is not used) */
-		const uint32_t n = i + 1u;
-		uint32_t ai[N], q[N], v[N][K];
-#pragma unroll
-		for (int j = 0; j < N; j++) {
-			ai[j] = an[j];
-			an[j] = __shfl_sync(PVCW_ALL, K > 1 && n >= 32u ? a[j][K - 1] : a[j][0], n & 31u);
-			q[j] = (t0[j] + ai[j] * b0[j]) * m0i;
-		}
-#pragma unroll
-		for (int j = 0; j < N; j++)
-#pragma unroll
-			for (int k = 0; k < K; k++) {
-				const uint64_t p = (uint64_t)ai[j] * b[j][k] + t[j][k];
-				const uint64_t p2 = (uint64_t)q[j] * m[k] + (uint32_t)p;
-				t[j][k] = (uint32_t)p2;
-				c[j][k] += (p >> 32) + (p2 >> 32);
-			}
-		/* divide by 2^32: limb l takes limb l + 1 plus the carries of
-		 * limb l; the new position-0 word for everyone's next q */
-#pragma unroll
-		for (int j = 0; j < N; j++) {
-#pragma unroll
-			for (int k = 0; k < K; k++)
-				v[j][k] = __shfl_sync(PVCW_ALL, t[j][k], src);
-			t0[j] = __shfl_sync(PVCW_ALL, t[j][0], 1) + __shfl_sync(PVCW_ALL, (uint32_t)c[j][0], 0);
-		}
-#pragma unroll
-		for (int j = 0; j < N; j++)
-#pragma unroll
-			for (int k = 0; k < K; k++) {
-				const uint32_t up = L == 31u ? (k + 1 < K ? v[j][k + 1 < K ? k + 1 : 0] : 0u) : v[j][k];
-				const uint64_t s = (uint64_t)up + c[j][k];
-				t[j][k] = (uint32_t)s;
-				c[j][k] = s >> 32;
-			}
-	}
-	/* value = t + (c one limb up), c <= 3: add the carries, then resolve
-	 * the one-bit carries that this makes */
-#pragma unroll
-	for (int j = 0; j < N; j++) {
-		topc[j] = __shfl_sync(PVCW_ALL, (uint32_t)c[j][K - 1], 31);
-#pragma unroll
-		for (int k = 0; k < K; k++) {
-			uint32_t ci = __shfl_up_sync(PVCW_ALL, (uint32_t)c[j][k], 1);
-			const uint32_t cw = __shfl_sync(PVCW_ALL, (uint32_t)c[j][k > 0 ? k - 1 : 0], 31);
-			if (L == 0u)
-				ci = k > 0 ? cw : 0u;
-			const uint64_t s = (uint64_t)t[j][k] + ci;
-			t[j][k] = (uint32_t)s;
-			g[j][k] = (uint32_t)(s >> 32);
-			pf[j][k] = t[j][k] == 0xffffffffu ? 1u : 0u;
-		}
-		cin[j] = pvcw_chain<K>(pvcw_ballot<K>(g[j]), pvcw_ballot<K>(pf[j]), &cout[j]);
-#pragma unroll
-		for (int k = 0; k < K; k++)
-			t[j][k] += pvcw_bit(cin[j], k);
-		pvcw_csub<K>(d[j], t[j], m, topc[j] + cout[j]);
-	}
-}
-
-/* One product: d = a b / 2^(32 nl) mod m (pvcw_mmn with N = 1).  d may be
- * a or b. */
+/* d = a b / 2^(32 nl) mod m, for a < 2^(32 nl), b < m, nl <= 32 K.  d may
+ * be a or b. */
 template <int K>
 __device__ __forceinline__ void pvcw_mm(uint32_t (&d)[K], const uint32_t (&a)[K],
 	const uint32_t (&b)[K], const uint32_t (&m)[K], uint32_t nl, uint32_t m0i)
 {
-	uint32_t a1[1][K], b1[1][K], d1[1][K];
+	const uint32_t L = pvcw_lane();
+	const uint32_t src = (L + 1u) & 31u;
+	const uint32_t b0 = __shfl_sync(PVCW_ALL, b[0], 0);
+	uint32_t t[K], g[K], pf[K], t0 = 0, topc, cout;
+	uint64_t c[K], cin;
+
 #pragma unroll
 	for (int k = 0; k < K; k++) {
-		a1[0][k] = a[k];
-		b1[0][k] = b[k];
+		t[k] = 0;
+		c[k] = 0;
 	}
-	pvcw_mmn<K, 1>(d1, a1, b1, m, nl, m0i);
+	uint32_t an = __shfl_sync(PVCW_ALL, a[0], 0);
+	for (uint32_t i = 0; i < nl; i++) {
+		/* a_i was fetched during step i - 1: fetch a_(i+1) now, so that
+		 * no step waits for the shuffle of its own limb of a (at i =
+		 * nl - 1 the word fetched is not used) */
+		const uint32_t ai = an, n = i + 1u;
+		an = __shfl_sync(PVCW_ALL, K > 1 && n >= 32u ? a[K - 1] : a[0], n & 31u);
+		const uint32_t q = (t0 + ai * b0) * m0i;
+		uint32_t v[K];
+#pragma unroll
+		for (int k = 0; k < K; k++) {
+			const uint64_t p = (uint64_t)ai * b[k] + t[k];
+			const uint64_t p2 = (uint64_t)q * m[k] + (uint32_t)p;
+			t[k] = (uint32_t)p2;
+			c[k] += (p >> 32) + (p2 >> 32);
+		}
+		/* divide by 2^32: limb j takes limb j + 1 plus the carries of
+		 * limb j; the new position-0 word for everyone's next q */
+#pragma unroll
+		for (int k = 0; k < K; k++)
+			v[k] = __shfl_sync(PVCW_ALL, t[k], src);
+		t0 = __shfl_sync(PVCW_ALL, t[0], 1) + __shfl_sync(PVCW_ALL, (uint32_t)c[0], 0);
+#pragma unroll
+		for (int k = 0; k < K; k++) {
+			const uint32_t up = L == 31u ? (k + 1 < K ? v[k + 1 < K ? k + 1 : 0] : 0u) : v[k];
+			const uint64_t s = (uint64_t)up + c[k];
+			t[k] = (uint32_t)s;
+			c[k] = s >> 32;
+		}
+	}
+	/* value = t + (c one limb up), c <= 3: add the carries, then resolve
+	 * the one-bit carries that this makes */
+	topc = __shfl_sync(PVCW_ALL, (uint32_t)c[K - 1], 31);
+#pragma unroll
+	for (int k = 0; k < K; k++) {
+		uint32_t ci = __shfl_up_sync(PVCW_ALL, (uint32_t)c[k], 1);
+		const uint32_t cw = __shfl_sync(PVCW_ALL, (uint32_t)c[k > 0 ? k - 1 : 0], 31);
+		if (L == 0u)
+			ci = k > 0 ? cw : 0u;
+		const uint64_t s = (uint64_t)t[k] + ci;
+		t[k] = (uint32_t)s;
+		g[k] = (uint32_t)(s >> 32);
+		pf[k] = t[k] == 0xffffffffu ? 1u : 0u;
+	}
+	cin = pvcw_chain<K>(pvcw_ballot<K>(g), pvcw_ballot<K>(pf), &cout);
 #pragma unroll
 	for (int k = 0; k < K; k++)
-		d[k] = d1[0][k];
+		t[k] += pvcw_bit(cin, k);
+	pvcw_csub<K>(d, t, m, topc + cout);
 }
 
 /* x = 2x mod m (x < m) */
@@ -368,59 +320,6 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 	pvcw_st<K>(xp, r, nl);
 }
 
-/* x = x^e mod m from the bottom bit (right to left), for a request that
- * has its multiprocessor to itself (pvc_lone): the squarings S = S^2 and
- * the products A = A S are two independent chains, computed together by
- * pvcw_mmn<K, 2>, and A takes the product only where the exponent bit is
- * 1 (a mask, every step computes both).  ebits steps of two products
- * against pvcw_modexp's 16 + ebits + ebits / 4 products one after the
- * other: less time for one warp alone, more instructions in all - under
- * load pvcw_modexp's shape serves more requests. */
-template <int K>
-__device__ __forceinline__ void pvcw_modexp_r2l(uint32_t *xp, const uint32_t *e, uint32_t ebits,
-	const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
-{
-	uint32_t m[K], r2[K], x[K], one[K], in_a[2][K], in_b[2][K], out[2][K];
-
-	pvcw_exp_in<K>(m, r2, x, one, mp, r2p, xp, nl);
-	/* A = mont(1), S = mont(x) */
-#pragma unroll
-	for (int k = 0; k < K; k++) {
-		in_a[0][k] = one[k];
-		in_a[1][k] = x[k];
-		in_b[0][k] = r2[k];
-		in_b[1][k] = r2[k];
-	}
-	pvcw_mmn<K, 2>(out, in_a, in_b, m, nl, m0i);
-	for (uint32_t i = 0; i < ebits; i++) {
-		const uint32_t mk = 0u - ((e[i >> 5] >> (i & 31u)) & 1u);
-		/* out[0] = A S, out[1] = S S */
-#pragma unroll
-		for (int k = 0; k < K; k++) {
-			in_a[0][k] = out[0][k];
-			in_a[1][k] = out[1][k];
-			in_b[0][k] = out[1][k];
-			in_b[1][k] = out[1][k];
-		}
-		pvcw_mmn<K, 2>(out, in_a, in_b, m, nl, m0i);
-#pragma unroll
-		for (int k = 0; k < K; k++)
-			out[0][k] = in_a[0][k] ^ (mk & (in_a[0][k] ^ out[0][k]));
-	}
-	pvcw_mm<K>(x, out[0], one, m, nl, m0i);       /* out of Montgomery form */
-	pvcw_st<K>(xp, x, nl);
-}
-
-/* A CRT half's exponentiation in the shape the request's load asks for */
-__device__ __forceinline__ void pvcw_modexp_crt(uint32_t *xp, const uint32_t *e, uint32_t ebits,
-	const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
-{
-	if (pvc_lone)
-		pvcw_modexp_r2l<1>(xp, e, ebits, r2p, mp, nl, m0i);
-	else
-		pvcw_modexp<1>(xp, e, ebits, r2p, mp, nl, m0i);
-}
-
 /* Named barriers of warps 0 and 1 (0 is __syncthreads): 1 = a job (or
  * the end) is posted, 2 = the job is done.  bar.sync is "aligned": every
  * lane of a warp must execute it together, so the warp is converged first
@@ -472,8 +371,8 @@ __device__ static __noinline__ void pvcw_helper(void)
 		else if (pvcw_sjob.op >= 3u)
 			pvcw_job_sym(pvcw_sjob.op);
 		else
-			pvcw_modexp_crt(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
-			                pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
+			pvcw_modexp<1>(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
+			               pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
 		pvcw_bar(2);
 	}
 }
@@ -702,7 +601,7 @@ __host__ __device__ static inline int pvcw_hook_modexp2(uint32_t *x1, const uint
 	}
 	__syncwarp();
 	pvcw_bar(1);
-	pvcw_modexp_crt(x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
+	pvcw_modexp<1>(x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
 	pvcw_bar(2);
 	for (uint32_t i = 0; i < nl; i++)
 		x2[i] = j->x[i];

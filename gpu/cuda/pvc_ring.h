@@ -109,7 +109,6 @@ typedef struct pvc_kparams {
 	                          per slot (below); or NULL                   */
 	uint32_t nslots;
 	uint32_t slot_arena;
-	uint32_t rsa_shape;    /* pv_cuda_params.rsa_shape (PV_CUDA_RSA_*)    */
 } pvc_kparams;
 
 /* With prof_rows, the last request of each slot leaves its stamps

@@ -91,7 +91,6 @@ __host__ __device__ static inline void pvc_prof(int k)
 #include "gpu/engine/ve_engine.h"
 #include "gpu/engine/ve_ring.h"
 #include "gpu/cuda/pvc_kernel.h"
-#include "gpu/cuda/pv_cuda.h"       /* PV_CUDA_RSA_* */
 
 #define PVC_BLOCK 64u
 static_assert(PVC_BLOCK >= 64u, "RSA needs warps 0 and 1 of a block (pvc_lanes)");
@@ -378,16 +377,14 @@ __device__ static void pvc_sm_gather(const pvc_kparams &p, uint32_t sm, uint64_t
  * a copy of lane 0's worker (so every lane draws the same bytes), wiped
  * after; lane 0's worker keeps what the engine left in it. */
 __device__ static __noinline__ void pvc_engine(const ve_vault *sv, ve_worker *sw0, ve_worker *sw, uint32_t lanes,
-	bool lone, const ve_desc *dd, uint8_t *darena, uint32_t alen, ve_result *res)
+	const ve_desc *dd, uint8_t *darena, uint32_t alen, ve_result *res)
 {
 	const uint32_t tid = threadIdx.x;
 
 	if (tid > 0 && tid < lanes)
 		*sw = *sw0;
-	if (tid == 0) {
+	if (tid == 0)
 		pvc_coop = lanes > 1u ? 2u : 0u;
-		pvc_lone = lanes > 1u && lone ? 1u : 0u;
-	}
 	__syncthreads();
 	if (tid < lanes) {
 		if (dd != NULL)
@@ -407,7 +404,7 @@ extern "C" __global__ void __launch_bounds__(PVC_BLOCK, 8)
 pvc_vault_kernel(const pvc_kparams p)
 {
 	extern __shared__ uint4 s_dyn[];
-	__shared__ uint32_t s_c, s_n, s_go, s_lone;
+	__shared__ uint32_t s_c, s_n, s_go;
 	__shared__ uint64_t s_tclaim;
 	uint32_t sm = PVC_MAX_SM;     /* thread 0: this block's multiprocessor */
 	__shared__ uint32_t s_start[PVC_NSEG + 1];
@@ -465,11 +462,8 @@ pvc_vault_kernel(const pvc_kparams p)
 				uint32_t c = claim.load(cuda::memory_order_relaxed);
 				if (pvc_ld_acq_gpu(&p.dready[c & (p.nslots - 1u)]) == c + 1u) {
 					if (atomicCAS(&p.dev->claim, c, c + 1u) == c) {
-						uint32_t others = 1;
 						if (sm < PVC_MAX_SM)
-							others = atomicAdd(&p.dev->sm_busy[sm], 1u);
-						s_lone = p.rsa_shape == PV_CUDA_RSA_LONE ||
-						         (p.rsa_shape == PV_CUDA_RSA_BY_LOAD && others == 0u);
+							atomicAdd(&p.dev->sm_busy[sm], 1u);
 						s_tclaim = pvc_trace(p, 0);
 						s_c = c;
 						s_go = 1;
@@ -494,10 +488,10 @@ pvc_vault_kernel(const pvc_kparams p)
 		if (s_go == 2u) {
 			if (tid == 0)
 				pvc_prof_row = NULL;     /* no request's profile row */
-			pvc_engine(sv, sw0, sw, 32u, false, (const ve_desc *)0, (uint8_t *)0, 0u, (ve_result *)0);
+			pvc_engine(sv, sw0, sw, 32u, (const ve_desc *)0, (uint8_t *)0, 0u, (ve_result *)0);
 			__syncthreads();
 			if (tid == 0)
-				pvc_coop = pvc_lone = 0;
+				pvc_coop = 0;
 			continue;
 		}
 		/* ticket c is this block's: thread 0 executes it, the block moves
@@ -560,7 +554,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		const bool gather = !pvc_rsa(dd);
 		res.status = PV_ERR_PROTOCOL;
 		res.out_len = res.out2_len = res.state_len = 0;
-		pvc_engine(sv, sw0, sw, lanes, s_lone != 0u, dd, darena, p.slot_arena, &res);
+		pvc_engine(sv, sw0, sw, lanes, dd, darena, p.slot_arena, &res);
 		if (mine) {
 			const uint64_t t2 = pvc_trace(p, 2);
 			if (pvc_prof_row != NULL)
@@ -571,7 +565,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		 * head/tail bytes by the owner (never a byte outside a span) */
 		__syncthreads();
 		if (tid == 0)
-			pvc_coop = pvc_lone = 0;
+			pvc_coop = 0;
 		if (mine) {
 			uint8_t *harena = ve_slot_arena(pvc_slot(p, t));
 			for (int i = 0; i < 3; i++) {

@@ -1298,39 +1298,31 @@ __global__ void k_mm_exp(const uint32_t *m, uint32_t *x, const uint32_t *e, uint
 /* The same exponentiation on both warps of the block at once (each its
  * own x: warp w's is x + 32 w), as a lone RSA signature runs its two CRT
  * halves; LB builds it under the vault kernel's __launch_bounds__(64, 8),
- * i.e. at most 128 registers a thread.  r2l: right to left with two
- * chains a step (pvcw_modexp_r2l, a lone request's shape) instead of the
- * window of 4 bits.  cyc[w] is warp w's time. */
+ * i.e. at most 128 registers a thread.  cyc[w] is warp w's time. */
 __device__ __forceinline__ void mm_exp_warp(const uint32_t *m, uint32_t *x, const uint32_t *e,
-	uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, uint32_t warps, uint32_t r2l,
-	long long *cyc)
+	uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, uint32_t warps, long long *cyc)
 {
 	pvcw_mode(1u);
 	const uint32_t w = threadIdx.x >> 5;
 	if (w >= warps)
 		return;
 	const long long t0 = clock64();
-	if (r2l)
-		pvcw_modexp_r2l<1>(x + 32u * w, e, ebits, r2, m, nl, m0i);
-	else
-		pvcw_modexp<1>(x + 32u * w, e, ebits, r2, m, nl, m0i);
+	pvcw_modexp<1>(x + 32u * w, e, ebits, r2, m, nl, m0i);
 	const long long t1 = clock64();
 	if ((threadIdx.x & 31u) == 0u)
 		cyc[w] = t1 - t0;
 }
 
 __global__ void k_mm_exp2(const uint32_t *m, uint32_t *x, const uint32_t *e, uint32_t ebits,
-                          const uint32_t *r2, uint32_t m0i, uint32_t nl, uint32_t warps, uint32_t r2l,
-                          long long *cyc)
+                          const uint32_t *r2, uint32_t m0i, uint32_t nl, uint32_t warps, long long *cyc)
 {
-	mm_exp_warp(m, x, e, ebits, r2, m0i, nl, warps, r2l, cyc);
+	mm_exp_warp(m, x, e, ebits, r2, m0i, nl, warps, cyc);
 }
 
 __global__ void __launch_bounds__(64, 8) k_mm_exp2_lb(const uint32_t *m, uint32_t *x, const uint32_t *e,
-	uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, uint32_t warps, uint32_t r2l,
-	long long *cyc)
+	uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, uint32_t warps, long long *cyc)
 {
-	mm_exp_warp(m, x, e, ebits, r2, m0i, nl, warps, r2l, cyc);
+	mm_exp_warp(m, x, e, ebits, r2, m0i, nl, warps, cyc);
 }
 
 static int mm_bench(void)
@@ -1394,28 +1386,26 @@ static int mm_bench(void)
 	printf("BENCH mm exponentiation, 1,024-bit modulus, 1,088-bit exponent: %lld cycles, %.0f us at %.2f GHz; "
 	       "%s the host's\n", c, (double)c / (clk / 1000.0), clk / 1e6, ok ? "equal to" : "DIFFERENT from");
 	/* the same on one and on two warps of a block, without and with the
-	 * vault's launch bounds, in both shapes */
+	 * vault's launch bounds */
 	uint32_t *dx2;
 	long long *dc2, c2[2];
 	CK(cudaMalloc(&dx2, 256)); CK(cudaMalloc(&dc2, sizeof c2));
-	for (uint32_t r2l = 0; r2l < 2; r2l++)
 	for (int lb = 0; lb < 2; lb++)
 		for (uint32_t warps = 1; warps <= 2; warps++) {
 			for (int rep = 0; rep < 2; rep++) {
 				CK(cudaMemcpy(dx2, hx, 128, cudaMemcpyHostToDevice));
 				CK(cudaMemcpy(dx2 + 32, hx, 128, cudaMemcpyHostToDevice));
 				if (lb)
-					k_mm_exp2_lb<<<1, 64>>>(dm, dx2, de, 1088, dr2, m0i, 32, warps, r2l, dc2);
+					k_mm_exp2_lb<<<1, 64>>>(dm, dx2, de, 1088, dr2, m0i, 32, warps, dc2);
 				else
-					k_mm_exp2<<<1, 64>>>(dm, dx2, de, 1088, dr2, m0i, 32, warps, r2l, dc2);
+					k_mm_exp2<<<1, 64>>>(dm, dx2, de, 1088, dr2, m0i, 32, warps, dc2);
 			}
 			CK(cudaDeviceSynchronize());
 			CK(cudaMemcpy(c2, dc2, sizeof c2, cudaMemcpyDeviceToHost));
 			CK(cudaMemcpy(got, dx2, 256, cudaMemcpyDeviceToHost));
 			bool ok2 = std::memcmp(got, want, 128) == 0 && (warps < 2 || std::memcmp(got + 32, want, 128) == 0);
 			bad |= !ok2;
-			printf("BENCH mm exponentiation%s on %u warp%s of a block%s: %.0f us",
-			       r2l ? " right to left (two chains a step)" : "", warps, warps > 1 ? "s" : "",
+			printf("BENCH mm exponentiation on %u warp%s of a block%s: %.0f us", warps, warps > 1 ? "s" : "",
 			       lb ? ", __launch_bounds__(64, 8)" : "", (double)c2[0] / (clk / 1000.0));
 			if (warps > 1)
 				printf(" and %.0f us", (double)c2[1] / (clk / 1000.0));

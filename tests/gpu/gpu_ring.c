@@ -6,8 +6,7 @@
  * side and used on the other (same KEK), AES modes, HMAC sign/verify,
  * errors (wrong identity, bad spans, small buffers), GPU key generation and
  * random, many threads over a wrapping ring, a sealed (keyless) vault,
- * reopen from a key file, RSA in both shapes of its exponentiations
- * (pv_cuda_params.rsa_shape), and sealing on a GPU fault.
+ * reopen from a key file, and sealing on a GPU fault.
  *
  * Output: one line per test, then "gpu_ring: N passed, N failed".
  * Without a CUDA device: one line "SKIP: no CUDA device", exit 77.
@@ -541,71 +540,6 @@ static void t_sealed_and_reopen(void)
 	CHECK(both(&q, PV_OK));
 }
 
-/* RSA private operations in both shapes of the CRT exponentiations
- * (pv_cuda_params.rsa_shape: right to left with two chains a step, as a
- * lone request runs them, and the window of 4 bits, as under load), each
- * against the CPU engine: RSA-1024 and -2048 (16 and 32 limbs a prime). */
-static void t_rsa_shapes(void)
-{
-	static const uint32_t shapes[] = { PV_CUDA_RSA_LONE, PV_CUDA_RSA_LOADED }, bits[] = { 1024, 2048 };
-	static rq q;
-	static uint8_t g[ARENA], blob[2][PV_BLOB_MAX], m[256];
-	uint8_t id[2][16];
-	uint32_t bl[2] = { 0, 0 };
-	char why[256];
-	pv_cuda_params p;
-	ve_result r;
-	begin("RSA-1024 / -2048 private operations in both exponentiation shapes, against the CPU engine");
-	for (int k = 0; k < 2; k++) {
-		memcpy(id[k], id2, 16);
-		id[k][15] = (uint8_t)('a' + k);
-		rq_init(&q, PV_OP_GENERATE_PAIR, PV_MECH_RSA_KEY_PAIR_GEN);
-		q.d.new_type = PV_KEY_RSA;
-		q.d.new_len = bits[k];
-		q.d.new_usage = PV_USE_ALL;
-		memcpy(q.d.new_id, id[k], 16);
-		q.d.out = rq_out(&q, PV_BLOB_MAX);
-		q.d.out2 = rq_out(&q, 1024);
-		CHECK(host_run(&HW, &q, &r, g) == PV_OK);
-		if (r.status == PV_OK) {
-			bl[k] = r.out_len;
-			memcpy(blob[k], g + q.d.out.off, r.out_len);
-		}
-	}
-	CHECK(pv_cuda_close(V) == PV_OK);
-	V = NULL;
-	memset(&p, 0, sizeof p);
-	p.nslots = 32;
-	p.slot_arena = ARENA;
-	p.master_key_path = mk_path;
-	p.rsa_shape = PV_CUDA_RSA_LOADED + 1u;
-	CHECK(pv_cuda_open(&p, &V, why, sizeof why) == PV_ERR_ARGS && V == NULL);
-	for (int s = 0; s < 3; s++) {
-		p.rsa_shape = s < 2 ? shapes[s] : PV_CUDA_RSA_BY_LOAD;   /* default last: t_seal uses V */
-		CHECK(pv_cuda_open(&p, &V, why, sizeof why) == PV_OK);
-		if (V == NULL) {
-			printf("  open: %s\n", why);
-			return;
-		}
-		if (s == 2)
-			break;
-		for (int k = 0; k < 2; k++)
-			for (int i = 0; i < 4 && bl[k] != 0; i++) {
-				const uint32_t kb = bits[k] / 8u;
-				rbytes(m, kb);
-				m[0] &= 0x7f;                   /* below n */
-				rq_init(&q, PV_OP_SIGN, PV_MECH_RSA_X_509);
-				memcpy(q.d.key_id, id[k], 16);
-				q.d.key = rq_put(&q, blob[k], bl[k]);
-				q.d.in = rq_put(&q, m, i == 3 ? kb - 5u : kb);
-				q.d.out = rq_out(&q, kb);
-				CHECK(both(&q, PV_OK));
-			}
-		CHECK(pv_cuda_close(V) == PV_OK);
-		V = NULL;
-	}
-}
-
 static void t_seal(void)
 {
 	char why[256];
@@ -688,8 +622,6 @@ int main(void)
 		t_threads();
 		t_sealed_and_reopen();
 	}
-	if (V != NULL)
-		t_rsa_shapes();
 	if (V != NULL)
 		t_seal();
 	unlink(mk_path);
