@@ -214,8 +214,8 @@
 #      1,024 threads (the host's CPU per operation as the load grows)
 #   66 a change to a lone RSA request's exponentiations (this bundle, A)
 #      against the module before it (B = $AB_B, swapped in as in 62):
-#      gpu_bench mm (both shapes alone), gpu_kat, gpu_ring (both shapes
-#      through the vault), engine_pk, engine_pk_wycheproof, pk_general,
+#      gpu_bench mm (the product and exponentiation alone), gpu_kat,
+#      gpu_ring, engine_pk, engine_pk_wycheproof, pk_general,
 #      p11pk, gpu_bench sig (lone RSA by stage), then p11bench RSA-2048 at
 #      1, 16 and 1,024 threads on A and B
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
