@@ -22,6 +22,10 @@ static uint32_t pvp_cpus(void)
 
 int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena, int gpu, int scope)
 {
+	/* ve_ring.h's geometry: slots a power of two, arenas a multiple of 64
+	 * bytes (every slot header then stays aligned) */
+	if (nslots == 0u || (nslots & (nslots - 1u)) != 0u || slot_arena < 64u || slot_arena % 64u != 0u)
+		return PV_ERR_ARGS;
 	if (p->owner == NULL || nslots != p->nslots) {
 		pvp_release(p);
 		p->owner = (pv_req **)calloc(nslots, sizeof *p->owner);

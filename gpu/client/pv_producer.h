@@ -51,7 +51,8 @@ typedef int (*pvp_lost_fn)(void *arg);
 /* Use ring (ve_ring.h layout, free_seq initialised by its worker side);
  * again after a reconnect, with nothing in flight.  scope: the futexes
  * its worker sleeps and wakes on (pv_futex.h; PV_FUTEX_SHARED when the
- * worker is another process).  PV_ERR_NOMEM. */
+ * worker is another process).  PV_ERR_ARGS (not ve_ring.h's geometry),
+ * PV_ERR_NOMEM. */
 int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena, int gpu, int scope);
 void pvp_release(pv_producer *p);
 

@@ -22,10 +22,11 @@
 #define SMALL 100u                        /* a message, in an arena of 4 KiB */
 #define LARGE ((uint32_t)PV_BULK_MIN + 4099u)   /* one in an arena of 3 x that */
 
-/* The arena's size for a message of len bytes. */
+/* The arena's size for a message of len bytes (ve_ring.h: a multiple of
+ * 64, so that every slot stays aligned). */
 static uint32_t arena_for(uint32_t len)
 {
-	return len == SMALL ? 4096u : 3u * LARGE;
+	return len == SMALL ? 4096u : (3u * LARGE + 63u) & ~63u;
 }
 
 static int fake_status;
@@ -69,6 +70,8 @@ static uint8_t *run_one(uint32_t op, int status, size_t state_cap, uint32_t len,
 	for (i = 0; i < NSLOTS; i++)
 		ve_ring_slot(ring, NSLOTS, asz, i)->host.free_seq = i;
 	memset(&p, 0, sizeof p);
+	CU_ASSERT_EQUAL(pvp_attach(&p, ring, NSLOTS, asz + 4u, 0, PV_FUTEX_PRIVATE), PV_ERR_ARGS);
+	CU_ASSERT_EQUAL(pvp_attach(&p, ring, NSLOTS - 1u, asz, 0, PV_FUTEX_PRIVATE), PV_ERR_ARGS);
 	CU_ASSERT_EQUAL_FATAL(pvp_attach(&p, ring, NSLOTS, asz, 0, PV_FUTEX_PRIVATE), PV_OK);
 	p.exec = fake_exec;
 	fake_status = status;
