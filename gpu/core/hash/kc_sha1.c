@@ -1,5 +1,6 @@
 /* kc_sha1.c - SHA-1 (FIPS 180-4, 6.1). */
 #include "kc_sha1.h"
+#include "kc_md.h"
 #include "../kc_util.h"
 
 KC_API void kc_sha1_compress(uint32_t h[5], const uint8_t *block)
@@ -48,45 +49,11 @@ KC_API void kc_sha1_init(kc_sha1_state *s)
 
 KC_API void kc_sha1_update(kc_sha1_state *s, const void *data, size_t len)
 {
-	const uint8_t *p = (const uint8_t *)data;
-	size_t fill = (size_t)(s->count & (KC_SHA1_BLOCK - 1));
-
-	s->count += (uint64_t)len;
-	if (fill) {
-		size_t n = KC_SHA1_BLOCK - fill;
-		if (n > len)
-			n = len;
-		kc_memcpy(s->buf + fill, p, n);
-		p += n;
-		len -= n;
-		fill += n;
-		if (fill < KC_SHA1_BLOCK)
-			return;
-		kc_sha1_compress(s->h, s->buf);
-	}
-	while (len >= KC_SHA1_BLOCK) {
-		kc_sha1_compress(s->h, p);
-		p += KC_SHA1_BLOCK;
-		len -= KC_SHA1_BLOCK;
-	}
-	kc_memcpy(s->buf, p, len);
+	kc_md_update(KC_MD_SHA1, s->h, s->buf, &s->count, data, len);
 }
 
 KC_API void kc_sha1_final(kc_sha1_state *s, uint8_t *out)
 {
-	size_t fill = (size_t)(s->count & (KC_SHA1_BLOCK - 1));
-	unsigned i;
-
-	s->buf[fill++] = 0x80;
-	if (fill > KC_SHA1_BLOCK - 8) {
-		kc_memset(s->buf + fill, 0, KC_SHA1_BLOCK - fill);
-		kc_sha1_compress(s->h, s->buf);
-		fill = 0;
-	}
-	kc_memset(s->buf + fill, 0, KC_SHA1_BLOCK - 8 - fill);
-	kc_store_be64(s->buf + KC_SHA1_BLOCK - 8, s->count << 3);
-	kc_sha1_compress(s->h, s->buf);
-	for (i = 0; i < 5; i++)
-		kc_store_be32(out + 4 * i, s->h[i]);
+	kc_md_final(KC_MD_SHA1, s->h, s->buf, s->count, out, KC_SHA1_LEN);
 	kc_wipe(s, sizeof *s);
 }

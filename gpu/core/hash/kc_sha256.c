@@ -1,5 +1,6 @@
 /* kc_sha256.c - SHA-224 and SHA-256 (FIPS 180-4, 6.2 and 6.3). */
 #include "kc_sha2.h"
+#include "kc_md.h"
 #include "../kc_util.h"
 
 KC_PRIV uint32_t kc_sha256_ch(uint32_t x, uint32_t y, uint32_t z) { return (x & y) ^ (~x & z); }
@@ -74,52 +75,12 @@ KC_API void kc_sha224_init(kc_sha256_state *s)
 
 KC_API void kc_sha256_update(kc_sha256_state *s, const void *data, size_t len)
 {
-	const uint8_t *p = (const uint8_t *)data;
-	size_t fill = (size_t)(s->count & (KC_SHA256_BLOCK - 1));
-
-	s->count += (uint64_t)len;
-	if (fill) {
-		size_t n = KC_SHA256_BLOCK - fill;
-		if (n > len)
-			n = len;
-		kc_memcpy(s->buf + fill, p, n);
-		p += n;
-		len -= n;
-		fill += n;
-		if (fill < KC_SHA256_BLOCK)
-			return;
-		kc_sha256_compress(s->h, s->buf);
-	}
-	while (len >= KC_SHA256_BLOCK) {
-		kc_sha256_compress(s->h, p);
-		p += KC_SHA256_BLOCK;
-		len -= KC_SHA256_BLOCK;
-	}
-	kc_memcpy(s->buf, p, len);
+	kc_md_update(KC_MD_SHA256, s->h, s->buf, &s->count, data, len);
 }
 
 KC_API void kc_sha256_final_n(kc_sha256_state *s, uint8_t *out, size_t outlen)
 {
-	size_t fill = (size_t)(s->count & (KC_SHA256_BLOCK - 1));
-	uint64_t bits = s->count << 3;
-	uint8_t tmp[32];
-	unsigned i;
-
-	s->buf[fill++] = 0x80;
-	if (fill > KC_SHA256_BLOCK - 8) {
-		kc_memset(s->buf + fill, 0, KC_SHA256_BLOCK - fill);
-		kc_sha256_compress(s->h, s->buf);
-		fill = 0;
-	}
-	kc_memset(s->buf + fill, 0, KC_SHA256_BLOCK - 8 - fill);
-	kc_store_be64(s->buf + KC_SHA256_BLOCK - 8, bits);
-	kc_sha256_compress(s->h, s->buf);
-	for (i = 0; i < 8; i++)
-		kc_store_be32(tmp + 4 * i, s->h[i]);
-	if (outlen > sizeof tmp)
-		outlen = sizeof tmp;
-	kc_memcpy(out, tmp, outlen);
-	kc_wipe(tmp, sizeof tmp);
+	kc_md_final(KC_MD_SHA256, s->h, s->buf, s->count, out, outlen);
 	kc_wipe(s, sizeof *s);
 }
 

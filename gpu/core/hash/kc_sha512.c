@@ -1,5 +1,6 @@
 /* kc_sha512.c - SHA-384 and SHA-512 (FIPS 180-4, 6.4 and 6.5). */
 #include "kc_sha2.h"
+#include "kc_md.h"
 #include "../kc_util.h"
 
 KC_API void kc_sha512_compress(uint64_t h[8], const uint8_t *block)
@@ -80,53 +81,12 @@ KC_API void kc_sha384_init(kc_sha512_state *s)
 
 KC_API void kc_sha512_update(kc_sha512_state *s, const void *data, size_t len)
 {
-	const uint8_t *p = (const uint8_t *)data;
-	size_t fill = (size_t)(s->count & (KC_SHA512_BLOCK - 1));
-
-	s->count += (uint64_t)len;
-	if (fill) {
-		size_t n = KC_SHA512_BLOCK - fill;
-		if (n > len)
-			n = len;
-		kc_memcpy(s->buf + fill, p, n);
-		p += n;
-		len -= n;
-		fill += n;
-		if (fill < KC_SHA512_BLOCK)
-			return;
-		kc_sha512_compress(s->h, s->buf);
-	}
-	while (len >= KC_SHA512_BLOCK) {
-		kc_sha512_compress(s->h, p);
-		p += KC_SHA512_BLOCK;
-		len -= KC_SHA512_BLOCK;
-	}
-	kc_memcpy(s->buf, p, len);
+	kc_md_update(KC_MD_SHA512, s->h, s->buf, &s->count, data, len);
 }
 
 KC_API void kc_sha512_final_n(kc_sha512_state *s, uint8_t *out, size_t outlen)
 {
-	size_t fill = (size_t)(s->count & (KC_SHA512_BLOCK - 1));
-	uint8_t tmp[64];
-	unsigned i;
-
-	s->buf[fill++] = 0x80;
-	if (fill > KC_SHA512_BLOCK - 16) {
-		kc_memset(s->buf + fill, 0, KC_SHA512_BLOCK - fill);
-		kc_sha512_compress(s->h, s->buf);
-		fill = 0;
-	}
-	kc_memset(s->buf + fill, 0, KC_SHA512_BLOCK - 16 - fill);
-	/* 128-bit big-endian bit length */
-	kc_store_be64(s->buf + KC_SHA512_BLOCK - 16, s->count >> 61);
-	kc_store_be64(s->buf + KC_SHA512_BLOCK - 8, s->count << 3);
-	kc_sha512_compress(s->h, s->buf);
-	for (i = 0; i < 8; i++)
-		kc_store_be64(tmp + 8 * i, s->h[i]);
-	if (outlen > sizeof tmp)
-		outlen = sizeof tmp;
-	kc_memcpy(out, tmp, outlen);
-	kc_wipe(tmp, sizeof tmp);
+	kc_md_final(KC_MD_SHA512, s->h, s->buf, s->count, out, outlen);
 	kc_wipe(s, sizeof *s);
 }
 

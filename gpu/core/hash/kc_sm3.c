@@ -1,5 +1,6 @@
 /* kc_sm3.c - SM3 (GB/T 32905-2016). */
 #include "kc_sm3.h"
+#include "kc_md.h"
 #include "../kc_util.h"
 
 KC_PRIV uint32_t kc_sm3_p0(uint32_t x) { return x ^ kc_rotl32(x, 9) ^ kc_rotl32(x, 17); }
@@ -55,45 +56,11 @@ KC_API void kc_sm3_init(kc_sm3_state *s)
 
 KC_API void kc_sm3_update(kc_sm3_state *s, const void *data, size_t len)
 {
-	const uint8_t *p = (const uint8_t *)data;
-	size_t fill = (size_t)(s->count & (KC_SM3_BLOCK - 1));
-
-	s->count += (uint64_t)len;
-	if (fill) {
-		size_t n = KC_SM3_BLOCK - fill;
-		if (n > len)
-			n = len;
-		kc_memcpy(s->buf + fill, p, n);
-		p += n;
-		len -= n;
-		fill += n;
-		if (fill < KC_SM3_BLOCK)
-			return;
-		kc_sm3_compress(s->h, s->buf);
-	}
-	while (len >= KC_SM3_BLOCK) {
-		kc_sm3_compress(s->h, p);
-		p += KC_SM3_BLOCK;
-		len -= KC_SM3_BLOCK;
-	}
-	kc_memcpy(s->buf, p, len);
+	kc_md_update(KC_MD_SM3, s->h, s->buf, &s->count, data, len);
 }
 
 KC_API void kc_sm3_final(kc_sm3_state *s, uint8_t *out)
 {
-	size_t fill = (size_t)(s->count & (KC_SM3_BLOCK - 1));
-	unsigned i;
-
-	s->buf[fill++] = 0x80;
-	if (fill > KC_SM3_BLOCK - 8) {
-		kc_memset(s->buf + fill, 0, KC_SM3_BLOCK - fill);
-		kc_sm3_compress(s->h, s->buf);
-		fill = 0;
-	}
-	kc_memset(s->buf + fill, 0, KC_SM3_BLOCK - 8 - fill);
-	kc_store_be64(s->buf + KC_SM3_BLOCK - 8, s->count << 3);
-	kc_sm3_compress(s->h, s->buf);
-	for (i = 0; i < 8; i++)
-		kc_store_be32(out + 4 * i, s->h[i]);
+	kc_md_final(KC_MD_SM3, s->h, s->buf, s->count, out, KC_SM3_LEN);
 	kc_wipe(s, sizeof *s);
 }
