@@ -10,13 +10,30 @@ KC_PRIV size_t kc_md_block(uint32_t md)
 	return md == KC_MD_SHA512 ? KC_SHA512_BLOCK : KC_SHA256_BLOCK;
 }
 
-KC_PRIV void kc_md_compress(uint32_t md, void *h, const uint8_t *block)
+/* n blocks into h: the algorithm is chosen once per call, each loop calls
+ * its compression directly (on the GPU, a choice per block cost a 4 KiB
+ * SM3 digest 4 % more time, run 125) */
+KC_PRIV void kc_md_blocks(uint32_t md, void *h, const uint8_t *p, size_t n)
 {
+	size_t i;
+
 	switch (md) {
-	case KC_MD_SHA1: kc_sha1_compress((uint32_t *)h, block); break;
-	case KC_MD_SHA256: kc_sha256_compress((uint32_t *)h, block); break;
-	case KC_MD_SHA512: kc_sha512_compress((uint64_t *)h, block); break;
-	default: kc_sm3_compress((uint32_t *)h, block); break;
+	case KC_MD_SHA1:
+		for (i = 0; i < n; i++)
+			kc_sha1_compress((uint32_t *)h, p + i * KC_SHA1_BLOCK);
+		break;
+	case KC_MD_SHA256:
+		for (i = 0; i < n; i++)
+			kc_sha256_compress((uint32_t *)h, p + i * KC_SHA256_BLOCK);
+		break;
+	case KC_MD_SHA512:
+		for (i = 0; i < n; i++)
+			kc_sha512_compress((uint64_t *)h, p + i * KC_SHA512_BLOCK);
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			kc_sm3_compress((uint32_t *)h, p + i * KC_SM3_BLOCK);
+		break;
 	}
 }
 
@@ -25,27 +42,25 @@ KC_API void kc_md_update(uint32_t md, void *h, uint8_t *buf, uint64_t *count,
 {
 	const uint8_t *p = (const uint8_t *)data;
 	const size_t bl = kc_md_block(md);
-	size_t fill = (size_t)(*count & (bl - 1));
+	size_t fill = (size_t)(*count & (bl - 1)), n;
 
 	*count += (uint64_t)len;
 	if (fill) {
-		size_t n = bl - fill;
-		if (n > len)
-			n = len;
-		kc_memcpy(buf + fill, p, n);
-		p += n;
-		len -= n;
-		fill += n;
+		size_t take = bl - fill;
+		if (take > len)
+			take = len;
+		kc_memcpy(buf + fill, p, take);
+		p += take;
+		len -= take;
+		fill += take;
 		if (fill < bl)
 			return;
-		kc_md_compress(md, h, buf);
+		kc_md_blocks(md, h, buf, 1);
 	}
-	while (len >= bl) {
-		kc_md_compress(md, h, p);
-		p += bl;
-		len -= bl;
-	}
-	kc_memcpy(buf, p, len);
+	n = md == KC_MD_SHA512 ? len >> 7 : len >> 6;
+	kc_md_blocks(md, h, p, n);
+	p += n * bl;
+	kc_memcpy(buf, p, len - n * bl);
 }
 
 KC_PRIV void kc_md_pad(uint32_t md, void *h, uint8_t *buf, uint64_t count)
@@ -56,14 +71,14 @@ KC_PRIV void kc_md_pad(uint32_t md, void *h, uint8_t *buf, uint64_t count)
 	buf[fill++] = 0x80;
 	if (fill > bl - ll) {
 		kc_memset(buf + fill, 0, bl - fill);
-		kc_md_compress(md, h, buf);
+		kc_md_blocks(md, h, buf, 1);
 		fill = 0;
 	}
 	kc_memset(buf + fill, 0, bl - 8 - fill);
 	if (ll == 16)
 		kc_store_be64(buf + bl - 16, count >> 61);   /* the length's high word */
 	kc_store_be64(buf + bl - 8, count << 3);
-	kc_md_compress(md, h, buf);
+	kc_md_blocks(md, h, buf, 1);
 }
 
 KC_API void kc_md_final(uint32_t md, void *h, uint8_t *buf, uint64_t count,
