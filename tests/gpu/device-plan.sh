@@ -222,8 +222,8 @@
 #      before it (B = $AB_B, swapped in as in 62): gpu_kat, gpu_ring, the
 #      engine / PKCS#11 oracle, Wycheproof and blob suites, e2e
 #      token-basic, 30 s of the 64-thread stress, then p11bench SHA-256
-#      and SM3 4 KiB at 1 and 1,024 threads (a digest's execute time on the
-#      GPU, and the rate) on A, B, A, B
+#      and SM3 4 KiB at 1 and 1,024 threads (AB_THREADS; a digest's execute
+#      time on the GPU, and the rate) on A, B, A, B
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -695,17 +695,17 @@ case "${1:-}" in
      cp /tmp/pv-module-a.so "$M"
      grep -h 'BENCH mm' "$OUT/summary-mm.txt"; grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"
      for x in a b; do echo "== $x"; grep -h '| token\|execute' "$OUT/summary-$x.txt"; done ;;
-  67) (export PV_KAT_LIMIT=60 PV_RING_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=0.5 \
+  67) (export PV_KAT_LIMIT=60 PV_RING_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=220 PV_UNIT_TIMEOUT_SCALE=0.5 \
         PV_UNIT_NAMES="engine_oracle p11_oracle engine_wycheproof p11_wycheproof engine_blob" \
         PV_E2E="token-basic" PV_E2E_LIMIT=60 PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
-      timeout 380 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,e2e,stress > /dev/null 2>&1)
+      timeout 440 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,e2e,stress > /dev/null 2>&1)
      mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
      M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
      cp "$M" /tmp/pv-module-a.so
      for x in a1 b1 a2 b2; do
        case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
        (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=sha256-4k,sm3-4k \
-          PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
+          PV_BENCH_THREADS=${AB_THREADS:-1,1024} PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
         timeout 40 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
        mv "$OUT/summary.txt" "$OUT/summary-$x.txt"
      done
