@@ -44,6 +44,7 @@
 #define KC_EC_COOP_INV_TAKE(r) pvcw_hook_inv_take(r)
 #include "gpu/core/ec/kc_ec_int.h"   /* kc_ecf_inv_blind, KC_EC_MAXL */
 #include "gpu/core/kc_util.h"        /* kc_wipe */
+#include "gpu/core/pk/kc_rsa.h"      /* kc_rsa_core_prep, KC_RSA_MAX_HBYTES */
 
 #define PVCW_ALL 0xffffffffu
 
@@ -57,8 +58,10 @@ static __shared__ uint32_t pvc_coop;
  * (RSA-2048 CRT with 64 bits of blinding); op 2, a blinded EC inversion
  * x = x^-1 mod *mod with blinding value r2 (KC_EC_COOP_INV_POST); ops 3
  * and 4, warp 1's half of a CTR / ECB pass or of a GHASH over a message in
- * global memory (pvc_ctr_warp.cuh, its own job record).  Wiped by warp 0
- * after each use; op is 0 while warp 1 is free. */
+ * global memory (pvc_ctr_warp.cuh, its own job record); op 5, q's CRT
+ * preparation (kc_rsa_core_prep) beside p's, its inputs in pvcw_sprep and
+ * its results in x (c mod q), m (q), r2 and e (the blinded exponent).
+ * Wiped by warp 0 after each use; op is 0 while warp 1 is free. */
 #define PVCW_JOB_EW 34u
 struct pvcw_job {
 	uint32_t op, nl, ebits, m0i;
@@ -66,6 +69,15 @@ struct pvcw_job {
 	uint32_t x[32], r2[32], m[32], e[PVCW_JOB_EW];
 };
 static __shared__ pvcw_job pvcw_sjob;
+
+/* Op 5's inputs: c in 2 hl limbs, q and d_q as the key holds them, the 64
+ * bits of blinding; ok is its result's ctl. */
+struct pvcw_prepjob {
+	uint32_t cw[64];
+	uint8_t qb[KC_RSA_MAX_HBYTES], db[KC_RSA_MAX_HBYTES], rnd[8];
+	uint32_t bits, ok;
+};
+static __shared__ pvcw_prepjob pvcw_sprep;
 
 /* Every kernel of a translation unit that includes this header sets the
  * mode (pvc_coop's values) before any core call: shared memory starts
@@ -358,6 +370,34 @@ __device__ static __noinline__ void pvcw_job_inv(void)
  * which is included after the core. */
 __device__ static void pvcw_job_sym(uint32_t op);
 
+/* Warp 1, job op 5: q's CRT preparation, every lane on its own copy; the
+ * lanes write the results back once all have computed them. */
+__device__ static __noinline__ void pvcw_job_prep(void)
+{
+	pvcw_job *j = &pvcw_sjob;
+	const pvcw_prepjob *in = &pvcw_sprep;
+	const uint32_t hl = j->nl, L = pvcw_lane();
+	uint32_t m[32], ex[PVCW_JOB_EW], px[32], r2[32], m0i = 0, ok;
+
+	ok = kc_rsa_core_prep(m, ex, in->cw, in->qb, in->db, in->rnd, in->bits, hl, px, r2, &m0i);
+	__syncwarp();
+	if (L < hl) {
+		j->x[L] = m[L];
+		j->m[L] = px[L];
+		j->r2[L] = r2[L];
+	}
+	for (uint32_t i = L; i < hl + 2u; i += 32u)
+		j->e[i] = ex[i];
+	if (L == 0u) {
+		j->m0i = m0i;
+		pvcw_sprep.ok = ok;
+	}
+	kc_wipe(m, sizeof m);
+	kc_wipe(ex, sizeof ex);
+	kc_wipe(px, sizeof px);
+	kc_wipe(r2, sizeof r2);
+}
+
 /* Warp 1 while warp 0 runs a request in mode 2: serve jobs until warp 0
  * posts the end (pvcw_release). */
 __device__ static __noinline__ void pvcw_helper(void)
@@ -368,6 +408,8 @@ __device__ static __noinline__ void pvcw_helper(void)
 			return;
 		if (pvcw_sjob.op == 2u)
 			pvcw_job_inv();
+		else if (pvcw_sjob.op == 5u)
+			pvcw_job_prep();
 		else if (pvcw_sjob.op >= 3u)
 			pvcw_job_sym(pvcw_sjob.op);
 		else
@@ -432,6 +474,78 @@ __device__ static __noinline__ void pvcw_release(void)
 		pvcw_sjob.op = 0;
 	__syncwarp();
 	pvcw_bar(1);
+}
+
+/* KC_RSA_COOP_PREP_POST / _TAKE (kc_rsa_core.c): warp 0 (all lanes, mode
+ * 2) hands q's CRT preparation to warp 1 and does p's; the take waits for
+ * it, copies the results into every lane's arrays and wipes the job. */
+__host__ __device__ static __noinline__ int pvcw_hook_prep_post(const uint32_t *cw, const uint8_t *qb,
+	const uint8_t *db, const uint8_t *rnd, uint32_t bits, size_t hl)
+{
+#ifdef __CUDA_ARCH__
+	const uint32_t L = pvcw_lane();
+	if (pvc_coop != 2u || (threadIdx.x >> 5) != 0u || __activemask() != PVCW_ALL || hl > 32u)
+		return 0;
+	for (uint32_t i = L; i < 2u * hl; i += 32u)
+		pvcw_sprep.cw[i] = cw[i];
+	for (uint32_t i = L; i < KC_RSA_MAX_HBYTES; i += 32u) {
+		pvcw_sprep.qb[i] = qb[i];
+		pvcw_sprep.db[i] = db[i];
+	}
+	if (L < 8u)
+		pvcw_sprep.rnd[L] = rnd[L];
+	if (L == 0u) {
+		pvcw_sprep.bits = bits;
+		pvcw_sjob.nl = (uint32_t)hl;
+		pvcw_sjob.op = 5u;
+	}
+	__syncwarp();
+	pvcw_bar(1);
+	return 1;
+#else
+	(void)cw; (void)qb; (void)db; (void)rnd; (void)bits; (void)hl;
+	return 0;
+#endif
+}
+
+__host__ __device__ static __noinline__ uint32_t pvcw_hook_prep_take(uint32_t *m, uint32_t *ex,
+	uint32_t *px, uint32_t *r2, uint32_t *m0ip)
+{
+#ifdef __CUDA_ARCH__
+	pvcw_job *j = &pvcw_sjob;
+	const uint32_t L = pvcw_lane(), hl = j->nl;
+	uint32_t ok;
+
+	pvcw_bar(2);
+	for (uint32_t i = 0; i < hl; i++) {
+		m[i] = j->x[i];
+		px[i] = j->m[i];
+		r2[i] = j->r2[i];
+	}
+	for (uint32_t i = 0; i < hl + 2u; i++)
+		ex[i] = j->e[i];
+	*m0ip = j->m0i;
+	ok = pvcw_sprep.ok;
+	__syncwarp();
+	j->x[L] = j->m[L] = j->r2[L] = 0;
+	for (uint32_t i = L; i < PVCW_JOB_EW; i += 32u)
+		j->e[i] = 0;
+	pvcw_sprep.cw[L] = pvcw_sprep.cw[32u + L] = 0;
+	for (uint32_t i = L; i < KC_RSA_MAX_HBYTES; i += 32u)
+		pvcw_sprep.qb[i] = pvcw_sprep.db[i] = 0;
+	if (L < 8u)
+		pvcw_sprep.rnd[L] = 0;
+	if (L == 0u) {
+		pvcw_sprep.ok = 0;
+		j->m0i = 0;
+		j->op = 0;
+	}
+	__syncwarp();
+	return ok;
+#else
+	(void)m; (void)ex; (void)px; (void)r2; (void)m0ip;
+	return 0u;
+#endif
 }
 
 /* The whole warp is here, running one request with identical data. */
@@ -646,5 +760,7 @@ __host__ __device__ static int pvcw_hook_ghash(uint8_t y[16], const uint8_t h[16
 #define KC_BN_COOP_MODEXP(x, e, ebits, r2, m, nl, m0i) pvcw_hook_modexp(x, e, ebits, r2, m, nl, m0i)
 #define KC_BN_COOP_MODEXP_PUB(x, e, r2, m, nl, m0i) pvcw_hook_modexp_pub(x, e, r2, m, nl, m0i)
 #define KC_BN_COOP_R2(r2, m, nl, m0i, from) pvcw_hook_r2(r2, m, nl, m0i, from)
+#define KC_RSA_COOP_PREP_POST(cw, qb, db, rnd, bits, hl) pvcw_hook_prep_post(cw, qb, db, rnd, bits, hl)
+#define KC_RSA_COOP_PREP_TAKE(m, ex, px, r2, m0ip) pvcw_hook_prep_take(m, ex, px, r2, m0ip)
 
 #endif /* PVC_BN_WARP_CUH */

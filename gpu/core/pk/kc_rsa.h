@@ -197,14 +197,23 @@ KC_API int kc_rsa_mgf1_xor(uint32_t alg, const uint8_t *seed, size_t slen,
  * *ok is 0.  Nothing branches on the input value, *range or *ok. */
 KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t *in,
                              size_t inlen, uint8_t *out, uint32_t *ok, uint32_t *range);
-/* Constant-time tail of a decryption: the message is buf[start .. k);
- * moves it to buf[0 ..) with log2(k) masked shift passes, zeroes the rest;
- * if good == 0 zeroes everything and *outlen = 0.  Returns PV_OK or
- * PV_ERR_ENC_INVALID, computed with masks. */
+/* One prime's CRT preparation for kc_rsa_private_ct: px (hl limbs) and its
+ * R^2 mod px in r2, ex = d_x + r (px - 1) (hl + 2 limbs, r the 64 bits at
+ * rnd), m = c mod px from cw (c in 2 hl limbs), *m0ip = -px^-1 mod 2^32.
+ * pb and db are the key's 256-byte big-endian fields.  Returns ctl: the
+ * fields fit and px is odd.  (The CUDA vault runs q's on a second warp
+ * beside p's: KC_RSA_COOP_PREP_POST / _TAKE, kc_rsa_core.c.) */
+KC_API uint32_t kc_rsa_core_prep(uint32_t *m, uint32_t *ex, const uint32_t *cw, const uint8_t *pb,
+                                 const uint8_t *db, const uint8_t *rnd, uint32_t bits, size_t hl,
+                                 uint32_t *px, uint32_t *r2, uint32_t *m0ip);
 /* Random prime p of exactly pbits bits (top two bits set, p = 3 mod 4),
  * gcd(e, p-1) = 1, with dp = e^-1 mod (p-1); p and dp have
  * ceil(pbits/32) limbs.  PV_ERR_RANDOM on DRBG failure or no prime found. */
 KC_API int kc_prime_gen(kc_drbg *rng, uint32_t *p, uint32_t pbits, uint32_t e, uint32_t *dp);
+/* Constant-time tail of a decryption: the message is buf[start .. k);
+ * moves it to buf[0 ..) with log2(k) masked shift passes, zeroes the rest;
+ * if good == 0 zeroes everything and *outlen = 0.  Returns PV_OK or
+ * PV_ERR_ENC_INVALID, computed with masks. */
 KC_API int kc_rsa_ct_unpad(uint8_t *buf, size_t k, uint32_t start, uint32_t good, size_t *outlen);
 
 #endif /* KC_RSA_H */

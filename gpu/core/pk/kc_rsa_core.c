@@ -19,6 +19,17 @@
 #define KC_RSA_NL (KC_BN_MAX_LIMBS)
 #define KC_RSA_HL (KC_BN_MAX_LIMBS / 2)
 
+/* q's CRT preparation computed elsewhere while the caller does p's:
+ * KC_RSA_COOP_PREP_POST(cw, qb, db, rnd, bits, hl) starts it (1) or
+ * declines (0), KC_RSA_COOP_PREP_TAKE(m, ex, px, r2, m0ip) waits for a
+ * posted one and returns its ctl, as kc_rsa_core_prep would.  The vault
+ * kernel's warp 1 does it (gpu/cuda/pvc_bn_warp.cuh); elsewhere nothing is
+ * posted. */
+#ifndef KC_RSA_COOP_PREP_POST
+#define KC_RSA_COOP_PREP_POST(cw, qb, db, rnd, bits, hl) 0
+#define KC_RSA_COOP_PREP_TAKE(m, ex, px, r2, m0ip) 0u
+#endif
+
 KC_API size_t kc_rsa_len(uint32_t bits)
 {
 	return ((size_t)bits + 7) / 8;
@@ -93,9 +104,9 @@ KC_API int kc_rsa_public(const kc_rsa_pub *pk, const uint8_t *in, size_t inlen, 
  * 2^(bits - 1 - 32 hl) (RSA-2048: 2^1023, one doubling instead of 1,024).
  * A key whose primes do not multiply to n gets a wrong r2 and a wrong
  * result, which the fault check refuses like any other. */
-KC_PRIV uint32_t kc_rsa_core_prep(uint32_t *m, uint32_t *ex, const uint32_t *cw, const uint8_t *pb,
-                                  const uint8_t *db, const uint8_t *rnd, uint32_t bits, size_t hl,
-                                  uint32_t *px, uint32_t *r2, uint32_t *m0ip)
+KC_API uint32_t kc_rsa_core_prep(uint32_t *m, uint32_t *ex, const uint32_t *cw, const uint8_t *pb,
+                                 const uint8_t *db, const uint8_t *rnd, uint32_t bits, size_t hl,
+                                 uint32_t *px, uint32_t *r2, uint32_t *m0ip)
 {
 	const uint32_t minbits = bits > 32u * (uint32_t)hl ? bits - 32u * (uint32_t)hl : 1u;
 	uint32_t t[KC_RSA_HL + 2], r[2], ok, m0i;
@@ -132,7 +143,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	uint8_t rnd[16];
 	size_t nl, hl, k, i;
 	uint32_t ok, m0i, m0p, c, msk, range;
-	int rc;
+	int rc, posted;
 
 	*okp = 0;
 	*rangep = 0;
@@ -153,8 +164,12 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	range = kc_bn_lt(cw, nn, nl);
 
 	ok = range;
+	posted = KC_RSA_COOP_PREP_POST(cw, sk->q, sk->dq, rnd + 8, sk->bits, hl);
 	ok &= kc_rsa_core_prep(m1, ex1, cw, sk->p, sk->dp, rnd, sk->bits, hl, pp, r2p, &m0p);
-	ok &= kc_rsa_core_prep(m2, ex2, cw, sk->q, sk->dq, rnd + 8, sk->bits, hl, qq, r2q, &m0q);
+	if (posted)
+		ok &= KC_RSA_COOP_PREP_TAKE(m2, ex2, qq, r2q, &m0q);
+	else
+		ok &= kc_rsa_core_prep(m2, ex2, cw, sk->q, sk->dq, rnd + 8, sk->bits, hl, qq, r2q, &m0q);
 	KC_PROF(6);
 	/* m1 = cp^ex1 mod p, m2 = cq^ex2 mod q */
 	kc_bn_modexp2(m1, ex1, r2p, pp, m0p, m2, ex2, r2q, qq, m0q, 32 * (hl + 2), hl, tmp);
