@@ -212,12 +212,13 @@
 #      own), the multi-process load (embedded and pvaultd), then p11bench
 #      SHA3-256 and SM3 4 KiB, GCM 16 KiB and P-256 at 1, 16, 128, 512 and
 #      1,024 threads (the host's CPU per operation as the load grows)
-#   66 a change to a lone RSA request's exponentiations (this bundle, A)
-#      against the module before it (B = $AB_B, swapped in as in 62):
-#      gpu_bench mm (the product and exponentiation alone), gpu_kat,
+#   66 a change to a lone RSA request's path (this bundle, A) against the
+#      module before it (B = $AB_B, swapped in as in 62): gpu_bench mm (the
+#      product and exponentiation alone; AB_MM=0 skips it), gpu_kat,
 #      gpu_ring, engine_pk, engine_pk_wycheproof, pk_general,
-#      p11pk, gpu_bench sig (lone RSA by stage), then p11bench RSA-2048 at
-#      1, 16 and 1,024 threads on A and B
+#      p11pk, the 64-thread stress for AB_STRESS seconds (30), gpu_bench
+#      sig (lone RSA by stage), then p11bench RSA-2048 at 1, 16 and 1,024
+#      threads on A and B
 #   67 a change to the core's hashes (this bundle, A) against the module
 #      before it (B = $AB_B, swapped in as in 62): gpu_kat, gpu_ring, the
 #      engine / PKCS#11 oracle, Wycheproof and blob suites, e2e
@@ -675,13 +676,18 @@ case "${1:-}" in
        PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk engine_oracle p11_oracle" \
        PV_E2E="pubkey openssl" PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
      exec timeout 580 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress ;;
-  66) (export PV_GPU_BENCH_ONLY=mm PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0
-      timeout 50 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
-     mv "$OUT/summary.txt" "$OUT/summary-mm.txt"
+  66) rm -rf /tmp/pv-bundle && mkdir -p /tmp/pv-bundle && tar -C /tmp/pv-bundle -xJf "$B"
+     : > "$OUT/summary-mm.txt"
+     if [ "${AB_MM:-1}" = 1 ]; then
+       (export PV_GPU_BENCH_ONLY=mm PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0
+        timeout 50 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       mv "$OUT/summary.txt" "$OUT/summary-mm.txt"
+     fi
      (export PV_KAT_LIMIT=60 PV_RING_LIMIT=90 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=0.5 \
         PV_UNIT_NAMES="engine_pk engine_pk_wycheproof pk_general p11pk" \
-        PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0
-      timeout 330 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases kat,ring,unit,bench --scale 0.3 > /dev/null 2>&1)
+        PV_GPU_BENCH_ONLY=sig PV_GPU_BENCH_LIMIT=40 PV_P11BENCH=0 \
+        PV_STRESS_SECS=${AB_STRESS:-30} PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
+      timeout 400 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases kat,ring,unit,stress,bench --scale 0.3 > /dev/null 2>&1)
      mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
      M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
      cp "$M" /tmp/pv-module-a.so
