@@ -26,21 +26,15 @@
  *   clang: tests/unit/p11crypto/meson.build builds the libFuzzer binary
  *          fuzz_tmpl; run: build/tests/unit/p11crypto/fuzz_tmpl tests/fuzz/corpus/tmpl
  */
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "gpu/host/pv_master.h"
-#include "pkcs11/pk_pkcs11_3.h"
-#include "include/pixelvault/pkcs11-vendor.h"
+#include "tests/unit/p11crypto/pc.h"   /* pc_setup, pkt_f, the PINs */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FT_SO_PIN "87654321"
-#define FT_USER_PIN "12345678"
 #define FT_MAX_ATTRS 24
 #define FT_MAX_VALUE 304       /* a multiple of 8: every value aligned */
 #define FT_KEEP 16           /* objects kept for the calls that take one */
@@ -78,7 +72,6 @@ static CK_FUNCTION_LIST *ft_f;
 static CK_SESSION_HANDLE ft_rw, ft_ro;
 static CK_OBJECT_HANDLE ft_obj[FT_KEEP];
 static unsigned ft_nobj;
-static char ft_dir[256];
 static uint8_t ft_nested[FT_MAX_ATTRS][2][16] __attribute__((aligned(8)));
 static unsigned long ft_calls[11], ft_ok[11];   /* per call: made, CKR_OK */
 
@@ -112,11 +105,12 @@ static CK_RV ft_rv(const char *what, CK_RV rv)
 	return rv;
 }
 
-static void ft_cleanup(void)
+/* Counts per call, at exit (pkt_setup's own handler removes the token
+ * directory). */
+static void ft_report(void)
 {
 	static const char *names[11] = { "create", "generate", "pair", "find", "set", "get", "copy",
 		"destroy", "size", "wrap", "unwrap" };
-	char cmd[300];
 	int i;
 
 	fprintf(stderr, "fuzz_tmpl: calls (CKR_OK):");
@@ -125,11 +119,6 @@ static void ft_cleanup(void)
 	fprintf(stderr, "\n");
 	if (ft_f != NULL)
 		(void)ft_f->C_Finalize(NULL);
-	if (ft_dir[0] != '\0' && getenv("PKT_KEEP") == NULL) {
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", ft_dir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "fuzz_tmpl: cleanup of %s failed\n", ft_dir);
-	}
 }
 
 static void ft_must(const char *what, CK_RV rv)
@@ -138,61 +127,30 @@ static void ft_must(const char *what, CK_RV rv)
 		ft_die(what, rv);
 }
 
-/* A token in a temporary directory (CPU backend, an unsealed vault), the
- * user logged in. */
+/* The p11crypto suite's setup (a token directory with a master key: the
+ * vault is unsealed, CPU backend), then a token with the user logged in. */
 static void ft_setup(void)
 {
-	char conf[300], mk[300];
-	uint8_t key[PV_MASTER_KEY_LEN];
-	CK_C_GetFunctionList gfl;
 	CK_SLOT_ID slots[8];
 	CK_ULONG n = 8;
 	CK_UTF8CHAR label[32];
 	CK_SESSION_HANDLE so;
-	void *dl;
-	FILE *fp;
 
-	snprintf(ft_dir, sizeof ft_dir, "%s/pv-fuzz.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(ft_dir) == NULL) {
-		perror("mkdtemp");
-		exit(1);
-	}
-	atexit(ft_cleanup);
-	snprintf(conf, sizeof conf, "%s/pixelvault.conf", ft_dir);
-	fp = fopen(conf, "w");
-	if (fp == NULL) {
-		perror(conf);
-		exit(1);
-	}
-	snprintf(mk, sizeof mk, "%s/master.key", ft_dir);
-	memset(key, 0x5a, sizeof key);           /* a fixed key: nothing here is secret */
-	if (pv_master_write(mk, key, NULL) != 0) {
-		fprintf(stderr, "fuzz_tmpl: pv_master_write failed\n");
-		exit(1);
-	}
-	fprintf(fp, "token_dir = %s/tokens\nbackend = cpu\nmaster_key = %s\n", ft_dir, mk);
-	fclose(fp);
-	setenv("PIXELVAULT_CONF", conf, 1);
-	dl = dlopen(PK_MODULE_PATH, RTLD_NOW | RTLD_LOCAL);
-	gfl = dl ? (CK_C_GetFunctionList)dlsym(dl, "C_GetFunctionList") : NULL;
-	if (gfl == NULL || gfl(&ft_f) != CKR_OK) {
-		fprintf(stderr, "fuzz_tmpl: cannot load %s\n", PK_MODULE_PATH);
-		exit(1);
-	}
-	ft_must("C_Initialize", ft_f->C_Initialize(NULL));
+	pc_setup();
+	ft_f = pkt_f;
+	atexit(ft_report);
 	ft_must("C_GetSlotList", ft_f->C_GetSlotList(CK_FALSE, slots, &n));
-	memset(label, ' ', sizeof label);
-	memcpy(label, "fuzz", 4);
-	ft_must("C_InitToken", ft_f->C_InitToken(slots[0], (CK_UTF8CHAR_PTR)FT_SO_PIN, 8, label));
+	pkt_label(label, "fuzz");
+	ft_must("C_InitToken", ft_f->C_InitToken(slots[0], (CK_UTF8CHAR_PTR)PKT_SO_PIN, 8, label));
 	ft_must("C_OpenSession", ft_f->C_OpenSession(slots[0], CKF_SERIAL_SESSION | CKF_RW_SESSION,
 	                                             NULL, NULL, &so));
-	ft_must("C_Login SO", ft_f->C_Login(so, CKU_SO, (CK_UTF8CHAR_PTR)FT_SO_PIN, 8));
-	ft_must("C_InitPIN", ft_f->C_InitPIN(so, (CK_UTF8CHAR_PTR)FT_USER_PIN, 8));
+	ft_must("C_Login SO", ft_f->C_Login(so, CKU_SO, (CK_UTF8CHAR_PTR)PKT_SO_PIN, 8));
+	ft_must("C_InitPIN", ft_f->C_InitPIN(so, (CK_UTF8CHAR_PTR)PKT_USER_PIN, 8));
 	ft_must("C_CloseSession", ft_f->C_CloseSession(so));
 	ft_must("C_OpenSession", ft_f->C_OpenSession(slots[0], CKF_SERIAL_SESSION | CKF_RW_SESSION,
 	                                             NULL, NULL, &ft_rw));
 	ft_must("C_OpenSession", ft_f->C_OpenSession(slots[0], CKF_SERIAL_SESSION, NULL, NULL, &ft_ro));
-	ft_must("C_Login", ft_f->C_Login(ft_rw, CKU_USER, (CK_UTF8CHAR_PTR)FT_USER_PIN, 8));
+	ft_must("C_Login", ft_f->C_Login(ft_rw, CKU_USER, (CK_UTF8CHAR_PTR)PKT_USER_PIN, 8));
 }
 
 /* A template from the input: values in vals (FT_MAX_VALUE bytes each). */
