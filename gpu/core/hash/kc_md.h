@@ -11,8 +11,9 @@
 
 #include "../kc_defs.h"
 
-/* The compression function: which one, by the family's block size (64
- * bytes, SHA-512's 128) */
+/* Which compression function (SHA-1, SHA-256 and SM3 take 64-byte
+ * blocks, SHA-512 128-byte ones); SHA-224 and SHA-384 use SHA-256's and
+ * SHA-512's. */
 #define KC_MD_SHA1 1u
 #define KC_MD_SHA256 2u
 #define KC_MD_SHA512 3u
