@@ -154,6 +154,9 @@ int pv_vault_open_key(const uint8_t *master, size_t master_len, uint32_t workers
 /* Requests must all have been waited for. */
 void pv_vault_close(pv_vault *v);
 int pv_vault_get_info(pv_vault *v, pv_vault_info *info);
+/* info.max_data without a lock, for every request's sizing: the current
+ * ring's (pvaultd's may change at a reconnect). */
+uint32_t pv_vault_max_data(pv_vault *v);
 
 /* pvaultd's status (for `pvault status`): backend, sealed, clients, queue
  * depth, completed/failed requests per (op, mech), errors.  Opens its own

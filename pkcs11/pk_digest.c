@@ -12,13 +12,10 @@ CK_RV C_DigestInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m)
 	CK_RV rv;
 
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(m != NULL);
-	if (tk_op_active(h, TK_OPK_DIGEST))
-		return CKR_OPERATION_ACTIVE;
+	PK_CHECK_ARG_SESSION(h, m != NULL);
 	rv = pk_mech_decode(m, CKF_DIGEST, &tm);
 	if (rv != CKR_OK)
-		return rv;
+		return pk_op_refuse(h, TK_OPK_DIGEST, rv);
 	return tk_op_init(h, TK_OPK_DIGEST, &tm, CK_INVALID_HANDLE);
 }
 
@@ -26,31 +23,27 @@ CK_RV C_Digest(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                CK_BYTE_PTR out, CK_ULONG_PTR outl)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	PK_CHECK_ARG_SESSION(h, (in != NULL || inl == 0) && outl != NULL);
 	return tk_op_oneshot(h, TK_OPK_DIGEST, in, inl, out, outl);
 }
 
 CK_RV C_DigestUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(in != NULL || inl == 0);
+	PK_CHECK_ARG_SESSION(h, in != NULL || inl == 0);
 	return tk_op_update(h, TK_OPK_DIGEST, in, inl, NULL, NULL);
 }
 
 CK_RV C_DigestKey(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE k)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
 	return tk_op_digest_key(h, k);
 }
 
 CK_RV C_DigestFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR out, CK_ULONG_PTR outl)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(outl != NULL);
+	PK_CHECK_ARG_SESSION(h, outl != NULL);
 	return tk_op_final(h, TK_OPK_DIGEST, out, outl);
 }
 

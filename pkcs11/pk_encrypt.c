@@ -14,24 +14,33 @@ CK_RV pk_op_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
 	CK_RV rv;
 
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(m != NULL);
-	if (tk_op_active(h, kind))
-		return CKR_OPERATION_ACTIVE;
-	if (tk_pk_mech(m->mechanism))          /* public key: token/tk_pk.c */
-		return tk_pk_init(h, kind, m, k);
+	PK_CHECK_ARG_SESSION(h, m != NULL);
+	if (tk_pk_mech(m->mechanism)) {        /* public key: token/tk_pk.c */
+		rv = tk_op_idle(h, kind);
+		return rv != CKR_OK ? rv : tk_pk_init(h, kind, m, k);
+	}
 	rv = pk_mech_decode(m, use, &tm);
 	if (rv != CKR_OK)
-		return rv;
+		return pk_op_refuse(h, kind, rv);
+	if (tk_pk_active(h, kind))             /* one operation of a kind */
+		return CKR_OPERATION_ACTIVE;
 	return tk_op_init(h, kind, &tm, k);
+}
+
+CK_RV pk_op_refuse(CK_SESSION_HANDLE h, int kind, CK_RV rv)
+{
+	CK_RV first = tk_op_idle(h, kind);
+
+	if (first == CKR_OK && tk_pk_active(h, kind))
+		first = CKR_OPERATION_ACTIVE;
+	return first != CKR_OK ? first : rv;
 }
 
 CK_RV pk_op_oneshot(CK_SESSION_HANDLE h, int kind, CK_BYTE_PTR in, CK_ULONG inl,
                     CK_BYTE_PTR out, CK_ULONG_PTR outl)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	PK_CHECK_ARG_SESSION(h, (in != NULL || inl == 0) && outl != NULL);
 	if (tk_pk_active(h, kind))
 		return tk_pk_oneshot(h, kind, in, inl, out, outl);
 	return tk_op_oneshot(h, kind, in, inl, out, outl);
@@ -40,8 +49,7 @@ CK_RV pk_op_oneshot(CK_SESSION_HANDLE h, int kind, CK_BYTE_PTR in, CK_ULONG inl,
 CK_RV pk_op_final(CK_SESSION_HANDLE h, int kind, CK_BYTE_PTR out, CK_ULONG_PTR outl)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(outl != NULL);
+	PK_CHECK_ARG_SESSION(h, outl != NULL);
 	if (tk_pk_active(h, kind))
 		return tk_pk_final(h, kind, out, outl);
 	return tk_op_final(h, kind, out, outl);
@@ -62,8 +70,7 @@ CK_RV C_EncryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                       CK_BYTE_PTR out, CK_ULONG_PTR outl)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	PK_CHECK_ARG_SESSION(h, (in != NULL || inl == 0) && outl != NULL);
 	if (tk_pk_active(h, TK_OPK_ENCRYPT))
 		return CKR_FUNCTION_NOT_SUPPORTED;   /* single-part only */
 	return tk_op_update(h, TK_OPK_ENCRYPT, in, inl, out, outl);
@@ -89,8 +96,7 @@ CK_RV C_DecryptUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                       CK_BYTE_PTR out, CK_ULONG_PTR outl)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG((in != NULL || inl == 0) && outl != NULL);
+	PK_CHECK_ARG_SESSION(h, (in != NULL || inl == 0) && outl != NULL);
 	if (tk_pk_active(h, TK_OPK_DECRYPT))
 		return CKR_FUNCTION_NOT_SUPPORTED;   /* single-part only */
 	return tk_op_update(h, TK_OPK_DECRYPT, in, inl, out, outl);

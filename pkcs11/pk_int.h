@@ -32,6 +32,16 @@
 		return pk_rv_; \
 } while (0)
 
+/* A pointer check in a call whose token function looks the session up
+ * anyway (tk_op_*, tk_pk_*): an invalid session still comes first, but a
+ * good call takes the token's lock once fewer. */
+#define PK_CHECK_ARG_SESSION(h, cond) do { \
+	if (!(cond)) { \
+		PK_CHECK_SESSION(h); \
+		return CKR_ARGUMENTS_BAD; \
+	} \
+} while (0)
+
 /* Crypto entry points until their family is implemented: an Init call
  * names a mechanism that is not in the (empty) mechanism table, any other
  * call finds no active operation. */

@@ -25,6 +25,10 @@ CK_RV pk_op_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
 CK_RV pk_op_oneshot(CK_SESSION_HANDLE h, int kind, CK_BYTE_PTR in, CK_ULONG inl,
                     CK_BYTE_PTR out, CK_ULONG_PTR outl);
 CK_RV pk_op_final(CK_SESSION_HANDLE h, int kind, CK_BYTE_PTR out, CK_ULONG_PTR outl);
+/* An init refused before the token was asked (rv, e.g. a bad mechanism):
+ * the session's own answers (an invalid handle, an operation of this kind
+ * already active) come first. */
+CK_RV pk_op_refuse(CK_SESSION_HANDLE h, int kind, CK_RV rv);
 
 /* C_GetOperationState / C_SetOperationState (pk_digest.c). */
 CK_RV pk_op_state_get(CK_SESSION_HANDLE h, CK_BYTE_PTR state, CK_ULONG_PTR len);

@@ -20,8 +20,7 @@ CK_RV C_Sign(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
 CK_RV C_SignUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(in != NULL || inl == 0);
+	PK_CHECK_ARG_SESSION(h, in != NULL || inl == 0);
 	if (tk_pk_active(h, TK_OPK_SIGN))
 		return tk_pk_update(h, TK_OPK_SIGN, in, inl);
 	return tk_op_update(h, TK_OPK_SIGN, in, inl, NULL, NULL);
@@ -48,8 +47,7 @@ CK_RV C_Verify(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
                CK_BYTE_PTR sig, CK_ULONG sigl)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG((in != NULL || inl == 0) && (sig != NULL || sigl == 0));
+	PK_CHECK_ARG_SESSION(h, (in != NULL || inl == 0) && (sig != NULL || sigl == 0));
 	if (tk_pk_active(h, TK_OPK_VERIFY))
 		return tk_pk_verify(h, in, inl, sig, sigl, 0);
 	return tk_op_verify(h, in, inl, sig, sigl, 0);
@@ -58,8 +56,7 @@ CK_RV C_Verify(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
 CK_RV C_VerifyUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(in != NULL || inl == 0);
+	PK_CHECK_ARG_SESSION(h, in != NULL || inl == 0);
 	if (tk_pk_active(h, TK_OPK_VERIFY))
 		return tk_pk_update(h, TK_OPK_VERIFY, in, inl);
 	return tk_op_update(h, TK_OPK_VERIFY, in, inl, NULL, NULL);
@@ -68,8 +65,7 @@ CK_RV C_VerifyUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
 CK_RV C_VerifyFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR sig, CK_ULONG sigl)
 {
 	PK_CHECK_INIT();
-	PK_CHECK_SESSION(h);
-	PK_CHECK_ARG(sig != NULL || sigl == 0);
+	PK_CHECK_ARG_SESSION(h, sig != NULL || sigl == 0);
 	if (tk_pk_active(h, TK_OPK_VERIFY))
 		return tk_pk_verify(h, NULL, 0, sig, sigl, 1);
 	return tk_op_verify(h, NULL, 0, sig, sigl, 1);

@@ -9,10 +9,12 @@
  * and hands all of it to FINAL (the vault releases plaintext only after
  * the tag verifies).  Inputs larger than one request can carry are split.
  *
- * Locking: the session's operation is reserved ("busy") under g.mu and the
- * vault is called without any lock.  A session closed while one of its
- * operations runs leaves the operation table to the running call, which
- * frees it.
+ * Locking: the session's operation is reserved ("busy") under g.mu; the
+ * thread that reserved it then owns the operation's record, and uses,
+ * clears and wipes it without any lock, the vault call included.  Only the
+ * busy and active flags are read under g.mu by others.  A session closed
+ * while one of its operations runs leaves the operation table to the
+ * running call, which frees it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +28,9 @@
 
 #define TK_CHUNK (256u << 10)          /* update input per request        */
 
+/* Owned by the thread that reserved it (tk_op_take). */
 typedef struct tk_op {
-	int active, busy, multi;
+	int multi;
 	uint32_t pvop;
 	tk_mech m;
 	uint8_t iv[PV_IV_MAX];
@@ -44,6 +47,8 @@ typedef struct tk_op {
 
 typedef struct tk_ops {
 	tk_op op[TK_OPK_N];
+	uint8_t active[TK_OPK_N];          /* under g.mu: initialised          */
+	uint8_t busy[TK_OPK_N];            /* under g.mu: reserved by a call   */
 	int dead;                          /* session gone; last user frees   */
 } tk_ops;
 
@@ -65,7 +70,7 @@ static int tk_ops_busy(const tk_ops *o)
 	int i;
 
 	for (i = 0; i < TK_OPK_N; i++)
-		if (o->op[i].busy)
+		if (o->busy[i])
 			return 1;
 	return 0;
 }
@@ -92,14 +97,16 @@ void tk_ops_free(void *ops)
 		tk_ops_really_free(o);
 }
 
-enum { NEED_IDLE, NEED_ACTIVE };
+enum { NEED_IDLE, NEED_ACTIVE, NEED_ANY };
 
-/* Reserve the session's operation of this kind. */
+/* Reserve the session's operation of this kind: one look-up of the session
+ * under g.mu answers CKR_SESSION_HANDLE_INVALID, CKR_OPERATION_ACTIVE or
+ * CKR_OPERATION_NOT_INITIALIZED. */
 static CK_RV tk_op_take(CK_SESSION_HANDLE h, int kind, int need, tk_ops **os,
                         tk_op **out)
 {
 	tk_session *se;
-	tk_op *p;
+	tk_ops *o;
 	CK_RV rv = CKR_OK;
 
 	tk_mutex_lock(tk_g.mu);
@@ -112,30 +119,34 @@ static CK_RV tk_op_take(CK_SESSION_HANDLE h, int kind, int need, tk_ops **os,
 		rv = CKR_HOST_MEMORY;
 		goto out;
 	}
-	*os = se->ops;
-	p = &(*os)->op[kind];
-	if (p->busy)
+	o = se->ops;
+	if (o->busy[kind])
 		rv = CKR_OPERATION_ACTIVE;
-	else if (need == NEED_IDLE && p->active)
+	else if (need == NEED_IDLE && o->active[kind])
 		rv = CKR_OPERATION_ACTIVE;
-	else if (need == NEED_ACTIVE && !p->active)
+	else if (need == NEED_ACTIVE && !o->active[kind])
 		rv = CKR_OPERATION_NOT_INITIALIZED;
 	if (rv == CKR_OK) {
-		p->busy = 1;
-		*out = p;
+		o->busy[kind] = 1;
+		*os = o;
+		*out = &o->op[kind];
 	}
 out:
 	tk_mutex_unlock(tk_g.mu);
 	return rv;
 }
 
-/* Give the operation back; end it if asked. */
+/* Give the operation back, active or ended (cleared and wiped first,
+ * while it is still this thread's). */
 static void tk_op_put(tk_ops *os, tk_op *p, int end)
 {
-	tk_mutex_lock(tk_g.mu);
+	size_t kind = (size_t)(p - os->op);
+
 	if (end)
 		tk_op_clear(p);
-	p->busy = 0;
+	tk_mutex_lock(tk_g.mu);
+	os->active[kind] = !end;
+	os->busy[kind] = 0;
 	if (os->dead && !tk_ops_busy(os))
 		tk_ops_really_free(os);
 	tk_mutex_unlock(tk_g.mu);
@@ -214,12 +225,12 @@ CK_RV tk_op_init(CK_SESSION_HANDLE h, int kind, const tk_mech *m,
 	tk_op *p;
 	CK_RV rv;
 
-	if (m->iv_len > PV_IV_MAX)
-		return CKR_MECHANISM_PARAM_INVALID;
 	rv = tk_op_take(h, kind, NEED_IDLE, &os, &p);
 	if (rv != CKR_OK)
 		return rv;
-	if (kind != TK_OPK_DIGEST) {
+	if (m->iv_len > PV_IV_MAX)
+		rv = CKR_MECHANISM_PARAM_INVALID;
+	else if (kind != TK_OPK_DIGEST) {
 		rv = tk_key_get(h, key, &o);
 		if (rv == CKR_OK)
 			rv = tk_key_check(o, m, kind);
@@ -248,23 +259,23 @@ CK_RV tk_op_init(CK_SESSION_HANDLE h, int kind, const tk_mech *m,
 		}
 	}
 	tk_obj_free(o);
-	if (rv == CKR_OK)
-		p->active = 1;
 	tk_op_put(os, p, rv != CKR_OK);
 	return rv;
 }
 
-int tk_op_active(CK_SESSION_HANDLE h, int kind)
+CK_RV tk_op_idle(CK_SESSION_HANDLE h, int kind)
 {
 	tk_session *se;
-	int a = 0;
+	CK_RV rv = CKR_OK;
 
 	tk_mutex_lock(tk_g.mu);
 	se = tk_session_get(h);
-	if (se != NULL && se->ops != NULL)
-		a = ((tk_ops *)se->ops)->op[kind].active;
+	if (se == NULL)
+		rv = CKR_SESSION_HANDLE_INVALID;
+	else if (se->ops != NULL && ((tk_ops *)se->ops)->active[kind])
+		rv = CKR_OPERATION_ACTIVE;
 	tk_mutex_unlock(tk_g.mu);
-	return a;
+	return rv;
 }
 
 /* Bytes of arena a one-shot request of p needs besides in and out. */
@@ -605,7 +616,7 @@ CK_RV tk_op_get_state(CK_SESSION_HANDLE h, uint8_t *out, CK_ULONG *len)
 		return CKR_SESSION_HANDLE_INVALID;
 	}
 	for (i = 0; se->ops != NULL && i < TK_OPK_N; i++)
-		if (i != TK_OPK_DIGEST && ((tk_ops *)se->ops)->op[i].active)
+		if (i != TK_OPK_DIGEST && ((tk_ops *)se->ops)->active[i])
 			other = 1;
 	tk_mutex_unlock(tk_g.mu);
 	if (other)
@@ -668,16 +679,10 @@ CK_RV tk_op_set_state_mech(CK_SESSION_HANDLE h, const uint8_t *in, size_t len,
 	if (m == NULL || m->ckm != ckm)
 		return CKR_SAVED_STATE_INVALID;
 	/* the state replaces any digest in progress */
-	rv = tk_op_take(h, TK_OPK_DIGEST, NEED_IDLE, &os, &p);
-	if (rv == CKR_OPERATION_ACTIVE) {
-		rv = tk_op_take(h, TK_OPK_DIGEST, NEED_ACTIVE, &os, &p);
-		if (rv == CKR_OK) {
-			tk_op_clear(p);
-			p->busy = 1;
-		}
-	}
+	rv = tk_op_take(h, TK_OPK_DIGEST, NEED_ANY, &os, &p);
 	if (rv != CKR_OK)
 		return rv;
+	tk_op_clear(p);
 	p->m = *m;
 	p->m.iv = p->m.aad = p->m.salt = NULL;
 	p->m.iv_len = p->m.aad_len = p->m.salt_len = 0;
@@ -685,7 +690,6 @@ CK_RV tk_op_set_state_mech(CK_SESSION_HANDLE h, const uint8_t *in, size_t len,
 	memcpy(p->state, in + TK_OS_HDR, len - TK_OS_HDR);
 	p->state_len = len - TK_OS_HDR;
 	p->multi = 1;
-	p->active = 1;
 	/* let the vault check it now: an empty update */
 	tk_op_req(p, &r, PV_PHASE_UPDATE);
 	rc = tk_vault_call(&r);

@@ -65,7 +65,10 @@ const char *tk_vault_master_fpr(char fpr[TK_FPR_LEN]);
 void tk_vault_close(void);
 
 /* ---- operations (tk_crypto.c) ---- */
-/* key is ignored for TK_OPK_DIGEST. */
+/* key is ignored for TK_OPK_DIGEST.  Every call below looks the session
+ * up once, under the token's lock, and answers CKR_SESSION_HANDLE_INVALID
+ * and CKR_OPERATION_ACTIVE / _NOT_INITIALIZED itself: the C_* shells need
+ * no session check of their own before it. */
 CK_RV tk_op_init(CK_SESSION_HANDLE h, int kind, const tk_mech *m,
                  CK_OBJECT_HANDLE key);
 /* Single part: encrypt/decrypt/digest/sign.  out NULL: *out_len = size,
@@ -83,8 +86,9 @@ CK_RV tk_op_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t in_len,
                    const uint8_t *sig, size_t sig_len, int final);
 /* C_DigestKey: the key's value enters the digest inside the vault. */
 CK_RV tk_op_digest_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE key);
-/* 1 if an operation of this kind is active. */
-int tk_op_active(CK_SESSION_HANDLE h, int kind);
+/* CKR_SESSION_HANDLE_INVALID, CKR_OPERATION_ACTIVE (this kind is
+ * initialised), or CKR_OK. */
+CK_RV tk_op_idle(CK_SESSION_HANDLE h, int kind);
 /* C_GetOperationState / C_SetOperationState (digests only). */
 CK_RV tk_op_get_state(CK_SESSION_HANDLE h, uint8_t *out, CK_ULONG *len);
 CK_RV tk_op_set_state(CK_SESSION_HANDLE h, const uint8_t *in, size_t len);

@@ -11,10 +11,17 @@
  * Daemon mode: an open that fails with PV_ERR_REMOVED (pvaultd not running
  * yet) is retried by the next call that needs the vault, at most once a
  * second; other open failures (configuration) stand until C_Finalize.  The
- * cached pv_vault_info is refreshed on every call, so it follows the
- * transport's reconnects (pvaultd restarted, e.g. now unsealed).
+ * cached pv_vault_info is refreshed by every call that reads it, so it
+ * follows the transport's reconnects (pvaultd restarted, e.g. now
+ * unsealed).
+ *
+ * A request's path takes no lock here: the open vault is published with
+ * the pid that opened it (tk_v_live, tk_v_live_pid, written under tk_v_mu),
+ * and a thread of that process uses it as it is; anything else (first use,
+ * a forked child, a failed open) goes through tk_v_mu.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -38,6 +45,28 @@ static pv_vault_info tk_v_info;
 static int tk_v_failed;           /* open failed in this process: don't retry */
 static int tk_v_removed;          /* ... with PV_ERR_REMOVED: retry at tk_v_next */
 static struct timespec tk_v_next;
+static _Atomic(struct pv_vault *) tk_v_live;
+static _Atomic pid_t tk_v_live_pid;
+
+/* Under tk_v_mu: publish tk_v (or none) for this process's lock-free
+ * readers when it changed; the pointer is cleared first, so a reader that
+ * sees the new pid sees the new pointer or NULL. */
+static void tk_v_publish(void)
+{
+	if (atomic_load(&tk_v_live) == tk_v &&
+	    atomic_load(&tk_v_live_pid) == (tk_v != NULL ? tk_v_pid : 0))
+		return;
+	atomic_store(&tk_v_live, NULL);
+	atomic_store(&tk_v_live_pid, tk_v != NULL ? tk_v_pid : 0);
+	atomic_store(&tk_v_live, tk_v);
+}
+
+static struct pv_vault *tk_v_fast(void)
+{
+	if (atomic_load(&tk_v_live_pid) != pv_pid())
+		return NULL;
+	return atomic_load(&tk_v_live);
+}
 
 static int tk_v_due(void)
 {
@@ -61,9 +90,10 @@ static void tk_v_atfork(void)
 }
 
 /* The vault and, when info is not NULL, a copy of its info, both taken
- * under tk_v_mu: any call may refresh tk_v_info, so it is read nowhere
- * else. */
-static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info)
+ * under tk_v_mu: tk_v_info is read nowhere else.  refresh asks the vault
+ * for its info first (its health, pvaultd's); a request on its way to the
+ * vault does not, nor does the data capacity, which a ring keeps. */
+static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info, int refresh)
 {
 	struct pv_vault *v;
 	pv_conf c;
@@ -80,7 +110,7 @@ static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info)
 	}
 	if (tk_v == NULL && tk_v_failed && tk_v_removed && tk_v_due())
 		tk_v_failed = 0;              /* pvaultd may be up now: try again */
-	if (tk_v != NULL) {
+	if (tk_v != NULL && refresh) {
 		pv_vault_info i;
 		if (pv_vault_get_info(tk_v, &i) == PV_OK)
 			tk_v_info = i;
@@ -107,6 +137,7 @@ static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info)
 	v = tk_v;
 	if (v != NULL && info != NULL)
 		*info = tk_v_info;
+	tk_v_publish();
 	pthread_mutex_unlock(&tk_v_mu);
 	*out = v;
 	return v != NULL ? CKR_OK : CKR_DEVICE_ERROR;
@@ -114,7 +145,9 @@ static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info)
 
 CK_RV tk_vault(struct pv_vault **out)
 {
-	return tk_vault_get(out, NULL);
+	if ((*out = tk_v_fast()) != NULL)
+		return CKR_OK;
+	return tk_vault_get(out, NULL, 0);
 }
 
 int tk_vault_call(pv_req *r)
@@ -131,7 +164,7 @@ int tk_vault_hw(void)
 	struct pv_vault *v;
 	pv_vault_info i;
 
-	return tk_vault_get(&v, &i) == CKR_OK && i.hw;
+	return tk_vault_get(&v, &i, 1) == CKR_OK && i.hw;
 }
 
 int tk_vault_ready(void)
@@ -139,15 +172,14 @@ int tk_vault_ready(void)
 	struct pv_vault *v;
 	pv_vault_info i;
 
-	return tk_vault_get(&v, &i) == CKR_OK && !i.sealed;
+	return tk_vault_get(&v, &i, 1) == CKR_OK && !i.sealed;
 }
 
 size_t tk_vault_max_data(void)
 {
 	struct pv_vault *v;
-	pv_vault_info i;
 
-	return tk_vault_get(&v, &i) == CKR_OK ? i.max_data : 0;
+	return tk_vault(&v) == CKR_OK ? pv_vault_max_data(v) : 0;
 }
 
 _Static_assert(TK_FPR_LEN == sizeof ((pv_vault_info *)0)->master_fpr, "TK_FPR_LEN");
@@ -158,7 +190,7 @@ const char *tk_vault_master_fpr(char fpr[TK_FPR_LEN])
 	pv_vault_info i;
 
 	fpr[0] = '\0';
-	if (tk_vault_get(&v, &i) == CKR_OK) {
+	if (tk_vault_get(&v, &i, 1) == CKR_OK) {
 		memcpy(fpr, i.master_fpr, TK_FPR_LEN);
 		fpr[TK_FPR_LEN - 1] = '\0';
 	}
@@ -175,5 +207,6 @@ void tk_vault_close(void)
 	tk_v_removed = 0;
 	tk_v_pid = 0;
 	memset(&tk_v_info, 0, sizeof tk_v_info);
+	tk_v_publish();
 	pthread_mutex_unlock(&tk_v_mu);
 }

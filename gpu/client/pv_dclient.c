@@ -44,6 +44,7 @@ struct pv_dclient {
 	pthread_mutex_t info_mu;     /* info: rewritten by a reconnect while
 	                              * other threads read it (pv_dc_get_info) */
 	pv_vault_info info;
+	_Atomic uint32_t max_data;   /* info.max_data, read without info_mu */
 	dc_old *old;
 };
 
@@ -170,6 +171,7 @@ static int dc_attach(pv_dclient *c)
 	pthread_mutex_lock(&c->info_mu);
 	c->info = info;
 	pthread_mutex_unlock(&c->info_mu);
+	atomic_store(&c->max_data, info.max_data);
 	atomic_fetch_add(&c->gen, 1u);
 	atomic_store(&c->dead, 0u);
 	return PV_OK;
@@ -230,6 +232,11 @@ int pv_dc_get_info(pv_dclient *c, pv_vault_info *info)
 	*info = c->info;
 	pthread_mutex_unlock(&c->info_mu);
 	return PV_OK;
+}
+
+uint32_t pv_dc_max_data(pv_dclient *c)
+{
+	return atomic_load(&c->max_data);
 }
 
 /* 1 if the daemon connection is gone (EOF, error or an unexpected

@@ -22,6 +22,7 @@ typedef struct pv_dclient pv_dclient;
 int pv_dc_open(const pv_conf *conf, pv_dclient **out);
 void pv_dc_close(pv_dclient *c);
 int pv_dc_get_info(pv_dclient *c, pv_vault_info *info);
+uint32_t pv_dc_max_data(pv_dclient *c);
 int pv_dc_submit(pv_dclient *c, pv_req *r, int block);
 int pv_dc_done(pv_dclient *c, const pv_req *r);
 int pv_dc_wait(pv_dclient *c, pv_req *r);

@@ -291,6 +291,15 @@ int pv_vault_get_info(pv_vault *v, pv_vault_info *info)
 	return PV_OK;
 }
 
+uint32_t pv_vault_max_data(pv_vault *v)
+{
+	if (v == NULL)
+		return 0;
+	if (v->dc != NULL)
+		return pv_dc_max_data(v->dc);
+	return v->info.max_data;
+}
+
 void pv_req_init(pv_req *r, uint32_t op, uint32_t mech)
 {
 	memset(r, 0, sizeof *r);

@@ -51,6 +51,26 @@ static void t_key_type(void)
 	CU_ASSERT(pkt_f->C_EncryptInit(pc_s, &hm, aes) == CKR_MECHANISM_INVALID);
 	CU_ASSERT(pkt_f->C_EncryptInit(pc_s, &ecb, aes) == CKR_OK);
 	CU_ASSERT(pkt_f->C_EncryptInit(pc_s, &ecb, aes) == CKR_OPERATION_ACTIVE);
+	/* the session's answers come first: active before a bad mechanism, an
+	 * invalid handle before a bad pointer */
+	CU_ASSERT(pkt_f->C_EncryptInit(pc_s, &hm, aes) == CKR_OPERATION_ACTIVE);
+	CU_ASSERT(pkt_f->C_EncryptInit(0x7ffff, NULL, aes) == CKR_SESSION_HANDLE_INVALID);
+	CU_ASSERT(pkt_f->C_Encrypt(0x7ffff, NULL, 4, NULL, NULL) == CKR_SESSION_HANDLE_INVALID);
+	CU_ASSERT(pkt_f->C_EncryptUpdate(0x7ffff, iv, 16, NULL, NULL) == CKR_SESSION_HANDLE_INVALID);
+	CU_ASSERT(pkt_f->C_EncryptFinal(0x7ffff, NULL, NULL) == CKR_SESSION_HANDLE_INVALID);
+	CU_ASSERT(pkt_f->C_EncryptFinal(pc_s, NULL, NULL) == CKR_ARGUMENTS_BAD);
+	CU_ASSERT(pkt_f->C_DigestInit(pc_s, &hm) == CKR_OK);
+	CU_ASSERT(pkt_f->C_DigestInit(pc_s, &ecb) == CKR_OPERATION_ACTIVE);
+	CU_ASSERT(pkt_f->C_DigestInit(0x7ffff, NULL) == CKR_SESSION_HANDLE_INVALID);
+	CU_ASSERT(pkt_f->C_Digest(0x7ffff, NULL, 4, NULL, NULL) == CKR_SESSION_HANDLE_INVALID);
+	CU_ASSERT(pkt_f->C_DigestUpdate(0x7ffff, NULL, 4) == CKR_SESSION_HANDLE_INVALID);
+	CU_ASSERT(pkt_f->C_DigestKey(0x7ffff, aes) == CKR_SESSION_HANDLE_INVALID);
+	CU_ASSERT(pkt_f->C_DigestFinal(0x7ffff, NULL, NULL) == CKR_SESSION_HANDLE_INVALID);
+	CU_ASSERT(pkt_f->C_Digest(pc_s, NULL, 4, NULL, &(CK_ULONG){ 0 }) == CKR_ARGUMENTS_BAD);
+	CU_ASSERT(pkt_f->C_DigestFinal(pc_s, NULL, &(CK_ULONG){ 0 }) == CKR_OK);
+	CU_ASSERT(pkt_f->C_DigestFinal(pc_s, iv, &(CK_ULONG){ 16 }) == CKR_BUFFER_TOO_SMALL);
+	CU_ASSERT(pkt_f->C_DigestFinal(pc_s, (uint8_t[32]){ 0 }, &(CK_ULONG){ 32 }) == CKR_OK);
+	CU_ASSERT(pkt_f->C_DigestInit(pc_s, &ecb) == CKR_MECHANISM_INVALID);
 	CU_ASSERT(pkt_f->C_EncryptFinal(pc_s, NULL, &(CK_ULONG){ 0 }) == CKR_OK);
 	CU_ASSERT(pkt_f->C_EncryptFinal(pc_s, iv, &(CK_ULONG){ 16 }) == CKR_OK);
 	CU_ASSERT(pkt_f->C_EncryptFinal(pc_s, iv, &(CK_ULONG){ 16 }) ==

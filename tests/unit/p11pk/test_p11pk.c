@@ -317,6 +317,52 @@ static void t_bad(void)
 	}
 }
 
+/* A session has one operation of each kind, whichever family started it:
+ * a public-key signature refuses an HMAC's C_SignInit and the other way
+ * round, and the session's answers come before a bad mechanism's. */
+static void t_one_op_a_kind(void)
+{
+	pair p;
+	uint8_t kv[32] = { 1 }, msg[8] = { 2 }, sig[80];
+	CK_ULONG sl;
+	CK_MECHANISM ec = { CKM_ECDSA_SHA256, NULL, 0 };
+	CK_MECHANISM hm = { CKM_SHA256_HMAC, NULL, 0 };
+	CK_MECHANISM bogus = { 0x7fff1234, NULL, 0 };
+	CK_OBJECT_HANDLE k;
+
+	CU_ASSERT_EQUAL_FATAL(genpair(CKM_EC_KEY_PAIR_GEN, oid_p256, sizeof oid_p256, 0, &p), CKR_OK);
+	CU_ASSERT_EQUAL_FATAL(pc_key(CKK_GENERIC_SECRET, kv, sizeof kv, 0, &k), CKR_OK);
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &ec, p.priv), CKR_OK);
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &hm, k), CKR_OPERATION_ACTIVE);
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &ec, p.priv), CKR_OPERATION_ACTIVE);
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &bogus, k), CKR_OPERATION_ACTIVE);
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(0x7ffff, &bogus, k), CKR_SESSION_HANDLE_INVALID);
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(0x7ffff, NULL, k), CKR_SESSION_HANDLE_INVALID);
+	CU_ASSERT_EQUAL(pkt_f->C_Sign(0x7ffff, msg, sizeof msg, NULL, NULL), CKR_SESSION_HANDLE_INVALID);
+	/* refusals that leave the operation as it was */
+	CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, NULL, NULL), CKR_ARGUMENTS_BAD);
+	sl = 8;
+	CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, sig, &sl), CKR_BUFFER_TOO_SMALL);
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &hm, k), CKR_OPERATION_ACTIVE);
+	sl = sizeof sig;
+	CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, sig, &sl), CKR_OK);
+	CU_ASSERT_EQUAL(sl, 64);
+	/* the signature ended it: now the HMAC, which refuses ECDSA in turn */
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &hm, k), CKR_OK);
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &ec, p.priv), CKR_OPERATION_ACTIVE);
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &bogus, k), CKR_OPERATION_ACTIVE);
+	sl = sizeof sig;
+	CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, sig, &sl), CKR_OK);
+	CU_ASSERT_EQUAL(sl, 32);
+	CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, sig, &sl), CKR_OPERATION_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &ec, p.priv), CKR_OK);
+	CU_ASSERT_EQUAL(pkt_f->C_SignUpdate(pc_s, msg, sizeof msg), CKR_OK);
+	CU_ASSERT_EQUAL(pkt_f->C_SignFinal(pc_s, sig, NULL), CKR_ARGUMENTS_BAD);
+	sl = sizeof sig;
+	CU_ASSERT_EQUAL(pkt_f->C_SignFinal(pc_s, sig, &sl), CKR_OK);
+	CU_ASSERT_EQUAL(sl, 64);
+}
+
 /* ---- import (C_CreateObject) ---------------------------------------------------- */
 
 static CK_OBJECT_HANDLE find_pub(CK_OBJECT_HANDLE priv)
@@ -804,6 +850,7 @@ int main(void)
 	CU_add_test(s, "Ed25519", t_ed25519);
 	CU_add_test(s, "SM2", t_sm2);
 	CU_add_test(s, "bad input", t_bad);
+	CU_add_test(s, "one operation of a kind, either family", t_one_op_a_kind);
 	CU_add_test(s, "ECDH1 derive vs OpenSSL", t_ecdh);
 	CU_add_test(s, "C_CreateObject of private keys", t_import);
 	CU_add_test(s, "C_CreateObject of an SM2 public key; OpenSSL signatures", t_sm2_pub_import);

@@ -1,0 +1,199 @@
+/*
+ * test_p11_close.c - sessions closed while their operations run.
+ *
+ * Each round opens 8 sessions and gives each to a thread that digests
+ * (one call and multi-part) and MACs in it without pause, checking every
+ * answer against OpenSSL; the main thread closes the sessions at random
+ * moments, in random order, so a close lands between calls, between the
+ * parts of an operation and inside a call that is in the vault (the token
+ * then leaves the operation table to that call, which frees it).  Until
+ * its session closes a thread must get only right answers; after, only
+ * CKR_SESSION_HANDLE_INVALID.  Under ASan this is the use-after-free
+ * check of that hand-over, under TSan its data-race check.
+ */
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include "pc.h"
+#include "tsupport.h"
+
+#define NTH     8
+#define ROUNDS  24
+#define MSG     4096
+
+static uint8_t msg[MSG], mkey[32];
+static uint8_t want_sha[32], want_mac[32];
+static CK_OBJECT_HANDLE mac_key;
+
+typedef struct {
+	CK_SESSION_HANDLE h;
+	unsigned seed;
+	long ok, wrong;
+	int closed;                    /* saw CKR_SESSION_HANDLE_INVALID */
+} worker;
+
+/* rv of one step: OK with the right answer, or the end of the session. */
+static int step_rv(worker *w, CK_RV rv)
+{
+	if (rv == CKR_OK)
+		return 0;
+	if (rv == CKR_SESSION_HANDLE_INVALID)
+		w->closed = 1;
+	else
+		w->wrong++;
+	return -1;
+}
+
+static void one_digest(worker *w)
+{
+	CK_MECHANISM m = { CKM_SHA256, NULL, 0 };
+	uint8_t out[32];
+	CK_ULONG ol = sizeof out;
+
+	if (step_rv(w, pkt_f->C_DigestInit(w->h, &m)) ||
+	    step_rv(w, pkt_f->C_Digest(w->h, msg, MSG, out, &ol)))
+		return;
+	if (ol == 32 && memcmp(out, want_sha, 32) == 0)
+		w->ok++;
+	else
+		w->wrong++;
+}
+
+static void multi_digest(worker *w)
+{
+	CK_MECHANISM m = { CKM_SHA256, NULL, 0 };
+	uint8_t out[32];
+	CK_ULONG ol = sizeof out, cut = 1 + (CK_ULONG)(rand_r(&w->seed) % (MSG - 1));
+
+	if (step_rv(w, pkt_f->C_DigestInit(w->h, &m)) ||
+	    step_rv(w, pkt_f->C_DigestUpdate(w->h, msg, cut)) ||
+	    step_rv(w, pkt_f->C_DigestUpdate(w->h, msg + cut, MSG - cut)) ||
+	    step_rv(w, pkt_f->C_DigestFinal(w->h, out, &ol)))
+		return;
+	if (ol == 32 && memcmp(out, want_sha, 32) == 0)
+		w->ok++;
+	else
+		w->wrong++;
+}
+
+static void one_mac(worker *w)
+{
+	CK_MECHANISM m = { CKM_SHA256_HMAC, NULL, 0 };
+	uint8_t out[32];
+	CK_ULONG ol = sizeof out;
+
+	if (step_rv(w, pkt_f->C_SignInit(w->h, &m, mac_key)) ||
+	    step_rv(w, pkt_f->C_Sign(w->h, msg, MSG, out, &ol)))
+		return;
+	if (ol == 32 && memcmp(out, want_mac, 32) == 0)
+		w->ok++;
+	else
+		w->wrong++;
+}
+
+static void *work(void *arg)
+{
+	worker *w = arg;
+
+	while (!w->closed) {
+		switch (rand_r(&w->seed) % 3) {
+		case 0: one_digest(w); break;
+		case 1: multi_digest(w); break;
+		default: one_mac(w); break;
+		}
+		if (w->wrong > 0)
+			break;
+	}
+	return NULL;
+}
+
+static void pause_us(long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static void t_setup(void)
+{
+	unsigned int ml = 0;
+
+	pc_token();
+	ts_rand(msg, sizeof msg);
+	ts_rand(mkey, sizeof mkey);
+	CU_ASSERT_FATAL(EVP_Digest(msg, MSG, want_sha, NULL, EVP_sha256(), NULL) == 1);
+	CU_ASSERT_FATAL(HMAC(EVP_sha256(), mkey, sizeof mkey, msg, MSG, want_mac, &ml) != NULL);
+	CU_ASSERT_FATAL(ml == 32);
+	CU_ASSERT_FATAL(pc_key(CKK_GENERIC_SECRET, mkey, sizeof mkey, 0, &mac_key) == CKR_OK);
+}
+
+static void t_close_under_load(void)
+{
+	worker w[NTH];
+	pthread_t th[NTH];
+	long ok = 0, wrong = 0;
+	int r, i, order[NTH];
+
+	for (r = 0; r < ROUNDS; r++) {
+		for (i = 0; i < NTH; i++) {
+			memset(&w[i], 0, sizeof w[i]);
+			CU_ASSERT_FATAL(pkt_f->C_OpenSession(pc_slot, CKF_SERIAL_SESSION, NULL,
+			                                     NULL, &w[i].h) == CKR_OK);
+			w[i].seed = ts_rand_u32(0xffffffffu);
+			order[i] = i;
+		}
+		for (i = NTH - 1; i > 0; i--) {
+			int j = (int)ts_rand_u32((uint32_t)i + 1u), t = order[i];
+			order[i] = order[j];
+			order[j] = t;
+		}
+		for (i = 0; i < NTH; i++)
+			CU_ASSERT_FATAL(pthread_create(&th[i], NULL, work, &w[i]) == 0);
+		/* the first close after 0-2 ms, the others 0-500 us apart */
+		pause_us((long)ts_rand_u32(2000));
+		for (i = 0; i < NTH; i++) {
+			CU_ASSERT(pkt_f->C_CloseSession(w[order[i]].h) == CKR_OK);
+			pause_us((long)ts_rand_u32(500));
+		}
+		for (i = 0; i < NTH; i++) {
+			pthread_join(th[i], NULL);
+			ok += w[i].ok;
+			wrong += w[i].wrong;
+			CU_ASSERT(w[i].closed);
+		}
+	}
+	printf("\n  %d rounds x %d sessions closed under their threads: %ld right"
+	       " answers, %ld wrong\n", ROUNDS, NTH, ok, wrong);
+	CU_ASSERT(wrong == 0);
+	CU_ASSERT(ok > 0);
+	/* the token still serves a new session */
+	{
+		worker z = { 0 };
+		CU_ASSERT_FATAL(pkt_f->C_OpenSession(pc_slot, CKF_SERIAL_SESSION, NULL,
+		                                     NULL, &z.h) == CKR_OK);
+		one_digest(&z);
+		multi_digest(&z);
+		one_mac(&z);
+		CU_ASSERT(z.ok == 3 && z.wrong == 0 && !z.closed);
+		CU_ASSERT(pkt_f->C_CloseSession(z.h) == CKR_OK);
+	}
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	int rc;
+
+	pc_setup();
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("p11_close", NULL, NULL);
+	CU_add_test(s, "setup: token, a MAC key, OpenSSL's answers", t_setup);
+	CU_add_test(s, "sessions closed while their operations run", t_close_under_load);
+	rc = ts_run();
+	pc_teardown();
+	return rc;
+}
