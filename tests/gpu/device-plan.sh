@@ -204,7 +204,7 @@
 #      p11pk), e2e token-basic, symmetric, daemon, ssh-login-daemon and
 #      nss, the multi-process load, the 60 s stress of 64 threads, then
 #      p11bench SHA3-256 / SM3 4 KiB at 1,024 threads with OpenSSL on 16
-#   65 64 in a short call: p11pk, p11_oracle, pk_general, p11_bad, e2e
+#   65 64 in a short call: p11pk, p11_oracle, pk_general, p11_bad, p11_close, e2e
 #      token-basic and daemon, 30 s of the 64-thread stress
 #   63 the rest of a wake-path change's checks: the 60 s stress of 64
 #      threads, e2e token-basic, symmetric, daemon, ssh-login-daemon
@@ -668,7 +668,7 @@ case "${1:-}" in
      timeout 80 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1
      grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"; echo "== rows"; grep -h '| token\|| openssl' "$OUT/p11bench.txt" ;;
   65) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=1 \
-       PV_UNIT_NAMES="p11pk p11_oracle pk_general p11_bad" PV_E2E="token-basic daemon" PV_E2E_LIMIT=80 \
+       PV_UNIT_NAMES="p11pk p11_oracle pk_general p11_bad p11_close" PV_E2E="token-basic daemon" PV_E2E_LIMIT=80 \
        PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
      timeout 330 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress > /dev/null 2>&1
      grep -v '^CKM_\|^C_' "$OUT/summary.txt" ;;
