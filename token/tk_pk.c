@@ -562,6 +562,16 @@ void tk_pk_forget(CK_SESSION_HANDLE h)
 	}
 }
 
+void tk_pk_drop_parent(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < TK_PK_BUCKETS; i++) {
+		pthread_mutex_init(&tk_pk_tab[i].mu, NULL);
+		tk_pk_tab[i].ops = NULL;      /* the parent's: leaked, as tk_g is */
+	}
+}
+
 static CK_RV tk_pk_rv(int rc, int kind)
 {
 	if (rc == PV_ERR_PERM)

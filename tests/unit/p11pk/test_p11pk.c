@@ -10,6 +10,8 @@
 #include <string.h>
 #include <openssl/rsa.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <json-c/json.h>
 
 #include "../p11crypto/pc.h"
@@ -69,7 +71,7 @@ static CK_RV verify(CK_MECHANISM *m, CK_OBJECT_HANDLE k, const uint8_t *in, size
 	return pkt_f->C_Verify(pc_s, (CK_BYTE_PTR)in, n, (CK_BYTE_PTR)sig, sl);
 }
 
-static CK_RV crypt(int enc, CK_MECHANISM *m, CK_OBJECT_HANDLE k, const uint8_t *in, size_t n, uint8_t *out, CK_ULONG *ol)
+static CK_RV pk_crypt(int enc, CK_MECHANISM *m, CK_OBJECT_HANDLE k, const uint8_t *in, size_t n, uint8_t *out, CK_ULONG *ol)
 {
 	CK_RV rv = enc ? pkt_f->C_EncryptInit(pc_s, m, k) : pkt_f->C_DecryptInit(pc_s, m, k);
 
@@ -159,18 +161,18 @@ static void t_rsa(void)
 		long cl = po_encrypt(o, RSA_PKCS1_OAEP_PADDING, EVP_sha256(), EVP_sha256(), label, 5, msg, 100, ct, sizeof ct);
 		CU_ASSERT_EQUAL_FATAL(cl, 256);
 		ol = sizeof pt;
-		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, 256, pt, &ol), CKR_OK);
+		CU_ASSERT_EQUAL(pk_crypt(0, &m, p.priv, ct, 256, pt, &ol), CKR_OK);
 		CU_ASSERT(ol == 100 && memcmp(pt, msg, 100) == 0);
 		ct[7] ^= 1;
 		ol = sizeof pt;
-		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, 256, pt, &ol), CKR_ENCRYPTED_DATA_INVALID);
+		CU_ASSERT_EQUAL(pk_crypt(0, &m, p.priv, ct, 256, pt, &ol), CKR_ENCRYPTED_DATA_INVALID);
 		ol = sizeof pt;
-		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, 255, pt, &ol), CKR_ENCRYPTED_DATA_LEN_RANGE);
+		CU_ASSERT_EQUAL(pk_crypt(0, &m, p.priv, ct, 255, pt, &ol), CKR_ENCRYPTED_DATA_LEN_RANGE);
 		/* token encrypts (public object), token decrypts */
 		ol = sizeof ct;
-		CU_ASSERT_EQUAL(crypt(1, &m, p.pub, msg, 50, ct, &ol), CKR_OK);
+		CU_ASSERT_EQUAL(pk_crypt(1, &m, p.pub, msg, 50, ct, &ol), CKR_OK);
 		ol = sizeof pt;
-		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, 256, pt, &ol), CKR_OK);
+		CU_ASSERT_EQUAL(pk_crypt(0, &m, p.priv, ct, 256, pt, &ol), CKR_OK);
 		CU_ASSERT(ol == 50 && memcmp(pt, msg, 50) == 0);
 	}
 	/* PKCS#1 v1.5 encryption from OpenSSL */
@@ -178,11 +180,11 @@ static void t_rsa(void)
 		CK_MECHANISM m = { CKM_RSA_PKCS, NULL, 0 };
 		long cl = po_encrypt(o, RSA_PKCS1_PADDING, NULL, NULL, NULL, 0, msg, 64, ct, sizeof ct);
 		ol = sizeof pt;
-		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, (size_t)cl, pt, &ol), CKR_OK);
+		CU_ASSERT_EQUAL(pk_crypt(0, &m, p.priv, ct, (size_t)cl, pt, &ol), CKR_OK);
 		CU_ASSERT(ol == 64 && memcmp(pt, msg, 64) == 0);
 		ct[9] ^= 0x40;
 		ol = sizeof pt;
-		CU_ASSERT_EQUAL(crypt(0, &m, p.priv, ct, (size_t)cl, pt, &ol), CKR_ENCRYPTED_DATA_INVALID);
+		CU_ASSERT_EQUAL(pk_crypt(0, &m, p.priv, ct, (size_t)cl, pt, &ol), CKR_ENCRYPTED_DATA_INVALID);
 	}
 	EVP_PKEY_free(o);
 }
@@ -276,13 +278,13 @@ static void t_sm2(void)
 	l = po_sm2_der2raw(der, (size_t)l, ct, sizeof ct);
 	CU_ASSERT_EQUAL_FATAL(l, 137);
 	ol = sizeof out;
-	CU_ASSERT_EQUAL(crypt(0, &me, p.priv, ct, (size_t)l, out, &ol), CKR_OK);
+	CU_ASSERT_EQUAL(pk_crypt(0, &me, p.priv, ct, (size_t)l, out, &ol), CKR_OK);
 	CU_ASSERT(ol == 40 && memcmp(out, msg, 40) == 0);
 	ol = sizeof ct;
-	CU_ASSERT_EQUAL(crypt(1, &me, p.pub, msg, 30, ct, &ol), CKR_OK);
+	CU_ASSERT_EQUAL(pk_crypt(1, &me, p.pub, msg, 30, ct, &ol), CKR_OK);
 	CU_ASSERT_EQUAL(ol, 127);
 	ol = sizeof out;
-	CU_ASSERT_EQUAL(crypt(0, &me, p.priv, ct, 127, out, &ol), CKR_OK);
+	CU_ASSERT_EQUAL(pk_crypt(0, &me, p.priv, ct, 127, out, &ol), CKR_OK);
 	CU_ASSERT(ol == 30 && memcmp(out, msg, 30) == 0);
 	EVP_PKEY_free(o);
 }
@@ -361,6 +363,54 @@ static void t_one_op_a_kind(void)
 	sl = sizeof sig;
 	CU_ASSERT_EQUAL(pkt_f->C_SignFinal(pc_s, sig, &sl), CKR_OK);
 	CU_ASSERT_EQUAL(sl, 64);
+}
+
+/* A forked child's C_Initialize drops the parent's operations: a session
+ * of the child that gets the handle of a parent session with a signature
+ * in progress starts with no operation (it found the parent's before, and
+ * C_Sign ran it with the parent's key). */
+static void t_fork_active_op(void)
+{
+	pair p;
+	CK_MECHANISM ec = { CKM_ECDSA_SHA256, NULL, 0 };
+	pid_t pid;
+	int st = -1;
+
+	CU_ASSERT_EQUAL_FATAL(genpair(CKM_EC_KEY_PAIR_GEN, oid_p256, sizeof oid_p256, 0, &p), CKR_OK);
+	CU_ASSERT_EQUAL_FATAL(pkt_f->C_SignInit(pc_s, &ec, p.priv), CKR_OK);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		CK_SESSION_HANDLE ch = CK_INVALID_HANDLE;
+		uint8_t msg[8] = { 0 }, sig[80];
+		CK_ULONG sl = sizeof sig;
+		int i, bad = 0;
+
+		if (pkt_f->C_Initialize(NULL) != CKR_OK)
+			_exit(1);
+		for (i = 0; i < 64 && ch != pc_s; i++)
+			if (pkt_f->C_OpenSession(pc_slot, CKF_SERIAL_SESSION, NULL, NULL, &ch) != CKR_OK)
+				_exit(2);
+		if (ch != pc_s)
+			_exit(3);
+		if (pkt_f->C_Sign(ch, msg, sizeof msg, sig, &sl) != CKR_OPERATION_NOT_INITIALIZED)
+			bad |= 4;
+		if (pkt_f->C_SignInit(ch, &ec, 0x7ffff) != CKR_KEY_HANDLE_INVALID)
+			bad |= 8;
+		if (pkt_f->C_Finalize(NULL) != CKR_OK)
+			bad |= 16;
+		_exit(bad);
+	}
+	CU_ASSERT(waitpid(pid, &st, 0) == pid);
+	CU_ASSERT(WIFEXITED(st));
+	CU_ASSERT_EQUAL(WEXITSTATUS(st), 0);
+	/* the parent's signature goes on */
+	{
+		uint8_t msg[8] = { 0 }, sig[80];
+		CK_ULONG sl = sizeof sig;
+		CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, sig, &sl), CKR_OK);
+		CU_ASSERT_EQUAL(sl, 64);
+	}
 }
 
 /* ---- import (C_CreateObject) ---------------------------------------------------- */
@@ -652,7 +702,7 @@ static int wp_rsa_dec(const ts_wp_case *tc, void *arg)
 		free(ct); free(msg);
 		return 1;
 	}
-	rv = crypt(0, &m, wp_key, ct, ctl, out, &ol);
+	rv = pk_crypt(0, &m, wp_key, ct, ctl, out, &ol);
 	r = wp_verdict(tc, rv == CKR_OK && ol == ml && memcmp(out, msg, ml) == 0);
 	if (rv != CKR_OK && rv != CKR_ENCRYPTED_DATA_INVALID && rv != CKR_ENCRYPTED_DATA_LEN_RANGE)
 		r = 1;
@@ -851,6 +901,7 @@ int main(void)
 	CU_add_test(s, "SM2", t_sm2);
 	CU_add_test(s, "bad input", t_bad);
 	CU_add_test(s, "one operation of a kind, either family", t_one_op_a_kind);
+	CU_add_test(s, "fork: the child's sessions start without the parent's operations", t_fork_active_op);
 	CU_add_test(s, "ECDH1 derive vs OpenSSL", t_ecdh);
 	CU_add_test(s, "C_CreateObject of private keys", t_import);
 	CU_add_test(s, "C_CreateObject of an SM2 public key; OpenSSL signatures", t_sm2_pub_import);
