@@ -9,13 +9,15 @@
  * and hands all of it to FINAL (the vault releases plaintext only after
  * the tag verifies).  Inputs larger than one request can carry are split.
  *
- * Locking: the session's operation is reserved ("busy") under g.mu; the
- * thread that reserved it then owns the operation's record, and uses,
- * clears and wipes it without any lock, the vault call included.  Only the
- * busy and active flags are read under g.mu by others.  A session closed
- * while one of its operations runs leaves the operation table to the
- * running call, which frees it.
+ * Locking: the session's operation is reserved ("busy") under its
+ * bucket's lock (tk_ops below), not the token's; the thread that reserved
+ * it then owns the operation's record, and uses, clears and wipes it
+ * without any lock, the vault call included.  Only the busy and active
+ * flags are read under the bucket lock by others.  A session closed while
+ * one of its operations runs leaves the record to the running call, which
+ * frees it.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,12 +47,50 @@ typedef struct tk_op {
 	size_t buf_len, buf_cap;
 } tk_op;
 
+/* A session's operations, one of each kind, in a table of its own keyed
+ * by the session handle: a call finds them under its bucket's lock, not
+ * the token's.  A record is made by the session's first Init (under
+ * g.mu, which proves the session exists), and is dropped or marked dead
+ * by the session's close (tk_ops_forget, under g.mu then the bucket's:
+ * never the other order), so a live record means a live session. */
 typedef struct tk_ops {
-	tk_op op[TK_OPK_N];
-	uint8_t active[TK_OPK_N];          /* under g.mu: initialised          */
-	uint8_t busy[TK_OPK_N];            /* under g.mu: reserved by a call   */
+	struct tk_ops *next;
+	CK_SESSION_HANDLE h;
 	int dead;                          /* session gone; last user frees   */
+	uint8_t active[TK_OPK_N];          /* under the bucket lock           */
+	uint8_t busy[TK_OPK_N];            /* under the bucket lock: reserved */
+	tk_op op[TK_OPK_N];
 } tk_ops;
+
+#define TK_OPS_BUCKETS 256u
+typedef struct tk_opsbucket {
+	pthread_mutex_t mu;
+	tk_ops *recs;
+} tk_opsbucket;
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+#define TK_OPS_MU_INIT PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP   /* tk_lock.c */
+#else
+#define TK_OPS_MU_INIT PTHREAD_MUTEX_INITIALIZER
+#endif
+static tk_opsbucket tk_ops_tab[TK_OPS_BUCKETS] = {
+	[0 ... TK_OPS_BUCKETS - 1] = { TK_OPS_MU_INIT, NULL }
+};
+
+static tk_opsbucket *tk_ops_bucket(CK_SESSION_HANDLE h)
+{
+	return &tk_ops_tab[h % TK_OPS_BUCKETS];
+}
+
+/* Under the bucket lock: the live record of session h. */
+static tk_ops *tk_ops_find(tk_opsbucket *b, CK_SESSION_HANDLE h)
+{
+	tk_ops *o;
+
+	for (o = b->recs; o != NULL; o = o->next)
+		if (o->h == h && !o->dead)
+			return o;
+	return NULL;
+}
 
 static void tk_op_clear(tk_op *p)
 {
@@ -75,64 +115,113 @@ static int tk_ops_busy(const tk_ops *o)
 	return 0;
 }
 
+/* Under the bucket lock: unlink o (the caller frees it). */
+static void tk_ops_unlink(tk_opsbucket *b, tk_ops *o)
+{
+	tk_ops **pp;
+
+	for (pp = &b->recs; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == o) {
+			*pp = o->next;
+			return;
+		}
+}
+
 static void tk_ops_really_free(tk_ops *o)
 {
 	int i;
 
+	if (o == NULL)
+		return;
 	for (i = 0; i < TK_OPK_N; i++)
 		tk_op_clear(&o->op[i]);
 	free(o);
 }
 
 /* Under g.mu (tk_session.c). */
-void tk_ops_free(void *ops)
+void tk_ops_forget(CK_SESSION_HANDLE h)
 {
-	tk_ops *o = ops;
+	tk_opsbucket *b = tk_ops_bucket(h);
+	tk_ops *o, *fr = NULL;
 
-	if (o == NULL)
-		return;
-	if (tk_ops_busy(o))
+	pthread_mutex_lock(&b->mu);
+	o = tk_ops_find(b, h);
+	if (o != NULL && tk_ops_busy(o)) {
 		o->dead = 1;
-	else
-		tk_ops_really_free(o);
+	} else if (o != NULL) {
+		tk_ops_unlink(b, o);
+		fr = o;
+	}
+	pthread_mutex_unlock(&b->mu);
+	tk_ops_really_free(fr);
+}
+
+void tk_ops_drop_parent(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < TK_OPS_BUCKETS; i++) {
+		(void)tk_mutex_init_adaptive(&tk_ops_tab[i].mu);
+		tk_ops_tab[i].recs = NULL;    /* the parent's: leaked, as tk_g is */
+	}
 }
 
 enum { NEED_IDLE, NEED_ACTIVE, NEED_ANY };
 
-/* Reserve the session's operation of this kind: one look-up of the session
- * under g.mu answers CKR_SESSION_HANDLE_INVALID, CKR_OPERATION_ACTIVE or
- * CKR_OPERATION_NOT_INITIALIZED. */
+/* Under the bucket lock: reserve o's operation of this kind. */
+static CK_RV tk_ops_reserve(tk_ops *o, int kind, int need)
+{
+	if (o->busy[kind])
+		return CKR_OPERATION_ACTIVE;
+	if (need == NEED_IDLE && o->active[kind])
+		return CKR_OPERATION_ACTIVE;
+	if (need == NEED_ACTIVE && !o->active[kind])
+		return CKR_OPERATION_NOT_INITIALIZED;
+	o->busy[kind] = 1;
+	return CKR_OK;
+}
+
+/* Reserve the session's operation of this kind; answers
+ * CKR_SESSION_HANDLE_INVALID, CKR_OPERATION_ACTIVE or
+ * CKR_OPERATION_NOT_INITIALIZED itself.  The token's lock is taken only
+ * by a session's first Init and on the way to an error. */
 static CK_RV tk_op_take(CK_SESSION_HANDLE h, int kind, int need, tk_ops **os,
                         tk_op **out)
 {
-	tk_session *se;
+	tk_opsbucket *b = tk_ops_bucket(h);
 	tk_ops *o;
-	CK_RV rv = CKR_OK;
+	CK_RV rv;
 
-	tk_mutex_lock(tk_g.mu);
-	se = tk_session_get(h);
-	if (se == NULL) {
-		rv = CKR_SESSION_HANDLE_INVALID;
-		goto out;
+	pthread_mutex_lock(&b->mu);
+	o = tk_ops_find(b, h);
+	rv = o != NULL ? tk_ops_reserve(o, kind, need) : CKR_OK;
+	pthread_mutex_unlock(&b->mu);
+	if (o == NULL && need == NEED_ACTIVE) {
+		rv = tk_session_check(h);
+		return rv != CKR_OK ? rv : CKR_OPERATION_NOT_INITIALIZED;
 	}
-	if (se->ops == NULL && (se->ops = calloc(1, sizeof(tk_ops))) == NULL) {
-		rv = CKR_HOST_MEMORY;
-		goto out;
+	if (o == NULL) {
+		/* the session's first operation: is it a session? */
+		tk_mutex_lock(tk_g.mu);
+		if (tk_session_get(h) == NULL) {
+			tk_mutex_unlock(tk_g.mu);
+			return CKR_SESSION_HANDLE_INVALID;
+		}
+		pthread_mutex_lock(&b->mu);
+		o = tk_ops_find(b, h);
+		if (o == NULL && (o = calloc(1, sizeof *o)) != NULL) {
+			o->h = h;
+			o->next = b->recs;
+			b->recs = o;
+		}
+		rv = o != NULL ? tk_ops_reserve(o, kind, need) : CKR_HOST_MEMORY;
+		pthread_mutex_unlock(&b->mu);
+		tk_mutex_unlock(tk_g.mu);
 	}
-	o = se->ops;
-	if (o->busy[kind])
-		rv = CKR_OPERATION_ACTIVE;
-	else if (need == NEED_IDLE && o->active[kind])
-		rv = CKR_OPERATION_ACTIVE;
-	else if (need == NEED_ACTIVE && !o->active[kind])
-		rv = CKR_OPERATION_NOT_INITIALIZED;
 	if (rv == CKR_OK) {
-		o->busy[kind] = 1;
 		*os = o;
 		*out = &o->op[kind];
 	}
-out:
-	tk_mutex_unlock(tk_g.mu);
 	return rv;
 }
 
@@ -140,16 +229,21 @@ out:
  * while it is still this thread's). */
 static void tk_op_put(tk_ops *os, tk_op *p, int end)
 {
+	tk_opsbucket *b = tk_ops_bucket(os->h);
 	size_t kind = (size_t)(p - os->op);
+	tk_ops *fr = NULL;
 
 	if (end)
 		tk_op_clear(p);
-	tk_mutex_lock(tk_g.mu);
+	pthread_mutex_lock(&b->mu);
 	os->active[kind] = !end;
 	os->busy[kind] = 0;
-	if (os->dead && !tk_ops_busy(os))
-		tk_ops_really_free(os);
-	tk_mutex_unlock(tk_g.mu);
+	if (os->dead && !tk_ops_busy(os)) {
+		tk_ops_unlink(b, os);
+		fr = os;
+	}
+	pthread_mutex_unlock(&b->mu);
+	tk_ops_really_free(fr);
 }
 
 static uint32_t tk_pvop(int kind)
@@ -265,17 +359,18 @@ CK_RV tk_op_init(CK_SESSION_HANDLE h, int kind, const tk_mech *m,
 
 CK_RV tk_op_idle(CK_SESSION_HANDLE h, int kind)
 {
-	tk_session *se;
-	CK_RV rv = CKR_OK;
+	tk_opsbucket *b = tk_ops_bucket(h);
+	tk_ops *o;
+	int active = 0;
 
-	tk_mutex_lock(tk_g.mu);
-	se = tk_session_get(h);
-	if (se == NULL)
-		rv = CKR_SESSION_HANDLE_INVALID;
-	else if (se->ops != NULL && ((tk_ops *)se->ops)->active[kind])
-		rv = CKR_OPERATION_ACTIVE;
-	tk_mutex_unlock(tk_g.mu);
-	return rv;
+	pthread_mutex_lock(&b->mu);
+	o = tk_ops_find(b, h);
+	if (o != NULL)
+		active = o->active[kind] || o->busy[kind];
+	pthread_mutex_unlock(&b->mu);
+	if (active)
+		return CKR_OPERATION_ACTIVE;
+	return o != NULL ? CKR_OK : tk_session_check(h);
 }
 
 /* Bytes of arena a one-shot request of p needs besides in and out. */
@@ -603,22 +698,18 @@ CK_RV tk_op_digest_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE key)
 
 CK_RV tk_op_get_state(CK_SESSION_HANDLE h, uint8_t *out, CK_ULONG *len)
 {
-	tk_session *se;
+	tk_opsbucket *b = tk_ops_bucket(h);
 	tk_ops *os;
 	tk_op *p;
 	CK_RV rv;
 	int i, other = 0, rc;
 
-	tk_mutex_lock(tk_g.mu);
-	se = tk_session_get(h);
-	if (se == NULL) {
-		tk_mutex_unlock(tk_g.mu);
-		return CKR_SESSION_HANDLE_INVALID;
-	}
-	for (i = 0; se->ops != NULL && i < TK_OPK_N; i++)
-		if (i != TK_OPK_DIGEST && ((tk_ops *)se->ops)->active[i])
+	pthread_mutex_lock(&b->mu);
+	os = tk_ops_find(b, h);
+	for (i = 0; os != NULL && i < TK_OPK_N; i++)
+		if (i != TK_OPK_DIGEST && os->active[i])
 			other = 1;
-	tk_mutex_unlock(tk_g.mu);
+	pthread_mutex_unlock(&b->mu);
 	if (other)
 		return CKR_STATE_UNSAVEABLE;
 	rv = tk_op_take(h, TK_OPK_DIGEST, NEED_ACTIVE, &os, &p);

@@ -97,8 +97,12 @@ CK_RV tk_op_set_state(CK_SESSION_HANDLE h, const uint8_t *in, size_t len);
 CK_RV tk_op_state_mech(const uint8_t *in, size_t len, CK_MECHANISM_TYPE *ckm);
 CK_RV tk_op_set_state_mech(CK_SESSION_HANDLE h, const uint8_t *in, size_t len,
                            const tk_mech *m);
-/* Session teardown (tk_session.c): frees the session's operations. */
-void tk_ops_free(void *ops);
+/* Session teardown (tk_session.c, under the token's lock): frees the
+ * session's operations, or leaves them to the call running one. */
+void tk_ops_forget(CK_SESSION_HANDLE h);
+/* A forked child's C_Initialize: drop the parent's operations without
+ * touching them (as tk_pk_drop_parent). */
+void tk_ops_drop_parent(void);
 
 /* ---- keys (tk_key.c) ---- */
 CK_RV tk_generate_key(CK_SESSION_HANDLE h, const tk_mech *m,

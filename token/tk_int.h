@@ -189,7 +189,6 @@ typedef struct tk_session {
 	int finding;
 	CK_OBJECT_HANDLE *found;
 	size_t nfound, pos;
-	void *ops;                    /* crypto operations (tk_crypto.c)   */
 } tk_session;
 
 /* Under g.mu. NULL if invalid. */

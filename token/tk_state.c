@@ -51,8 +51,10 @@ CK_RV tk_initialize(const tk_mutex_ops *ops, int no_threads)
 		goto out;
 	}
 	/* fresh start, or a forked child: forget (never free) old state */
-	if (tk_g.init)
-		tk_pk_drop_parent();      /* a forked child */
+	if (tk_g.init) {              /* a forked child */
+		tk_pk_drop_parent();
+		tk_ops_drop_parent();
+	}
 	memset(&tk_g, 0, sizeof tk_g);
 	tk_mutex_setup(ops);
 	rc = tk_conf_token_dir(tk_g.token_dir, sizeof tk_g.token_dir);

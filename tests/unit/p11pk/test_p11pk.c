@@ -367,8 +367,8 @@ static void t_one_op_a_kind(void)
 
 /* A forked child's C_Initialize drops the parent's operations: a session
  * of the child that gets the handle of a parent session with a signature
- * in progress starts with no operation (it found the parent's before, and
- * C_Sign ran it with the parent's key). */
+ * and a digest in progress starts with no operation (it found the
+ * parent's signature before, and C_Sign ran it with the parent's key). */
 static void t_fork_active_op(void)
 {
 	pair p;
@@ -377,7 +377,10 @@ static void t_fork_active_op(void)
 	int st = -1;
 
 	CU_ASSERT_EQUAL_FATAL(genpair(CKM_EC_KEY_PAIR_GEN, oid_p256, sizeof oid_p256, 0, &p), CKR_OK);
+	CK_MECHANISM sha = { CKM_SHA256, NULL, 0 };
+
 	CU_ASSERT_EQUAL_FATAL(pkt_f->C_SignInit(pc_s, &ec, p.priv), CKR_OK);
+	CU_ASSERT_EQUAL_FATAL(pkt_f->C_DigestInit(pc_s, &sha), CKR_OK);
 	pid = fork();
 	CU_ASSERT_FATAL(pid >= 0);
 	if (pid == 0) {
@@ -397,6 +400,10 @@ static void t_fork_active_op(void)
 			bad |= 4;
 		if (pkt_f->C_SignInit(ch, &ec, 0x7ffff) != CKR_KEY_HANDLE_INVALID)
 			bad |= 8;
+		if (pkt_f->C_DigestUpdate(ch, msg, sizeof msg) != CKR_OPERATION_NOT_INITIALIZED)
+			bad |= 32;
+		if (pkt_f->C_DigestInit(ch, &sha) != CKR_OK)
+			bad |= 64;
 		if (pkt_f->C_Finalize(NULL) != CKR_OK)
 			bad |= 16;
 		_exit(bad);
@@ -410,6 +417,9 @@ static void t_fork_active_op(void)
 		CK_ULONG sl = sizeof sig;
 		CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, sig, &sl), CKR_OK);
 		CU_ASSERT_EQUAL(sl, 64);
+		sl = sizeof sig;
+		CU_ASSERT_EQUAL(pkt_f->C_DigestFinal(pc_s, sig, &sl), CKR_OK);
+		CU_ASSERT_EQUAL(sl, 32);
 	}
 }
 
