@@ -206,6 +206,11 @@
 #      p11bench SHA3-256 / SM3 4 KiB at 1,024 threads with OpenSSL on 16
 #   65 64 in a short call: p11pk, p11_oracle, pk_general, p11_bad, p11_close, e2e
 #      token-basic and daemon, 30 s of the 64-thread stress
+#   68 the checks of a change to the token's locking, in under 5 minutes:
+#      p11pk, p11_close, p11_bad, pk_general (its fork), pk_session,
+#      p11_nothreads (not p11_oracle: 130 s on the GPU), e2e token-basic,
+#      symmetric, daemon and nss, 30 s of the 64-thread stress; then 62
+#      for the rates
 #   63 the rest of a wake-path change's checks: the 60 s stress of 64
 #      threads, e2e token-basic, symmetric, daemon, ssh-login-daemon
 #      (pvaultd: shared futexes on the clients' rings, private ones on its
@@ -669,6 +674,12 @@ case "${1:-}" in
      grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"; echo "== rows"; grep -h '| token\|| openssl' "$OUT/p11bench.txt" ;;
   65) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=1 \
        PV_UNIT_NAMES="p11pk p11_oracle pk_general p11_bad p11_close" PV_E2E="token-basic daemon" PV_E2E_LIMIT=80 \
+       PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
+     timeout 330 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress > /dev/null 2>&1
+     grep -v '^CKM_\|^C_' "$OUT/summary.txt" ;;
+  68) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="p11pk p11_close p11_bad pk_general pk_session p11_nothreads" \
+       PV_E2E="token-basic symmetric daemon nss" PV_E2E_LIMIT=120 \
        PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
      timeout 330 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress > /dev/null 2>&1
      grep -v '^CKM_\|^C_' "$OUT/summary.txt" ;;
