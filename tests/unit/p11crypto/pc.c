@@ -39,6 +39,27 @@ void pc_setup(void)
 	}
 }
 
+CU_pSuite pc_suite(const char *name)
+{
+	CU_pSuite s = NULL;
+
+	pc_setup();
+	if (CU_initialize_registry() != CUE_SUCCESS ||
+	    (s = CU_add_suite(name, NULL, NULL)) == NULL) {
+		fprintf(stderr, "CUnit: %s\n", CU_get_error_msg());
+		exit(1);
+	}
+	return s;
+}
+
+int pc_run(void)
+{
+	int rc = ts_run();
+
+	pc_teardown();
+	return rc;
+}
+
 void pc_token(void)
 {
 	pc_slot = pkt_new_token("p11crypto", 0);

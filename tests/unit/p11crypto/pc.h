@@ -18,6 +18,11 @@ extern CK_SESSION_HANDLE pc_s;
 
 /* pkt_setup + a master key file + C_Initialize (before CUnit runs). */
 void pc_setup(void);
+/* main()'s frame: pc_setup and a CUnit registry with one suite, name
+ * (exits on a CUnit error); pc_run runs it, tears the token down and
+ * returns ts_run's status. */
+CU_pSuite pc_suite(const char *name);
+int pc_run(void);
 /* The first test of every program: a new token and an R/W session. */
 void pc_token(void);
 void pc_teardown(void);

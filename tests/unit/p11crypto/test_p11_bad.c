@@ -432,13 +432,8 @@ static void t_sealed(void)
 
 int main(void)
 {
-	CU_pSuite s;
-	int rc;
+	CU_pSuite s = pc_suite("p11crypto_bad");
 
-	pc_setup();
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("p11crypto_bad", NULL, NULL);
 	CU_add_test(s, "setup: token and session", pc_token);
 	CU_add_test(s, "keys: lengths and types", t_keys);
 	CU_add_test(s, "wrong key type, unknown key, operation active", t_key_type);
@@ -449,7 +444,5 @@ int main(void)
 	CU_add_test(s, "secret key attribute rules, unwrap of garbage", t_attributes);
 	CU_add_test(s, "mechanism info, token flags, random, op state", t_info_state_random);
 	CU_add_test(s, "sealed vault: CKR_DEVICE_ERROR", t_sealed);
-	rc = ts_run();
-	pc_teardown();
-	return rc;
+	return pc_run();
 }

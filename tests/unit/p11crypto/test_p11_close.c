@@ -47,6 +47,15 @@ static int step_rv(worker *w, CK_RV rv)
 	return -1;
 }
 
+/* A completed operation's answer against OpenSSL's. */
+static void tally(worker *w, const uint8_t *out, CK_ULONG ol, const uint8_t *want)
+{
+	if (ol == 32 && memcmp(out, want, 32) == 0)
+		w->ok++;
+	else
+		w->wrong++;
+}
+
 static void one_digest(worker *w)
 {
 	CK_MECHANISM m = { CKM_SHA256, NULL, 0 };
@@ -56,10 +65,7 @@ static void one_digest(worker *w)
 	if (step_rv(w, pkt_f->C_DigestInit(w->h, &m)) ||
 	    step_rv(w, pkt_f->C_Digest(w->h, msg, MSG, out, &ol)))
 		return;
-	if (ol == 32 && memcmp(out, want_sha, 32) == 0)
-		w->ok++;
-	else
-		w->wrong++;
+	tally(w, out, ol, want_sha);
 }
 
 static void multi_digest(worker *w)
@@ -73,10 +79,7 @@ static void multi_digest(worker *w)
 	    step_rv(w, pkt_f->C_DigestUpdate(w->h, msg + cut, MSG - cut)) ||
 	    step_rv(w, pkt_f->C_DigestFinal(w->h, out, &ol)))
 		return;
-	if (ol == 32 && memcmp(out, want_sha, 32) == 0)
-		w->ok++;
-	else
-		w->wrong++;
+	tally(w, out, ol, want_sha);
 }
 
 static void one_mac(worker *w)
@@ -88,10 +91,7 @@ static void one_mac(worker *w)
 	if (step_rv(w, pkt_f->C_SignInit(w->h, &m, mac_key)) ||
 	    step_rv(w, pkt_f->C_Sign(w->h, msg, MSG, out, &ol)))
 		return;
-	if (ol == 32 && memcmp(out, want_mac, 32) == 0)
-		w->ok++;
-	else
-		w->wrong++;
+	tally(w, out, ol, want_mac);
 }
 
 static void *work(void *arg)
@@ -184,16 +184,9 @@ static void t_close_under_load(void)
 
 int main(void)
 {
-	CU_pSuite s;
-	int rc;
+	CU_pSuite s = pc_suite("p11_close");
 
-	pc_setup();
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("p11_close", NULL, NULL);
 	CU_add_test(s, "setup: token, a MAC key, OpenSSL's answers", t_setup);
 	CU_add_test(s, "sessions closed while their operations run", t_close_under_load);
-	rc = ts_run();
-	pc_teardown();
-	return rc;
+	return pc_run();
 }

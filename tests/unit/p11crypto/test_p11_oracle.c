@@ -529,13 +529,8 @@ static void t_large(void)
 
 int main(void)
 {
-	CU_pSuite s;
-	int rc;
+	CU_pSuite s = pc_suite("p11crypto_oracle");
 
-	pc_setup();
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("p11crypto_oracle", NULL, NULL);
 	CU_add_test(s, "setup: token and session", pc_token);
 	CU_add_test(s, "AES/SM4 modes vs OpenSSL (single, multi, in place)", t_ciphers);
 	CU_add_test(s, "SM4-GCM round trip and CTR body vs OpenSSL", t_sm4_gcm);
@@ -547,7 +542,5 @@ int main(void)
 	CU_add_test(s, "CKA_CHECK_VALUE, generated key vs OpenSSL", t_check_value_and_keygen);
 	CU_add_test(s, "digest operation state save/restore", t_op_state);
 	CU_add_test(s, "3 MiB single-part CBC_PAD and SHA-256", t_large);
-	rc = ts_run();
-	pc_teardown();
-	return rc;
+	return pc_run();
 }

@@ -316,13 +316,8 @@ static void t_hkdf(void) { run("hkdf_sha256_test.json", wp_hkdf, NULL); }
 
 int main(void)
 {
-	CU_pSuite s;
-	int rc;
+	CU_pSuite s = pc_suite("p11crypto_wycheproof");
 
-	pc_setup();
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("p11crypto_wycheproof", NULL, NULL);
 	CU_add_test(s, "setup: token and session", pc_token);
 	CU_add_test(s, "aes_gcm through C_Encrypt/C_Decrypt", t_gcm);
 	CU_add_test(s, "aes_cbc_pkcs5 through CKM_AES_CBC_PAD", t_cbc);
@@ -331,7 +326,5 @@ int main(void)
 	CU_add_test(s, "aes_cmac through C_Sign/C_Verify", t_cmac);
 	CU_add_test(s, "hmac_* through C_Sign/C_Verify", t_hmac);
 	CU_add_test(s, "hkdf_sha256 through C_DeriveKey", t_hkdf);
-	rc = ts_run();
-	pc_teardown();
-	return rc;
+	return pc_run();
 }

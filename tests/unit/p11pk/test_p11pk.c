@@ -898,11 +898,8 @@ static void t_always_auth(void)
 
 int main(void)
 {
-	CU_pSuite s;
+	CU_pSuite s = pc_suite("p11pk");
 
-	pc_setup();
-	CU_initialize_registry();
-	s = CU_add_suite("p11pk", NULL, NULL);
 	CU_add_test(s, "token", t_setup);
 	CU_add_test(s, "RSA-2048 keygen, sign/verify/decrypt vs OpenSSL", t_rsa);
 	CU_add_test(s, "EC P-256", t_p256);
@@ -918,9 +915,5 @@ int main(void)
 	CU_add_test(s, "a bare EC point that reads as DER too", t_bare_point_like_der);
 	CU_add_test(s, "Wycheproof through the module", t_wycheproof);
 	CU_add_test(s, "CKA_ALWAYS_AUTHENTICATE", t_always_auth);
-	{
-		int rc = ts_run();
-		pc_teardown();
-		return rc;
-	}
+	return pc_run();
 }

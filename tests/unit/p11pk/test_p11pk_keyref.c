@@ -333,12 +333,8 @@ static void t_hammer_ecdsa(void)
 
 int main(void)
 {
-	CU_pSuite s;
+	CU_pSuite s = pc_suite("p11pk_keyref");
 
-	pc_setup();
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("p11pk_keyref", NULL, NULL);
 	CU_add_test(s, "token and session", pc_token);
 	CU_add_test(s, "ECDSA: C_DestroyObject between C_SignInit and C_Sign (8 threads)",
 	            t_destroy_ecdsa);
@@ -350,6 +346,5 @@ int main(void)
 	            t_hammer_hmac);
 	CU_add_test(s, "ECDSA P-256: 8 signers, 200 signatures, the key destroyed",
 	            t_hammer_ecdsa);
-	CU_add_test(s, "teardown", pc_teardown);
-	return ts_run();
+	return pc_run();
 }

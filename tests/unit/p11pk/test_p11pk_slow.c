@@ -64,16 +64,10 @@ static void t_4096(void) { keysize(4096); }
 
 int main(void)
 {
-	CU_pSuite s;
-	int rc;
+	CU_pSuite s = pc_suite("p11pk_slow");
 
-	pc_setup();
-	CU_initialize_registry();
-	s = CU_add_suite("p11pk_slow", NULL, NULL);
 	CU_add_test(s, "token", pc_token);
 	CU_add_test(s, "RSA-3072 key pair in the vault", t_3072);
 	CU_add_test(s, "RSA-4096 key pair in the vault", t_4096);
-	rc = ts_run();
-	pc_teardown();
-	return rc;
+	return pc_run();
 }

@@ -613,11 +613,8 @@ static void t_ecdh(void)
 
 int main(void)
 {
-	CU_pSuite s;
+	CU_pSuite s = pc_suite("p11pk_wycheproof");
 
-	pc_setup();
-	CU_initialize_registry();
-	s = CU_add_suite("p11pk_wycheproof", NULL, NULL);
 	CU_add_test(s, "token", t_setup);
 	CU_add_test(s, "rsa_pkcs1_2048_sig_gen (C_Sign, exact)", t_siggen);
 	CU_add_test(s, "rsa_signature_2048/3072_sha256 (C_Verify)", t_sig);
@@ -625,9 +622,5 @@ int main(void)
 	CU_add_test(s, "rsa_oaep_2048 sha1/sha256 (C_Decrypt)", t_oaep);
 	CU_add_test(s, "ecdsa_secp384r1_sha384_p1363 (C_Verify)", t_ecdsa);
 	CU_add_test(s, "ecdh_secp256r1/secp384r1 (C_DeriveKey)", t_ecdh);
-	{
-		int rc = ts_run();
-		pc_teardown();
-		return rc;
-	}
+	return pc_run();
 }
