@@ -86,9 +86,6 @@ CK_RV tk_op_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t in_len,
                    const uint8_t *sig, size_t sig_len, int final);
 /* C_DigestKey: the key's value enters the digest inside the vault. */
 CK_RV tk_op_digest_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE key);
-/* CKR_SESSION_HANDLE_INVALID, CKR_OPERATION_ACTIVE (this kind is
- * initialised), or CKR_OK. */
-CK_RV tk_op_idle(CK_SESSION_HANDLE h, int kind);
 /* C_GetOperationState / C_SetOperationState (digests only). */
 CK_RV tk_op_get_state(CK_SESSION_HANDLE h, uint8_t *out, CK_ULONG *len);
 CK_RV tk_op_set_state(CK_SESSION_HANDLE h, const uint8_t *in, size_t len);
@@ -97,6 +94,11 @@ CK_RV tk_op_set_state(CK_SESSION_HANDLE h, const uint8_t *in, size_t len);
 CK_RV tk_op_state_mech(const uint8_t *in, size_t len, CK_MECHANISM_TYPE *ckm);
 CK_RV tk_op_set_state_mech(CK_SESSION_HANDLE h, const uint8_t *in, size_t len,
                            const tk_mech *m);
+
+/* ---- the sessions' operation table (tk_optab.c) ---- */
+/* CKR_SESSION_HANDLE_INVALID, CKR_OPERATION_ACTIVE (this kind is
+ * initialised or being initialised), or CKR_OK. */
+CK_RV tk_op_idle(CK_SESSION_HANDLE h, int kind);
 /* Session teardown (tk_session.c, under the token's lock): frees the
  * session's operations, or leaves them to the call running one. */
 void tk_ops_forget(CK_SESSION_HANDLE h);
