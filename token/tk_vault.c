@@ -89,11 +89,11 @@ static void tk_v_atfork(void)
 	pthread_atfork(NULL, NULL, tk_v_child);
 }
 
-/* The vault and, when info is not NULL, a copy of its info, both taken
- * under tk_v_mu: tk_v_info is read nowhere else.  refresh asks the vault
- * for its info first (its health, pvaultd's); a request on its way to the
- * vault does not, nor does the data capacity, which a ring keeps. */
-static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info, int refresh)
+/* The vault and, when info is not NULL, a fresh copy of its info (its
+ * health, pvaultd's), both taken under tk_v_mu: tk_v_info is read nowhere
+ * else.  A request on its way to the vault needs no info, nor does the
+ * data capacity (pv_vault_max_data). */
+static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info)
 {
 	struct pv_vault *v;
 	pv_conf c;
@@ -110,7 +110,7 @@ static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info, int refres
 	}
 	if (tk_v == NULL && tk_v_failed && tk_v_removed && tk_v_due())
 		tk_v_failed = 0;              /* pvaultd may be up now: try again */
-	if (tk_v != NULL && refresh) {
+	if (tk_v != NULL && info != NULL) {
 		pv_vault_info i;
 		if (pv_vault_get_info(tk_v, &i) == PV_OK)
 			tk_v_info = i;
@@ -147,7 +147,7 @@ CK_RV tk_vault(struct pv_vault **out)
 {
 	if ((*out = tk_v_fast()) != NULL)
 		return CKR_OK;
-	return tk_vault_get(out, NULL, 0);
+	return tk_vault_get(out, NULL);
 }
 
 int tk_vault_call(pv_req *r)
@@ -164,7 +164,7 @@ int tk_vault_hw(void)
 	struct pv_vault *v;
 	pv_vault_info i;
 
-	return tk_vault_get(&v, &i, 1) == CKR_OK && i.hw;
+	return tk_vault_get(&v, &i) == CKR_OK && i.hw;
 }
 
 int tk_vault_ready(void)
@@ -172,7 +172,7 @@ int tk_vault_ready(void)
 	struct pv_vault *v;
 	pv_vault_info i;
 
-	return tk_vault_get(&v, &i, 1) == CKR_OK && !i.sealed;
+	return tk_vault_get(&v, &i) == CKR_OK && !i.sealed;
 }
 
 size_t tk_vault_max_data(void)
@@ -190,7 +190,7 @@ const char *tk_vault_master_fpr(char fpr[TK_FPR_LEN])
 	pv_vault_info i;
 
 	fpr[0] = '\0';
-	if (tk_vault_get(&v, &i, 1) == CKR_OK) {
+	if (tk_vault_get(&v, &i) == CKR_OK) {
 		memcpy(fpr, i.master_fpr, TK_FPR_LEN);
 		fpr[TK_FPR_LEN - 1] = '\0';
 	}
