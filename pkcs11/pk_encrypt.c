@@ -22,17 +22,13 @@ CK_RV pk_op_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
 	rv = pk_mech_decode(m, use, &tm);
 	if (rv != CKR_OK)
 		return pk_op_refuse(h, kind, rv);
-	if (tk_pk_active(h, kind))             /* one operation of a kind */
-		return CKR_OPERATION_ACTIVE;
 	return tk_op_init(h, kind, &tm, k);
 }
 
 CK_RV pk_op_refuse(CK_SESSION_HANDLE h, int kind, CK_RV rv)
 {
-	CK_RV first = tk_op_idle(h, kind);
+	CK_RV first = tk_op_idle(h, kind);   /* of either family */
 
-	if (first == CKR_OK && tk_pk_active(h, kind))
-		first = CKR_OPERATION_ACTIVE;
 	return first != CKR_OK ? first : rv;
 }
 

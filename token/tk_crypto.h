@@ -96,15 +96,35 @@ CK_RV tk_op_set_state_mech(CK_SESSION_HANDLE h, const uint8_t *in, size_t len,
                            const tk_mech *m);
 
 /* ---- the sessions' operation table (tk_optab.c) ---- */
+/* A session's record there, and a public-key operation (tk_pk.c). */
+typedef struct tk_ops tk_ops;
+typedef struct tk_pkop tk_pkop;
 /* CKR_SESSION_HANDLE_INVALID, CKR_OPERATION_ACTIVE (this kind is
- * initialised or being initialised), or CKR_OK. */
+ * initialised, of either family, or being initialised), or CKR_OK. */
 CK_RV tk_op_idle(CK_SESSION_HANDLE h, int kind);
 /* Session teardown (tk_session.c, under the token's lock): frees the
  * session's operations, or leaves them to the call running one. */
 void tk_ops_forget(CK_SESSION_HANDLE h);
 /* A forked child's C_Initialize: drop the parent's operations without
- * touching them (as tk_pk_drop_parent). */
+ * touching them (their bucket locks may be held by parent threads that do
+ * not exist here; a child's new session must not find the parent's
+ * operation under a reused handle). */
 void tk_ops_drop_parent(void);
+/* Public-key operations: store p as session h's operation of this kind
+ * (the table owns it from CKR_OK on; CKR_SESSION_HANDLE_INVALID,
+ * CKR_OPERATION_ACTIVE if one of either family is there); reserve it for
+ * a call (CKR_OPERATION_NOT_INITIALIZED, _ACTIVE, SESSION_HANDLE_INVALID
+ * otherwise) and give it back (end: freed), as tk_op_take / tk_op_put. */
+CK_RV tk_ops_pk_add(CK_SESSION_HANDLE h, int kind, tk_pkop *p);
+tk_pkop *tk_ops_pk_take(CK_SESSION_HANDLE h, int kind, tk_ops **os, CK_RV *rv);
+void tk_ops_pk_put(tk_ops *os, int kind, int end);
+/* 1 if h has a public-key operation of this kind. */
+int tk_ops_pk_active(CK_SESSION_HANDLE h, int kind);
+/* fn on each of h's public-key operations, under its bucket's lock; the
+ * sum of its answers. */
+int tk_ops_pk_each(CK_SESSION_HANDLE h, int (*fn)(tk_pkop *p));
+/* tk_pk.c: free a public-key operation (NULL: nothing). */
+void tk_pkop_free(tk_pkop *p);
 
 /* ---- keys (tk_key.c) ---- */
 CK_RV tk_generate_key(CK_SESSION_HANDLE h, const tk_mech *m,

@@ -27,16 +27,18 @@ typedef struct tk_op {
 	size_t buf_len, buf_cap;
 } tk_op;
 
-/* A session's operations, one of each kind: its record in tk_optab.c's
- * table. */
-typedef struct tk_ops {
+/* A session's operations, one of each kind, of either family: its record
+ * in tk_optab.c's table. */
+struct tk_ops {
 	struct tk_ops *next;
 	CK_SESSION_HANDLE h;
 	int dead;                          /* session gone; last user frees   */
-	uint8_t active[TK_OPK_N];          /* under the bucket lock           */
-	uint8_t busy[TK_OPK_N];            /* under the bucket lock: reserved */
+	/* under the bucket lock: */
+	uint8_t active[TK_OPK_N];          /* op[k] initialised               */
+	uint8_t busy[TK_OPK_N];            /* kind k reserved by a call       */
+	tk_pkop *pk[TK_OPK_N];             /* or kind k's public-key operation */
 	tk_op op[TK_OPK_N];
-} tk_ops;
+};
 
 enum { NEED_IDLE, NEED_ACTIVE, NEED_ANY };
 

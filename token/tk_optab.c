@@ -1,15 +1,19 @@
 /*
- * tk_optab.c - the table of a session's symmetric operations and digests:
- * records keyed by the session handle in 256 buckets, each with a lock of
- * its own, so that a call finds its operation without the token's mutex
- * (as tk_pk.c keeps the public-key operations).
+ * tk_optab.c - the table of the sessions' operations: one record per
+ * session, keyed by the session handle in 256 buckets, each with a lock of
+ * its own, so that a call finds its operation without the token's mutex.
+ * A record holds one operation of each kind (encrypt, decrypt, digest,
+ * sign, verify), of either family: symmetric and digests (tk_crypto.c,
+ * tk_op in the record) or public-key (tk_pk.c, a tk_pkop it hangs there).
  *
  * A record is made by the session's first Init, under the token's mutex
  * (which proves the session exists), and is dropped or marked dead by the
  * session's close (tk_ops_forget, under the token's mutex, then the
  * bucket's: never the other order), so a live record means a live
- * session.  A session closed while one of its operations runs leaves the
- * record to the running call, whose put frees it.
+ * session, and an Init that stores its operation in a live record cannot
+ * outlive its session's close.  A session closed while one of its
+ * operations runs leaves the record to the running call, whose put frees
+ * it.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -89,9 +93,69 @@ static void tk_ops_really_free(tk_ops *o)
 
 	if (o == NULL)
 		return;
-	for (i = 0; i < TK_OPK_N; i++)
+	for (i = 0; i < TK_OPK_N; i++) {
 		tk_op_clear(&o->op[i]);
+		tk_pkop_free(o->pk[i]);
+	}
 	free(o);
+}
+
+/* Under b's lock with h's live record o, fn(o, arg) answers.  Without a
+ * record: if create, one is made under the token's mutex when h is a
+ * session (CKR_SESSION_HANDLE_INVALID otherwise); if not, the answer is
+ * CKR_SESSION_HANDLE_INVALID or CKR_OPERATION_NOT_INITIALIZED. */
+static CK_RV tk_ops_with(CK_SESSION_HANDLE h, int create,
+                         CK_RV (*fn)(tk_ops *o, void *arg), void *arg)
+{
+	tk_opsbucket *b = tk_ops_bucket(h);
+	tk_ops *o;
+	CK_RV rv = CKR_OK;
+
+	pthread_mutex_lock(&b->mu);
+	o = tk_ops_find(b, h);
+	if (o != NULL)
+		rv = fn(o, arg);
+	pthread_mutex_unlock(&b->mu);
+	if (o != NULL)
+		return rv;
+	if (!create) {
+		rv = tk_session_check(h);
+		return rv != CKR_OK ? rv : CKR_OPERATION_NOT_INITIALIZED;
+	}
+	/* the session's first operation: is it a session? */
+	tk_mutex_lock(tk_g.mu);
+	if (tk_session_get(h) == NULL) {
+		tk_mutex_unlock(tk_g.mu);
+		return CKR_SESSION_HANDLE_INVALID;
+	}
+	pthread_mutex_lock(&b->mu);
+	o = tk_ops_find(b, h);
+	if (o == NULL && (o = calloc(1, sizeof *o)) != NULL) {
+		o->h = h;
+		o->next = b->recs;
+		b->recs = o;
+	}
+	rv = o != NULL ? fn(o, arg) : CKR_HOST_MEMORY;
+	pthread_mutex_unlock(&b->mu);
+	tk_mutex_unlock(tk_g.mu);
+	return rv;
+}
+
+/* Under the bucket lock: end os's operation of this kind (its public-key
+ * one onto *pk, for the caller to free) and free os itself (onto *fr) if
+ * its session is gone and nothing else runs. */
+static void tk_ops_release(tk_opsbucket *b, tk_ops *os, int kind, int end,
+                           tk_pkop **pk, tk_ops **fr)
+{
+	os->busy[kind] = 0;
+	if (end) {
+		*pk = os->pk[kind];
+		os->pk[kind] = NULL;
+	}
+	if (os->dead && !tk_ops_busy(os)) {
+		tk_ops_unlink(b, os);
+		*fr = os;
+	}
 }
 
 /* Under g.mu (tk_session.c). */
@@ -122,12 +186,12 @@ void tk_ops_drop_parent(void)
 	}
 }
 
-/* Under the bucket lock: reserve o's operation of this kind. */
+/* Under the bucket lock: reserve o's symmetric operation of this kind. */
 static CK_RV tk_ops_reserve(tk_ops *o, int kind, int need)
 {
 	if (o->busy[kind])
 		return CKR_OPERATION_ACTIVE;
-	if (need == NEED_IDLE && o->active[kind])
+	if (need == NEED_IDLE && (o->active[kind] || o->pk[kind] != NULL))
 		return CKR_OPERATION_ACTIVE;
 	if (need == NEED_ACTIVE && !o->active[kind])
 		return CKR_OPERATION_NOT_INITIALIZED;
@@ -135,42 +199,27 @@ static CK_RV tk_ops_reserve(tk_ops *o, int kind, int need)
 	return CKR_OK;
 }
 
+struct tk_take { int kind, need; tk_ops *os; };
+
+static CK_RV tk_op_take_fn(tk_ops *o, void *arg)
+{
+	struct tk_take *t = arg;
+	CK_RV rv = tk_ops_reserve(o, t->kind, t->need);
+
+	if (rv == CKR_OK)
+		t->os = o;
+	return rv;
+}
+
 CK_RV tk_op_take(CK_SESSION_HANDLE h, int kind, int need, tk_ops **os,
                  tk_op **out)
 {
-	tk_opsbucket *b = tk_ops_bucket(h);
-	tk_ops *o;
-	CK_RV rv;
+	struct tk_take t = { kind, need, NULL };
+	CK_RV rv = tk_ops_with(h, need != NEED_ACTIVE, tk_op_take_fn, &t);
 
-	pthread_mutex_lock(&b->mu);
-	o = tk_ops_find(b, h);
-	rv = o != NULL ? tk_ops_reserve(o, kind, need) : CKR_OK;
-	pthread_mutex_unlock(&b->mu);
-	if (o == NULL && need == NEED_ACTIVE) {
-		rv = tk_session_check(h);
-		return rv != CKR_OK ? rv : CKR_OPERATION_NOT_INITIALIZED;
-	}
-	if (o == NULL) {
-		/* the session's first operation: is it a session? */
-		tk_mutex_lock(tk_g.mu);
-		if (tk_session_get(h) == NULL) {
-			tk_mutex_unlock(tk_g.mu);
-			return CKR_SESSION_HANDLE_INVALID;
-		}
-		pthread_mutex_lock(&b->mu);
-		o = tk_ops_find(b, h);
-		if (o == NULL && (o = calloc(1, sizeof *o)) != NULL) {
-			o->h = h;
-			o->next = b->recs;
-			b->recs = o;
-		}
-		rv = o != NULL ? tk_ops_reserve(o, kind, need) : CKR_HOST_MEMORY;
-		pthread_mutex_unlock(&b->mu);
-		tk_mutex_unlock(tk_g.mu);
-	}
 	if (rv == CKR_OK) {
-		*os = o;
-		*out = &o->op[kind];
+		*os = t.os;
+		*out = &t.os->op[kind];
 	}
 	return rv;
 }
@@ -180,16 +229,13 @@ void tk_op_put(tk_ops *os, tk_op *p, int end)
 	tk_opsbucket *b = tk_ops_bucket(os->h);
 	size_t kind = (size_t)(p - os->op);
 	tk_ops *fr = NULL;
+	tk_pkop *none = NULL;         /* a symmetric kind holds none */
 
 	if (end)
 		tk_op_clear(p);
 	pthread_mutex_lock(&b->mu);
 	os->active[kind] = !end;
-	os->busy[kind] = 0;
-	if (os->dead && !tk_ops_busy(os)) {
-		tk_ops_unlink(b, os);
-		fr = os;
-	}
+	tk_ops_release(b, os, (int)kind, 0, &none, &fr);
 	pthread_mutex_unlock(&b->mu);
 	tk_ops_really_free(fr);
 }
@@ -203,7 +249,7 @@ CK_RV tk_op_idle(CK_SESSION_HANDLE h, int kind)
 	pthread_mutex_lock(&b->mu);
 	o = tk_ops_find(b, h);
 	if (o != NULL)
-		active = o->active[kind] || o->busy[kind];
+		active = o->active[kind] || o->busy[kind] || o->pk[kind] != NULL;
 	pthread_mutex_unlock(&b->mu);
 	if (active)
 		return CKR_OPERATION_ACTIVE;
@@ -219,8 +265,93 @@ int tk_ops_other_active(CK_SESSION_HANDLE h, int kind)
 	pthread_mutex_lock(&b->mu);
 	o = tk_ops_find(b, h);
 	for (i = 0; o != NULL && i < TK_OPK_N; i++)
-		if (i != kind && o->active[i])
+		if (i != kind && (o->active[i] || o->pk[i] != NULL))
 			other = 1;
 	pthread_mutex_unlock(&b->mu);
 	return other;
+}
+
+/* ---- public-key operations (tk_pk.c) in the same records ---- */
+
+struct tk_pkadd { int kind; tk_pkop *p; tk_ops *os; };
+
+static CK_RV tk_pk_add_fn(tk_ops *o, void *arg)
+{
+	struct tk_pkadd *a = arg;
+
+	if (o->busy[a->kind] || o->active[a->kind] || o->pk[a->kind] != NULL)
+		return CKR_OPERATION_ACTIVE;
+	o->pk[a->kind] = a->p;
+	return CKR_OK;
+}
+
+CK_RV tk_ops_pk_add(CK_SESSION_HANDLE h, int kind, tk_pkop *p)
+{
+	struct tk_pkadd a = { kind, p, NULL };
+
+	return tk_ops_with(h, 1, tk_pk_add_fn, &a);
+}
+
+static CK_RV tk_pk_take_fn(tk_ops *o, void *arg)
+{
+	struct tk_pkadd *a = arg;
+
+	if (o->pk[a->kind] == NULL)
+		return CKR_OPERATION_NOT_INITIALIZED;
+	if (o->busy[a->kind])
+		return CKR_OPERATION_ACTIVE;
+	o->busy[a->kind] = 1;
+	a->p = o->pk[a->kind];
+	a->os = o;
+	return CKR_OK;
+}
+
+tk_pkop *tk_ops_pk_take(CK_SESSION_HANDLE h, int kind, tk_ops **os, CK_RV *rv)
+{
+	struct tk_pkadd a = { kind, NULL, NULL };
+
+	*rv = tk_ops_with(h, 0, tk_pk_take_fn, &a);
+	*os = a.os;
+	return *rv == CKR_OK ? a.p : NULL;
+}
+
+void tk_ops_pk_put(tk_ops *os, int kind, int end)
+{
+	tk_opsbucket *b = tk_ops_bucket(os->h);
+	tk_ops *fr = NULL;
+	tk_pkop *p = NULL;
+
+	pthread_mutex_lock(&b->mu);
+	tk_ops_release(b, os, kind, end, &p, &fr);
+	pthread_mutex_unlock(&b->mu);
+	tk_pkop_free(p);
+	tk_ops_really_free(fr);
+}
+
+int tk_ops_pk_active(CK_SESSION_HANDLE h, int kind)
+{
+	tk_opsbucket *b = tk_ops_bucket(h);
+	tk_ops *o;
+	int a;
+
+	pthread_mutex_lock(&b->mu);
+	o = tk_ops_find(b, h);
+	a = o != NULL && o->pk[kind] != NULL;
+	pthread_mutex_unlock(&b->mu);
+	return a;
+}
+
+int tk_ops_pk_each(CK_SESSION_HANDLE h, int (*fn)(tk_pkop *p))
+{
+	tk_opsbucket *b = tk_ops_bucket(h);
+	tk_ops *o;
+	int i, n = 0;
+
+	pthread_mutex_lock(&b->mu);
+	o = tk_ops_find(b, h);
+	for (i = 0; o != NULL && i < TK_OPK_N; i++)
+		if (o->pk[i] != NULL)
+			n += fn(o->pk[i]);
+	pthread_mutex_unlock(&b->mu);
+	return n;
 }

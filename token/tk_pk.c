@@ -8,7 +8,6 @@
  * STRING around the uncompressed point for CKK_EC / CKK_PV_SM2 and the raw
  * 32 bytes for CKK_EC_EDWARDS (both forms are accepted on input).
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,9 +145,11 @@ CK_RV tk_curve(CK_KEY_TYPE kt, const uint8_t *p, size_t n, uint32_t *pvk)
 
 /* ---- operations ---------------------------------------------------------------- */
 
-typedef struct tk_pkop {
-	CK_SESSION_HANDLE h;
-	int kind, busy, dead;
+/* A session's public-key operation, kept in its record of tk_optab.c's
+ * table (tk_ops_pk_*); owned by the call that reserved it. */
+struct tk_pkop {
+	int kind;
+	tk_ops *os;                   /* its record, while reserved */
 	int need_auth, authed;        /* CKA_ALWAYS_AUTHENTICATE */
 	const tk_pkdef *d;
 	uint32_t prf, mgf, slen, flags, key_type;
@@ -157,28 +158,9 @@ typedef struct tk_pkop {
 	uint8_t id[PV_OBJ_ID_LEN];
 	uint8_t *buf; size_t bl, bcap;
 	size_t outmax;
-	struct tk_pkop *next;
-} tk_pkop;
-
-/* The operations in progress, hashed by session handle: each bucket has
- * its own lock and holds the few sessions that hash to it, so that
- * hundreds of sessions signing at once neither walk one long list nor
- * wait for one lock. */
-#define TK_PK_BUCKETS 256u
-typedef struct tk_pkbucket {
-	pthread_mutex_t mu;
-	tk_pkop *ops;
-} tk_pkbucket;
-static tk_pkbucket tk_pk_tab[TK_PK_BUCKETS] = {
-	[0 ... TK_PK_BUCKETS - 1] = { PTHREAD_MUTEX_INITIALIZER, NULL }
 };
 
-static tk_pkbucket *tk_pk_bucket(CK_SESSION_HANDLE h)
-{
-	return &tk_pk_tab[h % TK_PK_BUCKETS];
-}
-
-static void tk_pkop_free(tk_pkop *p)
+void tk_pkop_free(tk_pkop *p)
 {
 	if (p == NULL)
 		return;
@@ -188,26 +170,9 @@ static void tk_pkop_free(tk_pkop *p)
 	free(p);
 }
 
-/* The op of (h, kind) in its bucket b (b->mu held). */
-static tk_pkop *tk_pk_find(const tk_pkbucket *b, CK_SESSION_HANDLE h, int kind)
-{
-	tk_pkop *p;
-
-	for (p = b->ops; p != NULL; p = p->next)
-		if (p->h == h && p->kind == kind && !p->dead)
-			return p;
-	return NULL;
-}
-
 int tk_pk_active(CK_SESSION_HANDLE h, int kind)
 {
-	tk_pkbucket *b = tk_pk_bucket(h);
-	int a;
-
-	pthread_mutex_lock(&b->mu);
-	a = tk_pk_find(b, h, kind) != NULL;
-	pthread_mutex_unlock(&b->mu);
-	return a;
+	return tk_ops_pk_active(h, kind);
 }
 
 static uint32_t tk_hash_pv(CK_MECHANISM_TYPE t)
@@ -384,7 +349,6 @@ CK_RV tk_pk_init(CK_SESSION_HANDLE h, int kind, const CK_MECHANISM *m,
 	CK_KEY_TYPE kt;
 	tk_obj *o = NULL;
 	tk_pkop *p;
-	tk_pkbucket *b;
 	uint8_t pub[PV_PK_PUB_MAX];
 	size_t pl = 0;
 	uint32_t pvk = 0;
@@ -399,12 +363,9 @@ CK_RV tk_pk_init(CK_SESSION_HANDLE h, int kind, const CK_MECHANISM *m,
 	}
 	if (d == NULL || !(d->flags & need))
 		return CKR_MECHANISM_INVALID;
-	if (tk_pk_active(h, kind))
-		return CKR_OPERATION_ACTIVE;
 	p = calloc(1, sizeof *p);
 	if (p == NULL)
 		return CKR_HOST_MEMORY;
-	p->h = h;
 	p->kind = kind;
 	p->d = d;
 	p->prf = d->prf;
@@ -466,17 +427,11 @@ CK_RV tk_pk_init(CK_SESSION_HANDLE h, int kind, const CK_MECHANISM *m,
 	else
 		p->outmax = pl - 1;            /* r||s: 2 flen */
 	tk_obj_free(o);
-	b = tk_pk_bucket(h);
-	pthread_mutex_lock(&b->mu);
-	if (tk_pk_find(b, h, kind) != NULL) {
-		pthread_mutex_unlock(&b->mu);
+	/* stored only while the session lives (its record: tk_optab.c) */
+	rv = tk_ops_pk_add(h, kind, p);
+	if (rv != CKR_OK)
 		tk_pkop_free(p);
-		return CKR_OPERATION_ACTIVE;
-	}
-	p->next = b->ops;
-	b->ops = p;
-	pthread_mutex_unlock(&b->mu);
-	return CKR_OK;
+	return rv;
 fail:
 	tk_obj_free(o);
 	tk_pkop_free(p);
@@ -485,91 +440,18 @@ fail:
 
 static tk_pkop *tk_pk_take(CK_SESSION_HANDLE h, int kind, CK_RV *rv)
 {
-	tk_pkbucket *b = tk_pk_bucket(h);
-	tk_pkop *p;
+	tk_ops *os;
+	tk_pkop *p = tk_ops_pk_take(h, kind, &os, rv);
 
-	pthread_mutex_lock(&b->mu);
-	p = tk_pk_find(b, h, kind);
-	if (p == NULL)
-		*rv = CKR_OPERATION_NOT_INITIALIZED;
-	else if (p->busy)
-		*rv = CKR_OPERATION_ACTIVE, p = NULL;
-	else
-		p->busy = 1, *rv = CKR_OK;
-	pthread_mutex_unlock(&b->mu);
+	if (p != NULL)
+		p->os = os;
 	return p;
 }
 
+/* The last use of p: with end it is freed. */
 static void tk_pk_put(tk_pkop *p, int end)
 {
-	tk_pkbucket *b = tk_pk_bucket(p->h);
-
-	pthread_mutex_lock(&b->mu);
-	p->busy = 0;
-	if (p->dead)
-		end = 1;                  /* its session closed meanwhile */
-	if (end) {
-		tk_pkop **pp;
-		for (pp = &b->ops; *pp != NULL; pp = &(*pp)->next)
-			if (*pp == p) {
-				*pp = p->next;
-				break;
-			}
-	}
-	pthread_mutex_unlock(&b->mu);
-	if (end)
-		tk_pkop_free(p);
-}
-
-/* Unlink b's ops of session h (every session: h == 0) onto *fr; a busy
- * one is marked dead and freed by its tk_pk_put. */
-static void tk_pk_forget_in(tk_pkbucket *b, CK_SESSION_HANDLE h, tk_pkop **fr)
-{
-	tk_pkop **pp, *p;
-
-	pthread_mutex_lock(&b->mu);
-	for (pp = &b->ops; (p = *pp) != NULL;) {
-		if (p->dead || (h != 0 && p->h != h)) {
-			pp = &p->next;
-			continue;
-		}
-		if (p->busy) {
-			p->dead = 1;
-			pp = &p->next;
-			continue;
-		}
-		*pp = p->next;
-		p->next = *fr;
-		*fr = p;
-	}
-	pthread_mutex_unlock(&b->mu);
-}
-
-void tk_pk_forget(CK_SESSION_HANDLE h)
-{
-	tk_pkop *p, *fr = NULL;
-	uint32_t i;
-
-	if (h != 0)
-		tk_pk_forget_in(tk_pk_bucket(h), h, &fr);
-	else
-		for (i = 0; i < TK_PK_BUCKETS; i++)
-			tk_pk_forget_in(&tk_pk_tab[i], 0, &fr);
-	while (fr != NULL) {
-		p = fr->next;
-		tk_pkop_free(fr);
-		fr = p;
-	}
-}
-
-void tk_pk_drop_parent(void)
-{
-	uint32_t i;
-
-	for (i = 0; i < TK_PK_BUCKETS; i++) {
-		pthread_mutex_init(&tk_pk_tab[i].mu, NULL);
-		tk_pk_tab[i].ops = NULL;      /* the parent's: leaked, as tk_g is */
-	}
+	tk_ops_pk_put(p->os, p->kind, end);
 }
 
 static CK_RV tk_pk_rv(int rc, int kind)
@@ -856,32 +738,25 @@ out:
 	return rv;
 }
 
+static int tk_pk_auth_pending(tk_pkop *p)
+{
+	return p->need_auth && !p->authed;
+}
+
+static int tk_pk_auth_mark(tk_pkop *p)
+{
+	if (!tk_pk_auth_pending(p))
+		return 0;
+	p->authed = 1;
+	return 1;
+}
+
 int tk_pk_ctx_pending(CK_SESSION_HANDLE h)
 {
-	tk_pkbucket *b = tk_pk_bucket(h);
-	tk_pkop *p;
-	int r = 0;
-
-	pthread_mutex_lock(&b->mu);
-	for (p = b->ops; p != NULL; p = p->next)
-		if (p->h == h && !p->dead && p->need_auth && !p->authed)
-			r = 1;
-	pthread_mutex_unlock(&b->mu);
-	return r;
+	return tk_ops_pk_each(h, tk_pk_auth_pending) > 0;
 }
 
 CK_RV tk_pk_ctx_authed(CK_SESSION_HANDLE h)
 {
-	tk_pkbucket *b = tk_pk_bucket(h);
-	tk_pkop *p;
-	CK_RV rv = CKR_OPERATION_NOT_INITIALIZED;
-
-	pthread_mutex_lock(&b->mu);
-	for (p = b->ops; p != NULL; p = p->next)
-		if (p->h == h && !p->dead && p->need_auth && !p->authed) {
-			p->authed = 1;
-			rv = CKR_OK;
-		}
-	pthread_mutex_unlock(&b->mu);
-	return rv;
+	return tk_ops_pk_each(h, tk_pk_auth_mark) > 0 ? CKR_OK : CKR_OPERATION_NOT_INITIALIZED;
 }

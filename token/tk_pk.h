@@ -55,12 +55,5 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
  * CKR_OPERATION_NOT_INITIALIZED). */
 int tk_pk_ctx_pending(CK_SESSION_HANDLE h);
 CK_RV tk_pk_ctx_authed(CK_SESSION_HANDLE h);
-/* Session closed (h) or library finalized (h = 0): drop its operations. */
-void tk_pk_forget(CK_SESSION_HANDLE h);
-/* A forked child's C_Initialize: drop the parent's operations without
- * touching them (their bucket locks may be held by parent threads that do
- * not exist here; a child's new session must not find the parent's
- * operation under a reused handle). */
-void tk_pk_drop_parent(void);
 
 #endif

@@ -67,8 +67,7 @@ static void tk_session_destroy(tk_session *se)
 		s->login = TK_NOBODY;
 	tk_g.sess[se->h - 1] = NULL;
 	tk_find_clear(se);
-	tk_ops_forget(se->h);         /* symmetric operations (tk_optab.c) */
-	tk_pk_forget(se->h);          /* public-key operations (tk_pk.c) */
+	tk_ops_forget(se->h);         /* its operations (tk_optab.c) */
 	free(se);
 }
 

@@ -16,7 +16,6 @@
 #include "gpu/host/pv_pid.h"
 #include "token/tk_crypto.h"
 #include "token/tk_int.h"
-#include "token/tk_pk.h"
 
 struct tk_global tk_g;
 
@@ -51,10 +50,8 @@ CK_RV tk_initialize(const tk_mutex_ops *ops, int no_threads)
 		goto out;
 	}
 	/* fresh start, or a forked child: forget (never free) old state */
-	if (tk_g.init) {              /* a forked child */
-		tk_pk_drop_parent();
+	if (tk_g.init)                /* a forked child */
 		tk_ops_drop_parent();
-	}
 	memset(&tk_g, 0, sizeof tk_g);
 	tk_mutex_setup(ops);
 	rc = tk_conf_token_dir(tk_g.token_dir, sizeof tk_g.token_dir);

@@ -10,8 +10,17 @@
  * its session closes a thread must get only right answers; after, only
  * CKR_SESSION_HANDLE_INVALID.  Under ASan this is the use-after-free
  * check of that hand-over, under TSan its data-race check.
+ *
+ * The second test races public-key Inits (ECDSA verify, which a
+ * signature of the wrong length ends at once) against their sessions'
+ * closes: once C_CloseSession has returned, the session's next call must
+ * answer CKR_SESSION_HANDLE_INVALID; an operation there means an Init
+ * that looked its key up, lost its session to the close and stored its
+ * operation after all (left behind under a handle that a later life of
+ * the library hands out again).
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 #include <openssl/evp.h>
@@ -26,13 +35,14 @@
 
 static uint8_t msg[MSG], mkey[32];
 static uint8_t want_sha[32], want_mac[32];
-static CK_OBJECT_HANDLE mac_key;
+static CK_OBJECT_HANDLE mac_key, ec_pub;
 
 typedef struct {
 	CK_SESSION_HANDLE h;
 	unsigned seed;
 	long ok, wrong;
 	int closed;                    /* saw CKR_SESSION_HANDLE_INVALID */
+	_Atomic int gone;              /* C_CloseSession(h) has returned */
 } worker;
 
 /* rv of one step: OK with the right answer, or the end of the session. */
@@ -40,10 +50,13 @@ static int step_rv(worker *w, CK_RV rv)
 {
 	if (rv == CKR_OK)
 		return 0;
-	if (rv == CKR_SESSION_HANDLE_INVALID)
+	if (rv == CKR_SESSION_HANDLE_INVALID) {
 		w->closed = 1;
-	else
+	} else {
+		printf("\n  session %lu: unexpected CK_RV 0x%lx\n", (unsigned long)w->h,
+		       (unsigned long)rv);
 		w->wrong++;
+	}
 	return -1;
 }
 
@@ -94,6 +107,40 @@ static void one_mac(worker *w)
 	tally(w, out, ol, want_mac);
 }
 
+/* ECDSA VerifyInit, then a Verify that ends it at once (a 3-byte
+ * signature: CKR_SIGNATURE_LEN_RANGE): mostly the Init's own path. */
+static void one_verify_init(worker *w)
+{
+	CK_MECHANISM m = { CKM_ECDSA, NULL, 0 };
+	uint8_t bad[3] = { 0 };
+	CK_RV rv;
+
+	int gone;
+
+	if (step_rv(w, pkt_f->C_VerifyInit(w->h, &m, ec_pub)))
+		return;
+	gone = atomic_load(&w->gone);
+	rv = pkt_f->C_Verify(w->h, msg, 32, bad, sizeof bad);
+	if (gone && rv != CKR_SESSION_HANDLE_INVALID) {
+		printf("\n  session %lu: closed, but its Verify found an operation"
+		       " (CK_RV 0x%lx)\n", (unsigned long)w->h, (unsigned long)rv);
+		w->wrong++;
+	} else if (rv == CKR_SIGNATURE_LEN_RANGE) {
+		w->ok++;
+	} else {
+		(void)step_rv(w, rv);
+	}
+}
+
+static void *work_pk(void *arg)
+{
+	worker *w = arg;
+
+	while (!w->closed && w->wrong == 0)
+		one_verify_init(w);
+	return NULL;
+}
+
 static void *work(void *arg)
 {
 	worker *w = arg;
@@ -128,13 +175,24 @@ static void t_setup(void)
 	CU_ASSERT_FATAL(HMAC(EVP_sha256(), mkey, sizeof mkey, msg, MSG, want_mac, &ml) != NULL);
 	CU_ASSERT_FATAL(ml == 32);
 	CU_ASSERT_FATAL(pc_key(CKK_GENERIC_SECRET, mkey, sizeof mkey, 0, &mac_key) == CKR_OK);
+	{
+		static const uint8_t p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
+		CK_MECHANISM m = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+		CK_OBJECT_HANDLE pr;
+		CK_BBOOL t = CK_TRUE, f = CK_FALSE;
+		CK_ATTRIBUTE pub[] = { { CKA_EC_PARAMS, (void *)p256, sizeof p256 },
+		                       { CKA_VERIFY, &t, 1 } };
+		CK_ATTRIBUTE prv[] = { { CKA_SIGN, &t, 1 }, { CKA_PRIVATE, &f, 1 } };
+		CU_ASSERT_FATAL(pkt_f->C_GenerateKeyPair(pc_s, &m, pub, 2, prv, 2, &ec_pub, &pr) == CKR_OK);
+	}
 }
 
-static void t_close_under_load(void)
+/* ROUNDS rounds of NTH sessions, each worked by a thread running fn and
+ * closed by this one at random moments. */
+static void close_rounds(void *(*fn)(void *), long *ok, long *wrong)
 {
 	worker w[NTH];
 	pthread_t th[NTH];
-	long ok = 0, wrong = 0;
 	int r, i, order[NTH];
 
 	for (r = 0; r < ROUNDS; r++) {
@@ -151,20 +209,28 @@ static void t_close_under_load(void)
 			order[j] = t;
 		}
 		for (i = 0; i < NTH; i++)
-			CU_ASSERT_FATAL(pthread_create(&th[i], NULL, work, &w[i]) == 0);
+			CU_ASSERT_FATAL(pthread_create(&th[i], NULL, fn, &w[i]) == 0);
 		/* the first close after 0-2 ms, the others 0-500 us apart */
 		pause_us((long)ts_rand_u32(2000));
 		for (i = 0; i < NTH; i++) {
 			CU_ASSERT(pkt_f->C_CloseSession(w[order[i]].h) == CKR_OK);
+			atomic_store(&w[order[i]].gone, 1);
 			pause_us((long)ts_rand_u32(500));
 		}
 		for (i = 0; i < NTH; i++) {
 			pthread_join(th[i], NULL);
-			ok += w[i].ok;
-			wrong += w[i].wrong;
+			*ok += w[i].ok;
+			*wrong += w[i].wrong;
 			CU_ASSERT(w[i].closed);
 		}
 	}
+}
+
+static void t_close_under_load(void)
+{
+	long ok = 0, wrong = 0;
+
+	close_rounds(work, &ok, &wrong);
 	printf("\n  %d rounds x %d sessions closed under their threads: %ld right"
 	       " answers, %ld wrong\n", ROUNDS, NTH, ok, wrong);
 	CU_ASSERT(wrong == 0);
@@ -182,11 +248,24 @@ static void t_close_under_load(void)
 	}
 }
 
+static void t_close_pk_init(void)
+{
+	long ok = 0, wrong = 0;
+
+	close_rounds(work_pk, &ok, &wrong);
+	printf("\n  %d rounds x %d sessions closed under ECDSA VerifyInits: %ld"
+	       " operations ended, %ld wrong\n", ROUNDS, NTH, ok, wrong);
+	CU_ASSERT(wrong == 0);
+	CU_ASSERT(ok > 0);
+}
+
 int main(void)
 {
 	CU_pSuite s = pc_suite("p11_close");
 
 	CU_add_test(s, "setup: token, a MAC key, OpenSSL's answers", t_setup);
 	CU_add_test(s, "sessions closed while their operations run", t_close_under_load);
+	CU_add_test(s, "public-key Inits racing their sessions' closes leave nothing",
+	            t_close_pk_init);
 	return pc_run();
 }
