@@ -363,6 +363,24 @@ static void t_one_op_a_kind(void)
 	sl = sizeof sig;
 	CU_ASSERT_EQUAL(pkt_f->C_SignFinal(pc_s, sig, &sl), CKR_OK);
 	CU_ASSERT_EQUAL(sl, 64);
+	/* a digest beside an ECDSA signature: its state alone is not the
+	 * session's state (CKR_STATE_UNSAVEABLE), without it it is */
+	{
+		CK_MECHANISM sha = { CKM_SHA256, NULL, 0 };
+		uint8_t st[1024];
+		CK_ULONG stl = sizeof st;
+		CU_ASSERT_EQUAL(pkt_f->C_DigestInit(pc_s, &sha), CKR_OK);
+		CU_ASSERT_EQUAL(pkt_f->C_DigestUpdate(pc_s, msg, sizeof msg), CKR_OK);
+		CU_ASSERT_EQUAL(pkt_f->C_SignInit(pc_s, &ec, p.priv), CKR_OK);
+		CU_ASSERT_EQUAL(pkt_f->C_GetOperationState(pc_s, st, &stl), CKR_STATE_UNSAVEABLE);
+		sl = sizeof sig;
+		CU_ASSERT_EQUAL(pkt_f->C_Sign(pc_s, msg, sizeof msg, sig, &sl), CKR_OK);
+		stl = sizeof st;
+		CU_ASSERT_EQUAL(pkt_f->C_GetOperationState(pc_s, st, &stl), CKR_OK);
+		sl = sizeof sig;
+		CU_ASSERT_EQUAL(pkt_f->C_DigestFinal(pc_s, sig, &sl), CKR_OK);
+		CU_ASSERT_EQUAL(sl, 32);
+	}
 }
 
 /* A forked child's C_Initialize drops the parent's operations: a session
