@@ -143,7 +143,9 @@ int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
 	if (c->slot_arena < 4096u)
 		c->slot_arena = 4096u;
 	c->nworkers = p->workers;
-	if (c->nworkers == 0) {
+	if (c->nworkers == 0 && p->inline_exec) {
+		c->nworkers = c->nslots;       /* states are not threads (pv_cpu.h) */
+	} else if (c->nworkers == 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		c->nworkers = n > 0 ? (uint32_t)n : 1u;
 	}
@@ -152,7 +154,7 @@ int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
 
 	c->ring_bytes = (size_t)ve_ring_bytes(c->nslots, c->slot_arena);
 	c->ring = (uint8_t *)mmap(NULL, c->ring_bytes, PROT_READ | PROT_WRITE,
-	                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (c->ring == MAP_FAILED) {
 		c->ring = NULL;
 		rc = PV_ERR_NOMEM;

@@ -26,15 +26,23 @@ typedef struct pv_cpu pv_cpu;
 typedef struct pv_cpu_params {
 	const uint8_t *master;     /* 32 bytes, or NULL: sealed             */
 	size_t master_len;
-	uint32_t workers;          /* 0: one per online CPU                  */
-	uint32_t nslots;           /* power of two; 0: 32                    */
+	uint32_t workers;          /* 0: one per online CPU (inline_exec:
+	                              one per slot)                         */
+	uint32_t nslots;           /* power of two; 0: 128                   */
 	uint32_t slot_arena;       /* bytes per slot; 0: 2 MiB + 64 KiB      */
 	int inline_exec;           /* no threads: producers run their own
 	                              requests with pv_cpu_execute; workers
 	                              = size of the pool of engine states   */
 } pv_cpu_params;
 
-#define PV_CPU_DEFAULT_SLOTS 32u
+/* Requests in flight.  In the caller mode a request holds its slot and an
+ * engine state while its thread runs it, so a thread beyond either count
+ * waits, and on a few cores those waits cost more than the work: on the
+ * 2-core build machine, 64 threads with 32 slots and 2 states did 24k
+ * SHA-256 4 KiB /s, with 128 and 128 107k (docs/benchmarks.md).  An
+ * engine state is 200 bytes; the ring is reserved, not touched, beyond
+ * the bytes requests use. */
+#define PV_CPU_DEFAULT_SLOTS 128u
 #define PV_CPU_DEFAULT_ARENA ((2u << 20) + (64u << 10))
 
 /* Boot the engine and start the workers. */

@@ -16,7 +16,8 @@
  *                           lowest latency) or hand it to worker threads
  *                           (pvaultd always uses workers)
  *   workers    = N          CPU backend engine states / worker threads
- *                           (0 = one per core)
+ *                           (0 = one per core; with cpu_exec = caller,
+ *                           one per ring slot, 128)
  *   gpu_device = N          CUDA device ordinal
  *   gpu_slots  = N          CUDA backend: requests in flight on the GPU
  *                           (ring slots; a power of two, 16..4096, default

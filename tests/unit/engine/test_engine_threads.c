@@ -2,7 +2,8 @@
  * test_engine_threads.c - 8 threads x many requests on one vault at once
  * (blocking calls and overlapping async submits, a small ring so slots are
  * reused constantly); every result is checked against OpenSSL.  Also ring
- * back-pressure (try_submit -> BUSY) and fork detection.
+ * back-pressure (try_submit -> BUSY), fork detection and the CPU
+ * backend's default sizes.
  */
 #include "te_common.h"
 
@@ -189,6 +190,36 @@ static void test_pid_after_fork(void)
 	}
 }
 
+/* The CPU backend's defaults through the configuration: in the caller
+ * mode one engine state per ring slot (a thread that finds none free
+ * sleeps, which on a few cores cost more than the work: pv_cpu.h), with
+ * worker threads one per core; a workers line wins in both. */
+static void test_cpu_defaults(void)
+{
+	static const struct { const char *exec; uint32_t workers, want; } c[] = {
+		{ "caller", 0, 128 }, { "caller", 3, 3 }, { "workers", 0, 0 }, { "workers", 3, 3 },
+	};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	pv_vault_info info;
+	pv_conf conf;
+	pv_vault *v;
+	size_t i;
+
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		pv_conf_defaults(&conf);
+		snprintf(conf.master_key, sizeof conf.master_key, "/nonexistent/pv-%d", (int)getpid());
+		snprintf(conf.backend, sizeof conf.backend, "cpu");
+		snprintf(conf.mode, sizeof conf.mode, "embedded");
+		snprintf(conf.cpu_exec, sizeof conf.cpu_exec, "%s", c[i].exec);
+		conf.workers = c[i].workers;
+		CU_ASSERT_EQUAL_FATAL(pv_vault_open(&conf, &v), PV_OK);
+		CU_ASSERT_EQUAL(pv_vault_get_info(v, &info), PV_OK);
+		CU_ASSERT_EQUAL(info.nslots, 128u);
+		CU_ASSERT_EQUAL(info.workers, c[i].want ? c[i].want : (uint32_t)(ncpu > 0 ? ncpu : 1));
+		pv_vault_close(v);
+	}
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -209,6 +240,7 @@ int main(void)
 	CU_add_test(s, "ring full -> try_submit BUSY", test_busy);
 	CU_add_test(s, "forked child is refused", test_fork);
 	CU_add_test(s, "the process id after fork and clone", test_pid_after_fork);
+	CU_add_test(s, "CPU backend: engine states per slot in the caller mode", test_cpu_defaults);
 	{
 		int rc = ts_run();
 		te_close();
