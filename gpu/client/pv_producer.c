@@ -295,8 +295,8 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Until *word != seen or *busy == 0: spin a little; a CPU worker's (or
- * pvaultd's) FUTEX_WAKE ends the sleep.  For the GPU, a bounded number of
+/* Until *word != seen or *busy == 0: for a CPU worker spin a little; a
+ * CPU worker's (or pvaultd's) FUTEX_WAKE ends the sleep.  For the GPU, a bounded number of
  * waiters (PV_MAX_POLLING) poll the word - yielding the core for 2 ms,
  * then in 50 us naps, for up to 100 ms - so that a lone request never
  * waits for pv_cuda's watchdog (~1 ms when idle); more would take the
@@ -307,7 +307,10 @@ static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uin
 {
 	int spin;
 
-	for (spin = 0; spin < 64 && pv_load_acq(word) == seen; spin++)
+	/* a CPU worker may answer within a few us; a GPU request takes 100
+	 * us and more, so spinning first there only burns what another
+	 * waiter needs (64 pauses are a few us on some x86 cores) */
+	for (spin = 0; !p->gpu && spin < 64 && pv_load_acq(word) == seen; spin++)
 		cpu_relax();
 	if (p->gpu && pv_load_acq(word) == seen) {
 		uint64_t t0 = now_ns(), t;

@@ -1,6 +1,11 @@
 /* kc_util.c - byte helpers, wipe and constant-time compare for gpu/core. */
 #include "kc_util.h"
 
+#if defined(__GLIBC__) && !defined(__CUDACC__)
+#include <string.h>          /* explicit_bzero (_GNU_SOURCE: meson.build) */
+#define KC_HOST_BZERO 1
+#endif
+
 /* The byte helpers move 8-byte words where the pointers allow it: on the
  * GPU each call runs on one thread against local memory, where a byte loop
  * over a multi-kilobyte request context costs tens of microseconds.
@@ -38,6 +43,12 @@ KC_API void kc_wipe(void *p, size_t n)
 	 * receives p and may read any memory. */
 	kc_fill((uint8_t *)p, 0, n);
 	asm volatile("" : : "l"(p) : "memory");
+#elif defined(KC_HOST_BZERO)
+	/* glibc's memset behind a barrier: vector stores, where the volatile
+	 * word loop below stores 8 bytes at a time (a session's 3.7 KB
+	 * operation record per digest: 1.6 % of a 4 KiB SHA-256 on the CPU
+	 * backend, perf) */
+	explicit_bzero(p, n);
 #else
 	volatile uint8_t *v = (volatile uint8_t *)p;
 	size_t i = 0;
