@@ -312,24 +312,26 @@ static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uin
 	 * waiter needs (64 pauses are a few us on some x86 cores) */
 	for (spin = 0; !p->gpu && spin < 64 && pv_load_acq(word) == seen; spin++)
 		cpu_relax();
-	if (p->gpu && pv_load_acq(word) == seen) {
-		uint64_t t0 = now_ns(), t;
-		struct timespec nap = { 0, 50000 };
-		/* under load (more requests in flight than twice the pollers)
-		 * nobody polls: the wakers answer within ~20 us then, and the
-		 * cores go to the threads that have work */
-		int poll = atomic_fetch_add_explicit(&p->polling, 1u, memory_order_relaxed) < p->max_polling &&
-		           atomic_load_explicit(&p->inflight, memory_order_relaxed) <= 2u * p->max_polling;
+	/* under load (more requests in flight than twice the pollers)
+	 * nobody polls, nor touches the pollers' count or the clock: the
+	 * wakers answer within ~20 us then, and the cores go to the threads
+	 * that have work */
+	if (p->gpu && pv_load_acq(word) == seen &&
+	    atomic_load_explicit(&p->inflight, memory_order_relaxed) <= 2u * p->max_polling) {
+		if (atomic_fetch_add_explicit(&p->polling, 1u, memory_order_relaxed) < p->max_polling) {
+			uint64_t t0 = now_ns(), t;
+			struct timespec nap = { 0, 50000 };
 
-		while (poll && pv_load_acq(word) == seen && pv_load_acq(busy) != 0u) {
-			for (spin = 0; spin < 32 && pv_load_acq(word) == seen; spin++)
-				cpu_relax();
-			if (pv_load_acq(word) != seen || (t = now_ns() - t0) > 100000000u)
-				break;              /* (then the caller looks at its worker) */
-			if (t < 2000000u)
-				sched_yield();
-			else
-				nanosleep(&nap, NULL);
+			while (pv_load_acq(word) == seen && pv_load_acq(busy) != 0u) {
+				for (spin = 0; spin < 32 && pv_load_acq(word) == seen; spin++)
+					cpu_relax();
+				if (pv_load_acq(word) != seen || (t = now_ns() - t0) > 100000000u)
+					break;      /* (then the caller looks at its worker) */
+				if (t < 2000000u)
+					sched_yield();
+				else
+					nanosleep(&nap, NULL);
+			}
 		}
 		atomic_fetch_sub_explicit(&p->polling, 1u, memory_order_relaxed);
 		if (pv_load_acq(word) != seen)
