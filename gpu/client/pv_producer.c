@@ -296,12 +296,12 @@ static uint64_t now_ns(void)
 }
 
 /* Until *word != seen or *busy == 0: for a CPU worker spin a little; a
- * CPU worker's (or pvaultd's) FUTEX_WAKE ends the sleep.  For the GPU, a bounded number of
- * waiters (PV_MAX_POLLING) poll the word - yielding the core for 2 ms,
- * then in 50 us naps, for up to 100 ms - so that a lone request never
- * waits for pv_cuda's watchdog (~1 ms when idle); more would take the
- * cores from the threads that have work (run 19: 512 threads), and under
- * load nobody polls.  The others sleep until their wake, which comes
+ * CPU worker's (or pvaultd's) FUTEX_WAKE ends the sleep.  For the GPU, a
+ * bounded number of waiters (PV_MAX_POLLING) poll the word - yielding the
+ * core for 2 ms, then in 50 us naps, for up to 100 ms - so that a lone
+ * request never waits for pv_cuda's watchdog (~1 ms when idle); more
+ * would take the cores from the threads that have work (run 19: 512
+ * threads), and under load nobody polls.  The others sleep until their wake, which comes
  * within ~20 us while completions flow. */
 static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uint32_t *busy)
 {
