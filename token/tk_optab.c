@@ -141,17 +141,12 @@ static CK_RV tk_ops_with(CK_SESSION_HANDLE h, int create,
 	return rv;
 }
 
-/* Under the bucket lock: end os's operation of this kind (its public-key
- * one onto *pk, for the caller to free) and free os itself (onto *fr) if
- * its session is gone and nothing else runs. */
-static void tk_ops_release(tk_opsbucket *b, tk_ops *os, int kind, int end,
-                           tk_pkop **pk, tk_ops **fr)
+/* Under the bucket lock: os's kind is no longer reserved; os itself goes
+ * onto *fr (the caller frees it) if its session is gone and nothing else
+ * runs. */
+static void tk_ops_release(tk_opsbucket *b, tk_ops *os, int kind, tk_ops **fr)
 {
 	os->busy[kind] = 0;
-	if (end) {
-		*pk = os->pk[kind];
-		os->pk[kind] = NULL;
-	}
 	if (os->dead && !tk_ops_busy(os)) {
 		tk_ops_unlink(b, os);
 		*fr = os;
@@ -186,12 +181,17 @@ void tk_ops_drop_parent(void)
 	}
 }
 
+/* Under the bucket lock: o's kind holds an operation of either family, or
+ * a call has reserved it. */
+static int tk_ops_kind_used(const tk_ops *o, int kind)
+{
+	return o->active[kind] || o->busy[kind] || o->pk[kind] != NULL;
+}
+
 /* Under the bucket lock: reserve o's symmetric operation of this kind. */
 static CK_RV tk_ops_reserve(tk_ops *o, int kind, int need)
 {
-	if (o->busy[kind])
-		return CKR_OPERATION_ACTIVE;
-	if (need == NEED_IDLE && (o->active[kind] || o->pk[kind] != NULL))
+	if (o->busy[kind] || (need == NEED_IDLE && tk_ops_kind_used(o, kind)))
 		return CKR_OPERATION_ACTIVE;
 	if (need == NEED_ACTIVE && !o->active[kind])
 		return CKR_OPERATION_NOT_INITIALIZED;
@@ -229,13 +229,12 @@ void tk_op_put(tk_ops *os, tk_op *p, int end)
 	tk_opsbucket *b = tk_ops_bucket(os->h);
 	size_t kind = (size_t)(p - os->op);
 	tk_ops *fr = NULL;
-	tk_pkop *none = NULL;         /* a symmetric kind holds none */
 
 	if (end)
 		tk_op_clear(p);
 	pthread_mutex_lock(&b->mu);
 	os->active[kind] = !end;
-	tk_ops_release(b, os, (int)kind, 0, &none, &fr);
+	tk_ops_release(b, os, (int)kind, &fr);
 	pthread_mutex_unlock(&b->mu);
 	tk_ops_really_free(fr);
 }
@@ -249,7 +248,7 @@ CK_RV tk_op_idle(CK_SESSION_HANDLE h, int kind)
 	pthread_mutex_lock(&b->mu);
 	o = tk_ops_find(b, h);
 	if (o != NULL)
-		active = o->active[kind] || o->busy[kind] || o->pk[kind] != NULL;
+		active = tk_ops_kind_used(o, kind);
 	pthread_mutex_unlock(&b->mu);
 	if (active)
 		return CKR_OPERATION_ACTIVE;
@@ -273,13 +272,13 @@ int tk_ops_other_active(CK_SESSION_HANDLE h, int kind)
 
 /* ---- public-key operations (tk_pk.c) in the same records ---- */
 
-struct tk_pkadd { int kind; tk_pkop *p; tk_ops *os; };
+struct tk_pkarg { int kind; tk_pkop *p; tk_ops *os; };
 
 static CK_RV tk_pk_add_fn(tk_ops *o, void *arg)
 {
-	struct tk_pkadd *a = arg;
+	struct tk_pkarg *a = arg;
 
-	if (o->busy[a->kind] || o->active[a->kind] || o->pk[a->kind] != NULL)
+	if (tk_ops_kind_used(o, a->kind))
 		return CKR_OPERATION_ACTIVE;
 	o->pk[a->kind] = a->p;
 	return CKR_OK;
@@ -287,14 +286,14 @@ static CK_RV tk_pk_add_fn(tk_ops *o, void *arg)
 
 CK_RV tk_ops_pk_add(CK_SESSION_HANDLE h, int kind, tk_pkop *p)
 {
-	struct tk_pkadd a = { kind, p, NULL };
+	struct tk_pkarg a = { kind, p, NULL };
 
 	return tk_ops_with(h, 1, tk_pk_add_fn, &a);
 }
 
 static CK_RV tk_pk_take_fn(tk_ops *o, void *arg)
 {
-	struct tk_pkadd *a = arg;
+	struct tk_pkarg *a = arg;
 
 	if (o->pk[a->kind] == NULL)
 		return CKR_OPERATION_NOT_INITIALIZED;
@@ -308,7 +307,7 @@ static CK_RV tk_pk_take_fn(tk_ops *o, void *arg)
 
 tk_pkop *tk_ops_pk_take(CK_SESSION_HANDLE h, int kind, tk_ops **os, CK_RV *rv)
 {
-	struct tk_pkadd a = { kind, NULL, NULL };
+	struct tk_pkarg a = { kind, NULL, NULL };
 
 	*rv = tk_ops_with(h, 0, tk_pk_take_fn, &a);
 	*os = a.os;
@@ -322,7 +321,11 @@ void tk_ops_pk_put(tk_ops *os, int kind, int end)
 	tk_pkop *p = NULL;
 
 	pthread_mutex_lock(&b->mu);
-	tk_ops_release(b, os, kind, end, &p, &fr);
+	if (end) {
+		p = os->pk[kind];
+		os->pk[kind] = NULL;
+	}
+	tk_ops_release(b, os, kind, &fr);
 	pthread_mutex_unlock(&b->mu);
 	tk_pkop_free(p);
 	tk_ops_really_free(fr);
