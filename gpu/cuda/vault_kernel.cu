@@ -84,6 +84,7 @@ __host__ __device__ static inline void pvc_prof(int k)
 
 #include "gpu/cuda/pvc_bn_warp.cuh"
 #include "gpu/cuda/pvc_ec_warp.cuh"
+#include "gpu/cuda/pvc_keccak_warp.cuh"
 #include "pvc_core_all.inc"
 #include "gpu/cuda/pvc_ctr_warp.cuh"
 #include "gpu/core/pv_err.h"
@@ -253,6 +254,22 @@ __device__ static inline void pvc_out_span(const ve_desc *d, const ve_result *re
  * requests in flight per block). */
 #define PVC_SYM_WARP_MIN 4096u
 
+/* SHA-3 digests and HMACs with at least this many input bytes run on the
+ * warp, which computes each Keccak permutation together
+ * (pvc_keccak_warp.cuh): a block serves one request at a time either
+ * way, so the other lanes are free; below it the shuffles and the warp's
+ * copies of the worker cost more than a few permutations save. */
+#define PVC_KECCAK_WARP_MIN 512u
+
+__device__ static inline bool pvc_keccak(const ve_desc *d)
+{
+	const bool digest = d->op == PV_OP_DIGEST && d->mech >= PV_MECH_SHA3_224 &&
+	                    d->mech <= PV_MECH_SHA3_512;
+	const bool mac = (d->op == PV_OP_SIGN || d->op == PV_OP_VERIFY) &&
+	                 d->mech >= PV_MECH_HMAC_SHA3_224 && d->mech <= PV_MECH_HMAC_SHA3_512;
+	return (digest || mac) && d->in.len >= PVC_KECCAK_WARP_MIN;
+}
+
 /* An RSA mechanism: its request runs on two warps (pvc_lanes) and its
  * block skips the gather (pvc_sm_gather) */
 __device__ static inline bool pvc_rsa(const ve_desc *d)
@@ -268,6 +285,8 @@ __device__ static inline bool pvc_rsa(const ve_desc *d)
  * AES/SM4 GCM, CTR and ECB encrypt/decrypt (any phase) with
  * PVC_SYM_WARP_MIN bytes of input or more, so that CTR, ECB and GHASH are
  * split over the lanes (pvc_ctr_warp.cuh; warp 1 only waits);
+ * SHA-3 digests and HMACs from PVC_KECCAK_WARP_MIN bytes, so that each
+ * permutation is the warp's (pvc_keccak_warp.cuh; warp 1 only waits);
  * everything else on lane 0.  (The descriptor is the host's: any value
  * only picks the shape, ve_execute validates it.) */
 __device__ static inline uint32_t pvc_lanes(const ve_desc *d)
@@ -282,7 +301,7 @@ __device__ static inline uint32_t pvc_lanes(const ve_desc *d)
 	                     d->mech == PV_MECH_AES_ECB || d->mech == PV_MECH_SM4_ECB;
 	const bool sym = symmech && (d->op == PV_OP_ENCRYPT || d->op == PV_OP_DECRYPT) &&
 	                 d->in.len >= PVC_SYM_WARP_MIN;
-	return (rsa && op) || ecsign || sym ? 32u : 1u;
+	return (rsa && op) || ecsign || sym || pvc_keccak(d) ? 32u : 1u;
 }
 
 #define PVC_POLL_WINDOW 128u

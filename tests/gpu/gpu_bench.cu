@@ -78,6 +78,7 @@
  * sets its mode first (pvcw_mode) */
 #include "gpu/cuda/pvc_bn_warp.cuh"
 #include "gpu/cuda/pvc_ec_warp.cuh"
+#include "gpu/cuda/pvc_keccak_warp.cuh"
 #include "pvc_core_all.inc"
 #include "gpu/cuda/pvc_ctr_warp.cuh"
 #include "gpu/core/pv_err.h"

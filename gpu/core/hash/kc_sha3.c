@@ -2,6 +2,15 @@
 #include "kc_sha3.h"
 #include "../kc_util.h"
 
+/* An execution space may run the permutation, and the absorb of whole
+ * blocks, on several cooperating threads that hold the same state
+ * (gpu/cuda/pvc_keccak_warp.cuh: the 32 lanes of a warp that run one
+ * request with identical data).  Each returns 1 when it did the work. */
+#ifndef KC_KECCAK_COOP
+#define KC_KECCAK_COOP(st) 0
+#define KC_SHA3_ABSORB_COOP(st, p, nb, rate) 0
+#endif
+
 KC_API void kc_keccak_f1600(uint64_t st[25])
 {
 	static const uint64_t RC[24] = {
@@ -24,6 +33,8 @@ KC_API void kc_keccak_f1600(uint64_t st[25])
 	uint64_t a[25], bc[5], t;
 	unsigned r, i, j;
 
+	if (KC_KECCAK_COOP(st))
+		return;
 	KC_UNROLL
 	for (i = 0; i < 25; i++)
 		a[i] = st[i];
@@ -95,6 +106,12 @@ KC_API void kc_sha3_update(kc_sha3_state *s, const void *data, size_t len)
 	size_t pos = s->pos, rate = s->rate;
 
 	while (len > 0) {
+		if (pos == 0 && len >= rate && KC_SHA3_ABSORB_COOP(s->a, p, len / rate, (uint32_t)rate)) {
+			const size_t n = len - len % rate;
+			p += n;
+			len -= n;
+			continue;
+		}
 		if ((pos & 7) == 0 && len >= 8) {
 			/* whole lanes up to the end of the block */
 			while (len >= 8 && pos < rate) {
