@@ -198,7 +198,9 @@
 #      p11bench is the same program for all): gpu_ring and engine_arena on
 #      this bundle (A), then p11bench SHA3-256 4 KiB, SM3 4 KiB and P-256
 #      (AB_MECH) at 512 and 1,024 threads (AB_THREADS) with the host's CPU
-#      per operation, on A, B(, C), AB_ROUNDS times (2)
+#      per operation, on A, B(, C), AB_ROUNDS times (2); AB_UNITS names
+#      other unit suites for A's checks, AB_OSSL=1 adds A's rows once more
+#      with OpenSSL on 16 threads at the end
 #   64 a host-side change to the token or the module: the PKCS#11 suites
 #      (pk_general's fork, p11_bad, p11_nothreads, pk_session, p11_oracle,
 #      p11pk), e2e token-basic, symmetric, daemon, ssh-login-daemon and
@@ -633,9 +635,9 @@ case "${1:-}" in
      head -3 "$OUT/summary-b-checks.txt"
      for f in a1 b1 a2 b2; do echo "== $f"; grep -h '| token' "$OUT/summary-ab-$f.txt"; done
      grep -h 'p11stress' "$OUT/summary.txt" | tail -1 ;;
-  62) (export PV_RING_LIMIT=60 PV_GPU_BENCH=0 PV_P11BENCH=0 PV_UNIT_SUITES="" PV_UNIT_LIMIT=60 \
-        PV_UNIT_TIMEOUT_SCALE=1 PV_UNIT_NAMES="engine_arena"
-      timeout 140 bash tests/gpu/run-device --bundle "$B" --phases ring,unit > /dev/null 2>&1)
+  62) (export PV_RING_LIMIT=60 PV_GPU_BENCH=0 PV_P11BENCH=0 PV_UNIT_SUITES="" PV_UNIT_LIMIT=${AB_UNIT_LIMIT:-60} \
+        PV_UNIT_TIMEOUT_SCALE=1 PV_UNIT_NAMES="${AB_UNITS:-engine_arena}"
+      timeout $(( ${AB_UNIT_LIMIT:-60} + 80 )) bash tests/gpu/run-device --bundle "$B" --phases ring,unit > /dev/null 2>&1)
      mv "$OUT/summary.txt" "$OUT/summary-a-checks.txt"
      M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
      cp "$M" /tmp/pv-module-a.so
@@ -650,6 +652,13 @@ case "${1:-}" in
        done
      done > "$OUT/summary-ab.txt"
      cp /tmp/pv-module-a.so "$M"
+     if [ "${AB_OSSL:-0}" = 1 ]; then
+       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=16 PV_BENCH_MECH=${AB_MECH:-sha3-256-4k,sm3-4k,p256-sign} \
+          PV_BENCH_THREADS=${AB_THREADS:-512,1024} PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40
+        timeout 110 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       mv "$OUT/summary.txt" "$OUT/summary-ossl.txt"
+       { echo "== a with OpenSSL-16"; grep -h '| token\|| openssl' "$OUT/summary-ossl.txt"; } >> "$OUT/summary-ab.txt"
+     fi
      cat "$OUT/summary-a-checks.txt" "$OUT/summary-ab.txt" ;;
   63) (export PV_E2E="token-basic symmetric daemon ssh-login-daemon" \
         PV_E2E_LIMIT=150 PV_LOAD_SECS=8 PV_LOAD_LIMIT=45 \
