@@ -75,8 +75,9 @@ __device__ __forceinline__ uint64_t pvck_shfl(uint64_t v, uint32_t src)
 	return __shfl_sync(PVCW_ALL, (unsigned long long)v, (int)src);
 }
 
-/* Keccak-f[1600] on the warp: v is this lane's word. */
-__device__ static __noinline__ uint64_t pvck_permute(uint64_t v, const pvck_lane l)
+/* Keccak-f[1600] on the warp: v is this lane's word.  Inlined into the
+ * absorb, so that the next block's load is in flight while it runs. */
+__device__ __forceinline__ uint64_t pvck_permute(uint64_t v, const pvck_lane l)
 {
 	const bool lane0 = pvcw_lane() == 0u;
 
@@ -97,13 +98,18 @@ __device__ static __noinline__ uint64_t pvck_permute(uint64_t v, const pvck_lane
 	return v;
 }
 
+__device__ static __noinline__ uint64_t pvck_permute_one(uint64_t v)
+{
+	return pvck_permute(v, pvck_setup(pvcw_lane()));
+}
+
 /* The whole warp is here, running one request with identical data. */
 __device__ __forceinline__ bool pvck_on(void)
 {
 	return pvc_coop != 0u && __activemask() == PVCW_ALL;
 }
 
-/* lane word w of every lane's st, and back */
+/* this lane's word of st (identical in every lane); st back from the lanes */
 __device__ __forceinline__ uint64_t pvck_load(const uint64_t st[25])
 {
 	const uint32_t L = pvcw_lane();
@@ -116,6 +122,19 @@ __device__ __forceinline__ void pvck_store(uint64_t st[25], uint64_t v)
 		st[i] = pvck_shfl(v, i);
 }
 
+/* Word L of a block (little-endian; al: the block is 8-byte aligned). */
+__device__ __forceinline__ uint64_t pvck_word(const uint8_t *p, uint32_t L, bool al)
+{
+	const uint8_t *q = p + 8u * L;
+	uint64_t m = 0;
+
+	if (al)
+		return *(const uint64_t *)q;
+	for (uint32_t k = 0; k < 8u; k++)
+		m |= (uint64_t)q[k] << (8u * k);
+	return m;
+}
+
 /* ---- the hooks (kc_sha3.c): 1 = done, 0 = run the serial code ---- */
 
 __host__ __device__ static inline int pvck_hook_permute(uint64_t st[25])
@@ -123,7 +142,7 @@ __host__ __device__ static inline int pvck_hook_permute(uint64_t st[25])
 #ifdef __CUDA_ARCH__
 	if (!pvck_on())
 		return 0;
-	pvck_store(st, pvck_permute(pvck_load(st), pvck_setup(pvcw_lane())));
+	pvck_store(st, pvck_permute_one(pvck_load(st)));
 	return 1;
 #else
 	(void)st;
@@ -141,25 +160,16 @@ __host__ __device__ static inline int pvck_hook_absorb(uint64_t st[25], const ui
 	const uint32_t L = pvcw_lane(), w = rate / 8u;
 	const pvck_lane l = pvck_setup(L);
 	const bool al = ((uintptr_t)p & 7u) == 0u;
-	uint64_t v = pvck_load(st);
+	uint64_t v = pvck_load(st), m = L < w ? pvck_word(p, L, al) : 0u;
 
-	for (size_t b = 0; b < nb; b++, p += rate) {
-		if (L < w) {
-			const uint8_t *q = p + 8u * L;
-			uint64_t m;
-			if (al) {
-				m = *(const uint64_t *)q;       /* little-endian */
-			} else {
-				m = 0;
-				for (uint32_t k = 0; k < 8u; k++)
-					m |= (uint64_t)q[k] << (8u * k);
-			}
-			v ^= m;
-		}
+	for (size_t b = 0; b < nb; b++) {
+		v ^= m;
+		p += rate;
+		m = L < w && b + 1u < nb ? pvck_word(p, L, al) : 0u;
 		v = pvck_permute(v, l);
 	}
 	pvck_store(st, v);
-	v = 0;
+	v = m = 0;
 	return 1;
 #else
 	(void)st; (void)p; (void)nb; (void)rate;

@@ -288,8 +288,10 @@ __device__ static inline bool pvc_rsa(const ve_desc *d)
  * SHA-3 digests and HMACs from PVC_KECCAK_WARP_MIN bytes, so that each
  * permutation is the warp's (pvc_keccak_warp.cuh; warp 1 only waits);
  * everything else on lane 0.  (The descriptor is the host's: any value
- * only picks the shape, ve_execute validates it.) */
-__device__ static inline uint32_t pvc_lanes(const ve_desc *d)
+ * only picks the shape, ve_execute validates it.)  Not inlined: its
+ * comparisons in the kernel's loop cost spills there (ptxas: 304 against
+ * 216 bytes of spill loads). */
+__device__ static __noinline__ uint32_t pvc_lanes(const ve_desc *d)
 {
 	const bool rsa = pvc_rsa(d);
 	const bool op = d->op == PV_OP_SIGN || d->op == PV_OP_VERIFY ||
