@@ -10,8 +10,10 @@
  *
  * Shape: a grid of (multiprocessors x resident blocks) blocks that never
  * return while the vault is open; one request per block (thread 0 runs
- * it, or for RSA and ECDSA/SM2 signing all of warp 0 with warp 1 as its
- * helper: pvc_lanes, pvc_bn_warp.cuh, pvc_ec_warp.cuh; the block moves its
+ * it, or for RSA and ECDSA/SM2 signing, large GCM/CTR/ECB messages and
+ * SHA-3 all of warp 0 with warp 1 as its helper: pvc_lanes,
+ * pvc_bn_warp.cuh, pvc_ec_warp.cuh, pvc_ctr_warp.cuh,
+ * pvc_keccak_warp.cuh; the block moves its
  * data), one block of the grid is
  * the poller.
  *   boot   thread 0 of each block runs ve_boot() from the device staging
