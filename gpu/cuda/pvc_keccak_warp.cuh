@@ -32,14 +32,6 @@ __device__ static const uint8_t pvck_rho[25] = {
 	0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39,
 	41, 45, 15, 21, 8, 18, 2, 61, 56, 14
 };
-__device__ static const uint64_t pvck_rc[24] = {
-	0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
-	0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
-	0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-	0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
-	0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
-	0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL
-};
 
 /* A lane's place in the state and the lanes it reads. */
 struct pvck_lane {
@@ -75,9 +67,10 @@ __device__ __forceinline__ uint64_t pvck_shfl(uint64_t v, uint32_t src)
 	return __shfl_sync(PVCW_ALL, (unsigned long long)v, (int)src);
 }
 
-/* Keccak-f[1600] on the warp: v is this lane's word.  Inlined into the
- * absorb, so that the next block's load is in flight while it runs. */
-__device__ __forceinline__ uint64_t pvck_permute(uint64_t v, const pvck_lane l)
+/* Keccak-f[1600] on the warp: v is this lane's word, rc the core's round
+ * constants.  Inlined into the absorb, so that the next block's load is
+ * in flight while it runs. */
+__device__ __forceinline__ uint64_t pvck_permute(uint64_t v, const pvck_lane l, const uint64_t *rc)
 {
 	const bool lane0 = pvcw_lane() == 0u;
 
@@ -93,14 +86,14 @@ __device__ __forceinline__ uint64_t pvck_permute(uint64_t v, const pvck_lane l)
 		b2 = pvck_shfl(v, l.right2);
 		v ^= ~b1 & b2;
 		if (lane0)
-			v ^= pvck_rc[r];
+			v ^= rc[r];
 	}
 	return v;
 }
 
-__device__ static __noinline__ uint64_t pvck_permute_one(uint64_t v)
+__device__ static __noinline__ uint64_t pvck_permute_one(uint64_t v, const uint64_t *rc)
 {
-	return pvck_permute(v, pvck_setup(pvcw_lane()));
+	return pvck_permute(v, pvck_setup(pvcw_lane()), rc);
 }
 
 /* The whole warp is here, running one request with identical data. */
@@ -137,22 +130,22 @@ __device__ __forceinline__ uint64_t pvck_word(const uint8_t *p, uint32_t L, bool
 
 /* ---- the hooks (kc_sha3.c): 1 = done, 0 = run the serial code ---- */
 
-__host__ __device__ static inline int pvck_hook_permute(uint64_t st[25])
+__host__ __device__ static inline int pvck_hook_permute(uint64_t st[25], const uint64_t *rc)
 {
 #ifdef __CUDA_ARCH__
 	if (!pvck_on())
 		return 0;
-	pvck_store(st, pvck_permute_one(pvck_load(st)));
+	pvck_store(st, pvck_permute_one(pvck_load(st), rc));
 	return 1;
 #else
-	(void)st;
+	(void)st; (void)rc;
 	return 0;
 #endif
 }
 
 /* Absorb nb full blocks of rate bytes (rate a multiple of 8, <= 200). */
 __host__ __device__ static inline int pvck_hook_absorb(uint64_t st[25], const uint8_t *p,
-	size_t nb, uint32_t rate)
+	size_t nb, uint32_t rate, const uint64_t *rc)
 {
 #ifdef __CUDA_ARCH__
 	if (!pvck_on())
@@ -166,18 +159,18 @@ __host__ __device__ static inline int pvck_hook_absorb(uint64_t st[25], const ui
 		v ^= m;
 		p += rate;
 		m = L < w && b + 1u < nb ? pvck_word(p, L, al) : 0u;
-		v = pvck_permute(v, l);
+		v = pvck_permute(v, l, rc);
 	}
 	pvck_store(st, v);
 	v = m = 0;
 	return 1;
 #else
-	(void)st; (void)p; (void)nb; (void)rate;
+	(void)st; (void)p; (void)nb; (void)rate; (void)rc;
 	return 0;
 #endif
 }
 
-#define KC_KECCAK_COOP(st) pvck_hook_permute(st)
-#define KC_SHA3_ABSORB_COOP(st, p, nb, rate) pvck_hook_absorb(st, p, nb, rate)
+#define KC_KECCAK_COOP(st, rc) pvck_hook_permute(st, rc)
+#define KC_SHA3_ABSORB_COOP(st, p, nb, rate, rc) pvck_hook_absorb(st, p, nb, rate, rc)
 
 #endif /* PVC_KECCAK_WARP_CUH */

@@ -2,16 +2,9 @@
 #include "kc_sha3.h"
 #include "../kc_util.h"
 
-/* An execution space may run the permutation, and the absorb of whole
- * blocks, on several cooperating threads that hold the same state
- * (gpu/cuda/pvc_keccak_warp.cuh: the 32 lanes of a warp that run one
- * request with identical data).  Each returns 1 when it did the work. */
-#ifndef KC_KECCAK_COOP
-#define KC_KECCAK_COOP(st) 0
-#define KC_SHA3_ABSORB_COOP(st, p, nb, rate) 0
-#endif
-
-KC_API void kc_keccak_f1600(uint64_t st[25])
+/* Keccak-f[1600]'s round constants (iota).  A function's static, so that
+ * the GPU's build places it in device memory like the other tables. */
+KC_PRIV const uint64_t *kc_keccak_rc(void)
 {
 	static const uint64_t RC[24] = {
 		0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
@@ -21,6 +14,22 @@ KC_API void kc_keccak_f1600(uint64_t st[25])
 		0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
 		0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL
 	};
+	return RC;
+}
+
+/* An execution space may run the permutation, and the absorb of whole
+ * blocks, on several cooperating threads that hold the same state
+ * (gpu/cuda/pvc_keccak_warp.cuh: the 32 lanes of a warp that run one
+ * request with identical data), with the round constants rc.  Each
+ * returns 1 when it did the work. */
+#ifndef KC_KECCAK_COOP
+#define KC_KECCAK_COOP(st, rc) 0
+#define KC_SHA3_ABSORB_COOP(st, p, nb, rate, rc) 0
+#endif
+
+KC_API void kc_keccak_f1600(uint64_t st[25])
+{
+	const uint64_t *RC = kc_keccak_rc();
 	/* rho offsets and pi lane order, walked along the (1,0) orbit */
 	static const uint8_t ROT[24] = {
 		1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14, 27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44
@@ -33,7 +42,7 @@ KC_API void kc_keccak_f1600(uint64_t st[25])
 	uint64_t a[25], bc[5], t;
 	unsigned r, i, j;
 
-	if (KC_KECCAK_COOP(st))
+	if (KC_KECCAK_COOP(st, RC))
 		return;
 	KC_UNROLL
 	for (i = 0; i < 25; i++)
@@ -106,7 +115,7 @@ KC_API void kc_sha3_update(kc_sha3_state *s, const void *data, size_t len)
 	size_t pos = s->pos, rate = s->rate;
 
 	while (len > 0) {
-		if (pos == 0 && len >= rate && KC_SHA3_ABSORB_COOP(s->a, p, len / rate, (uint32_t)rate)) {
+		if (pos == 0 && len >= rate && KC_SHA3_ABSORB_COOP(s->a, p, len / rate, (uint32_t)rate, kc_keccak_rc())) {
 			const size_t n = len - len % rate;
 			p += n;
 			len -= n;
