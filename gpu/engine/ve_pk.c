@@ -29,6 +29,7 @@ KC_API uint32_t ve_pk_hash(uint32_t prf)
 	return ve_mech_hash(prf);
 }
 
+/* Largest payload of a key of this type (0: not a public-key type). */
 KC_PRIV uint32_t vpk_payload_len(uint32_t type)
 {
 	switch (type) {
@@ -38,6 +39,30 @@ KC_PRIV uint32_t vpk_payload_len(uint32_t type)
 	case PV_KEY_ED25519: return 64u;
 	default: return 0u;
 	}
+}
+
+/* RSA payload widths for a key of `bits`: n and d in nb bytes, the CRT
+ * numbers in hb (the core's limb counts: kc_rsa_core_nl / _hl). */
+KC_PRIV void vpk_rsa_widths(uint32_t bits, uint32_t *nb, uint32_t *hb)
+{
+	*nb = 4u * ((bits + 31u) / 32u);
+	*hb = 4u * (((bits + 1u) / 2u + 31u) / 32u);
+}
+
+KC_PRIV uint32_t vpk_rsa_len(uint32_t nb, uint32_t hb)
+{
+	return 8u + 2u * nb + 5u * hb;
+}
+
+/* 1 if a payload of len bytes may hold a key of this type. */
+KC_PRIV int vpk_len_ok(uint32_t type, uint32_t len)
+{
+	uint32_t nb, hb;
+
+	if (type != PV_KEY_RSA)
+		return len != 0u && len == vpk_payload_len(type);
+	vpk_rsa_widths(KC_RSA_MIN_BITS, &nb, &hb);
+	return len >= vpk_rsa_len(nb, hb) && len <= VE_PK_RSA_LEN;
 }
 
 /* Bytes of a ve_pkey that a key of this type uses. */
@@ -57,49 +82,80 @@ KC_API void ve_pk_wipe(ve_pkey *k)
 	kc_wipe(k, vpk_extent(k->type));
 }
 
-/* Serialize k's key material into buf (payload length bytes). */
-KC_PRIV void vpk_pack(const ve_pkey *k, uint8_t *buf)
-{
-	uint32_t o;
+/* The RSA numbers in payload order, each a right-aligned kc_rsa_priv
+ * field of cap bytes written in its last w bytes (n, d: nb; the rest hb). */
+#define VPK_RSA_FIELDS(k, nb, hb) { \
+	{ (k)->rsa.n, KC_RSA_MAX_BYTES, (nb) }, { (k)->rsa.d, KC_RSA_MAX_BYTES, (nb) }, \
+	{ (k)->rsa.p, KC_RSA_MAX_HBYTES, (hb) }, { (k)->rsa.q, KC_RSA_MAX_HBYTES, (hb) }, \
+	{ (k)->rsa.dp, KC_RSA_MAX_HBYTES, (hb) }, { (k)->rsa.dq, KC_RSA_MAX_HBYTES, (hb) }, \
+	{ (k)->rsa.qinv, KC_RSA_MAX_HBYTES, (hb) } }
+typedef struct { const uint8_t *f; uint32_t cap, w; } vpk_cfield;
+typedef struct { uint8_t *f; uint32_t cap, w; } vpk_mfield;
 
-	if (k->type == PV_KEY_RSA) {
-		kc_store_be32(buf, k->rsa.bits);
-		kc_store_be32(buf + 4, k->rsa.e);
-		o = 8u;
-		kc_memcpy(buf + o, k->rsa.n, KC_RSA_MAX_BYTES); o += KC_RSA_MAX_BYTES;
-		kc_memcpy(buf + o, k->rsa.d, KC_RSA_MAX_BYTES); o += KC_RSA_MAX_BYTES;
-		kc_memcpy(buf + o, k->rsa.p, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
-		kc_memcpy(buf + o, k->rsa.q, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
-		kc_memcpy(buf + o, k->rsa.dp, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
-		kc_memcpy(buf + o, k->rsa.dq, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
-		kc_memcpy(buf + o, k->rsa.qinv, KC_RSA_MAX_HBYTES);
-	} else {
+/* Serialize k's key material into buf; returns the payload length.  An
+ * RSA key takes the widths of its size (vpk_rsa_widths), or those of the
+ * largest size (VE_PK_RSA_LEN: every field whole) if a number does not
+ * fit them. */
+KC_PRIV uint32_t vpk_pack(const ve_pkey *k, uint8_t *buf)
+{
+	uint32_t nb, hb, o, i, j, over = 0;
+
+	if (k->type != PV_KEY_RSA) {
 		kc_memcpy(buf, k->d, k->flen);
 		kc_memcpy(buf + k->flen, k->pub, k->publen);
+		return k->flen + k->publen;
+	}
+	vpk_rsa_widths(k->rsa.bits, &nb, &hb);
+	{
+		const vpk_cfield fl[7] = VPK_RSA_FIELDS(k, nb, hb);
+		for (i = 0; i < 7u; i++)
+			for (j = 0; j < fl[i].cap - fl[i].w; j++)
+				over |= fl[i].f[j];
+		if (over != 0u)
+			nb = KC_RSA_MAX_BYTES, hb = KC_RSA_MAX_HBYTES;
+	}
+	{
+		const vpk_cfield fl[7] = VPK_RSA_FIELDS(k, nb, hb);
+		kc_store_be32(buf, k->rsa.bits);
+		kc_store_be32(buf + 4, k->rsa.e);
+		for (i = 0, o = 8u; i < 7u; o += fl[i].w, i++)
+			kc_memcpy(buf + o, fl[i].f + fl[i].cap - fl[i].w, fl[i].w);
+		return o;
 	}
 }
 
-KC_PRIV void vpk_unpack(ve_pkey *k, const uint8_t *buf)
+/* k's key material from a payload of len bytes (vpk_len_ok); PV_ERR_WRAPPED
+ * if an RSA payload's length is not that of its size's widths nor
+ * VE_PK_RSA_LEN.  k is zero but for the type, usage and len. */
+KC_PRIV int vpk_unpack(ve_pkey *k, const uint8_t *buf, uint32_t len)
 {
-	uint32_t o;
+	uint32_t nb, hb, o, i, bits;
 
-	if (k->type == PV_KEY_RSA) {
-		k->rsa.bits = kc_load_be32(buf);
-		k->rsa.e = kc_load_be32(buf + 4);
-		o = 8u;
-		kc_memcpy(k->rsa.n, buf + o, KC_RSA_MAX_BYTES); o += KC_RSA_MAX_BYTES;
-		kc_memcpy(k->rsa.d, buf + o, KC_RSA_MAX_BYTES); o += KC_RSA_MAX_BYTES;
-		kc_memcpy(k->rsa.p, buf + o, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
-		kc_memcpy(k->rsa.q, buf + o, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
-		kc_memcpy(k->rsa.dp, buf + o, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
-		kc_memcpy(k->rsa.dq, buf + o, KC_RSA_MAX_HBYTES); o += KC_RSA_MAX_HBYTES;
-		kc_memcpy(k->rsa.qinv, buf + o, KC_RSA_MAX_HBYTES);
-	} else {
+	if (k->type != PV_KEY_RSA) {
 		k->flen = k->type == PV_KEY_ED25519 ? 32u : (uint32_t)kc_ec_flen(ve_pk_curve(k->type));
 		k->publen = k->type == PV_KEY_ED25519 ? 32u : 1u + 2u * k->flen;
 		kc_memcpy(k->d, buf, k->flen);
 		kc_memcpy(k->pub, buf + k->flen, k->publen);
+		return PV_OK;
 	}
+	bits = kc_load_be32(buf);
+	if (bits < KC_RSA_MIN_BITS || bits > KC_RSA_MAX_BITS)
+		return PV_ERR_WRAPPED;
+	vpk_rsa_widths(bits, &nb, &hb);
+	if (len == VE_PK_RSA_LEN)
+		nb = KC_RSA_MAX_BYTES, hb = KC_RSA_MAX_HBYTES;
+	else if (len != vpk_rsa_len(nb, hb))
+		return PV_ERR_WRAPPED;
+	k->rsa.bits = bits;
+	k->rsa.e = kc_load_be32(buf + 4);
+	{
+		const vpk_mfield fl[7] = VPK_RSA_FIELDS(k, nb, hb);
+		for (i = 0, o = 8u; i < 7u; o += fl[i].w, i++) {
+			kc_memset(fl[i].f, 0, fl[i].cap - fl[i].w);
+			kc_memcpy(fl[i].f + fl[i].cap - fl[i].w, buf + o, fl[i].w);
+		}
+	}
+	return PV_OK;
 }
 
 /* Seal k (type, usage set) under v's KEK with identity id into o (cap
@@ -117,7 +173,8 @@ KC_PRIV int vpk_seal_raw(const ve_vault *v, ve_worker *w, const ve_pkey *k,
 		return PV_ERR_KEY_TYPE;
 	if (cap < PV_BLOB_OVERHEAD + len)
 		return PV_ERR_BUF_SMALL;
-	vpk_pack(k, buf);
+	len = vpk_pack(k, buf);
+	*olen = PV_BLOB_OVERHEAD + len;
 	rc = ve_blob_encrypt(v, w, k->type, k->usage, buf, len, id, o);
 	kc_wipe(buf, len);
 	return rc;
@@ -143,14 +200,14 @@ KC_PRIV int vpk_open_raw(const ve_vault *v, const uint8_t *b, uint32_t blen,
 
 	ve_pk_zero(k, 0u);
 	if (ve_blob_parse(b, blen, PV_PKBLOB_MAX, want_type, &type, &use, &len) != PV_OK ||
-	    !ve_pk_is_type(type) || len != vpk_payload_len(type))
+	    !ve_pk_is_type(type) || !vpk_len_ok(type, len))
 		return PV_ERR_WRAPPED;
 	rc = ve_blob_decrypt(v, b, len, id, buf);   /* writes buf[0..len) */
 	if (rc == PV_OK) {
 		k->type = type;
 		k->usage = use;
 		k->len = len;
-		vpk_unpack(k, buf);
+		rc = vpk_unpack(k, buf, len);
 	}
 	kc_wipe(buf, len);
 	if (rc != PV_OK)

@@ -9,8 +9,14 @@
  * ve_blob_open refuses them (its ve_key_len_ok does not know the types), so
  * a private key can never reach a symmetric op.  Payload (big-endian):
  *
- *   RSA       bits (4) | e (4) | n (512) | d (512) | p q dp dq qinv (256 each)
- *             = 2312 bytes; numbers right-aligned as in kc_rsa_priv
+ *   RSA       bits (4) | e (4) | n d (nb each) | p q dp dq qinv (hb each),
+ *             nb = 4 ceil(bits / 32), hb = 4 ceil(ceil(bits / 2) / 32) (the
+ *             core's limb counts): 1,160 bytes at 2048 bits, 1,736 at 3072,
+ *             2,312 (VE_PK_RSA_LEN) at 4096; numbers big-endian, right-
+ *             aligned.  A payload of VE_PK_RSA_LEN bytes has every number
+ *             in the widths of 4096 bits whatever the size: the one layout
+ *             before 2026-12-01, still opened, and what a key whose
+ *             numbers do not fit its size's widths is sealed in.
  *   P-256/SM2 d (32) | public 04||X||Y (65)             =  97 bytes
  *   P-384     d (48) | public 04||X||Y (97)             = 145 bytes
  *   Ed25519   seed (32) | public (32)                   =  64 bytes

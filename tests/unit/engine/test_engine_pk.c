@@ -271,6 +271,7 @@ static void t_rsa_keygen(void)
 	CU_ASSERT_EQUAL(gen(PV_MECH_RSA_KEY_PAIR_GEN, 0, 8192, &k), PV_ERR_KEY_SIZE);
 	CU_ASSERT_EQUAL_FATAL(gen(PV_MECH_RSA_KEY_PAIR_GEN, 0, 2048, &k), PV_OK);
 	CU_ASSERT_EQUAL(k.publen, 260);
+	CU_ASSERT_EQUAL(k.len, PV_BLOB_OVERHEAD + 8 + 2 * 256 + 5 * 128);   /* ve_pk.h */
 	o = po_rsa_pub(k.pub, 256, k.pub + 256, 4);
 	CU_ASSERT_FATAL(o != NULL);
 	CU_ASSERT(po_pub_check(o));
@@ -589,6 +590,98 @@ static void t_idle_nonce(void)
 }
 
 /* master-key rotation of a private-key blob (ve_rewrap dispatches here) */
+/* An RSA payload (ve_pk.h) with every number right-aligned in a field of
+ * width nb (n, d) or hb (the CRT numbers), from po_rsa_import_enc's
+ * encoding; bits as given.  Returns its length. */
+static size_t rsa_payload(const uint8_t *enc, uint32_t bits, size_t nb, size_t hb, uint8_t *out)
+{
+	size_t pos = 0, o = 8, i, n, w;
+
+	memset(out, 0, 8 + 2 * nb + 5 * hb);
+	out[0] = (uint8_t)(bits >> 24); out[1] = (uint8_t)(bits >> 16);
+	out[2] = (uint8_t)(bits >> 8); out[3] = (uint8_t)bits;
+	for (i = 0; i < 8; i++) {
+		n = (size_t)enc[pos] << 8 | enc[pos + 1];
+		pos += 2;
+		if (i == 1) {                   /* e: 4 bytes, big-endian */
+			memcpy(out + 4 + 4 - n, enc + pos, n);
+		} else {
+			w = i == 0 || i == 2 ? nb : hb;
+			memcpy(out + o + w - n, enc + pos, n);
+			o += w;
+		}
+		pos += n;
+	}
+	return o;
+}
+
+/* A private-key blob sealed around payload pl by the vault's own KEK. */
+static int rsa_seal(const uint8_t *pl, size_t len, pkey_ *k)
+{
+	ve_vault a;
+	ve_worker w;
+	uint8_t ent[48];
+	int rc;
+
+	ts_rand(ent, sizeof ent);
+	memcpy(k, &rsa_v, sizeof *k);
+	ts_rand(k->id, 16);
+	if (ve_boot(&a, te_master, 32, ent, sizeof ent) != PV_OK ||
+	    ve_worker_init(&w, 3, ent, sizeof ent) != PV_OK)
+		return PV_ERR_GENERAL;
+	rc = ve_blob_encrypt(&a, &w, PV_KEY_RSA, PV_USE_SIGN, pl, (uint32_t)len, k->id, k->blob);
+	k->len = PV_BLOB_OVERHEAD + len;
+	ve_vault_clear(&a);
+	ve_worker_clear(&w);
+	return rc;
+}
+
+/* RSA blobs hold their numbers in the widths of the key's size (2048
+ * bits: 1,160 payload bytes); blobs of the earlier layout (every number in
+ * the widths of 4,096 bits, 2,312 bytes) still open; a payload whose
+ * length is neither for its size is refused. */
+static void t_rsa_blob_layout(void)
+{
+	uint8_t enc[4096], pl[PV_PK_PRIV_MAX], msg[64], sig[512], ref[512];
+	size_t el, len, sl, rl;
+	pkey_ k;
+
+	CU_ASSERT_EQUAL(rsa_v.len, PV_BLOB_OVERHEAD + 8 + 2 * 256 + 5 * 128);
+	el = po_rsa_import_enc(rsa_o, enc, sizeof enc);
+	CU_ASSERT_FATAL(el > 0);
+	ts_rand(msg, sizeof msg);
+	rl = po_sign(rsa_o, EVP_sha256(), RSA_PKCS1_PADDING, 0, NULL, msg, sizeof msg, ref, sizeof ref);
+	CU_ASSERT_FATAL(rl == 256);
+
+	len = rsa_payload(enc, 2048, 512, 256, pl);        /* the earlier layout */
+	CU_ASSERT_EQUAL_FATAL(len, PV_PK_PRIV_MAX);
+	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len, &k), PV_OK);
+	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
+	                      msg, sizeof msg, sig, &sl), PV_OK);
+	CU_ASSERT(sl == 256 && memcmp(sig, ref, 256) == 0);
+
+	len = rsa_payload(enc, 2048, 256, 128, pl);        /* what the vault seals */
+	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len, &k), PV_OK);
+	CU_ASSERT_EQUAL(k.len, rsa_v.len);
+	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
+	                      msg, sizeof msg, sig, &sl), PV_OK);
+	CU_ASSERT(sl == 256 && memcmp(sig, ref, 256) == 0);
+
+	len = rsa_payload(enc, 3072, 256, 128, pl);        /* length not of its size */
+	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len, &k), PV_OK);
+	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
+	                      msg, sizeof msg, sig, &sl), PV_ERR_WRAPPED);
+	len = rsa_payload(enc, 2048, 256, 128, pl);
+	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len - 4, &k), PV_OK);   /* truncated */
+	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
+	                      msg, sizeof msg, sig, &sl), PV_ERR_WRAPPED);
+	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, 100, &k), PV_OK);       /* below the smallest size */
+	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
+	                      msg, sizeof msg, sig, &sl), PV_ERR_WRAPPED);
+	kc_wipe(pl, sizeof pl);
+	kc_wipe(enc, sizeof enc);
+}
+
 static void t_rewrap(void)
 {
 	ve_vault a, b;
@@ -640,6 +733,7 @@ int main(void)
 	CU_add_test(s, "ed25519", t_ed25519);
 	CU_add_test(s, "sm2", t_sm2);
 	CU_add_test(s, "bad input", t_bad);
+	CU_add_test(s, "rsa blob payload widths (and the earlier layout)", t_rsa_blob_layout);
 	CU_add_test(s, "master rotation of a private key", t_rewrap);
 	return ts_run();
 }
