@@ -69,7 +69,7 @@ KC_API int ve_blob_decrypt(const ve_vault *v, const uint8_t *blob, uint32_t len,
 	kc_gcm g;
 	int rc = PV_ERR_WRAPPED;
 
-	if (kc_gcm_init(&g, &v->kek, blob + VE_BLOB_HDR, VE_BLOB_NONCE) == PV_OK &&
+	if (kc_gcm_init_h(&g, &v->kek, v->kek_h, blob + VE_BLOB_HDR, VE_BLOB_NONCE) == PV_OK &&
 	    kc_gcm_aad(&g, blob, VE_BLOB_HDR) == PV_OK &&
 	    kc_gcm_aad(&g, id, PV_OBJ_ID_LEN) == PV_OK &&
 	    kc_gcm_open(&g, blob + VE_BLOB_HDR + VE_BLOB_NONCE, len,
@@ -91,7 +91,7 @@ KC_API int ve_blob_encrypt(const ve_vault *v, ve_worker *w, uint32_t type,
 	rc = kc_drbg_generate(&w->drbg, out + VE_BLOB_HDR, VE_BLOB_NONCE, NULL, 0);
 	if (rc != PV_OK)
 		return rc;
-	rc = kc_gcm_init(&g, &v->kek, out + VE_BLOB_HDR, VE_BLOB_NONCE);
+	rc = kc_gcm_init_h(&g, &v->kek, v->kek_h, out + VE_BLOB_HDR, VE_BLOB_NONCE);
 	if (rc == PV_OK)
 		rc = kc_gcm_aad(&g, out, VE_BLOB_HDR);
 	if (rc == PV_OK)

@@ -27,6 +27,8 @@
 typedef struct ve_vault {
 	kc_bc kek;                 /* AES-256 key schedule of the blob KEK     */
 	kc_bc stk;                 /* AES-256 schedule of the per-boot state key */
+	uint8_t kek_h[16];         /* their GCM hash keys (kc_gcm_hkey)        */
+	uint8_t stk_h[16];
 	uint32_t sealed;           /* 1: no master key, every op but NOP fails */
 	uint32_t pad_;
 } ve_vault;

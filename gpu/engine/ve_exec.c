@@ -23,13 +23,17 @@ KC_API int ve_boot(ve_vault *v, const uint8_t *master, size_t mlen,
 	rc = kc_drbg_generate(&d, k, sizeof k, NULL, 0);
 	if (rc == PV_OK)
 		rc = kc_bc_init(&v->stk, KC_BC_AES, k, sizeof k);
+	if (rc == PV_OK)
+		kc_gcm_hkey(&v->stk, v->stk_h);
 	if (rc == PV_OK && master != NULL && mlen == VE_MASTER_LEN) {
 		rc = kc_hkdf(KC_HASH_SHA256, NULL, 0, master, mlen,
 		             (const uint8_t *)label, sizeof label - 1u, k, sizeof k);
 		if (rc == PV_OK)
 			rc = kc_bc_init(&v->kek, KC_BC_AES, k, sizeof k);
-		if (rc == PV_OK)
+		if (rc == PV_OK) {
+			kc_gcm_hkey(&v->kek, v->kek_h);
 			v->sealed = 0;
+		}
 	}
 	kc_wipe(k, sizeof k);
 	kc_drbg_clear(&d);

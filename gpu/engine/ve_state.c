@@ -64,7 +64,7 @@ KC_API int ve_state_seal(const ve_req *r, const ve_mp *mp)
 	ve_state_hdr(o, r->d.op, r->d.mech);
 	rc = kc_drbg_generate(&r->w->drbg, o + 16, 12, NULL, 0);
 	if (rc == PV_OK)
-		rc = kc_gcm_init(&g, &r->v->stk, o + 16, 12);
+		rc = kc_gcm_init_h(&g, &r->v->stk, r->v->stk_h, o + 16, 12);
 	if (rc == PV_OK)
 		rc = kc_gcm_aad(&g, o, 16);
 	if (rc == PV_OK)
@@ -94,7 +94,7 @@ KC_API int ve_state_open(const ve_req *r, ve_mp *mp)
 	ve_state_hdr(hdr, r->d.op, r->d.mech);
 	if (!kc_ct_eq(hdr, s, 16))
 		return PV_ERR_STATE;
-	if (kc_gcm_init(&g, &r->v->stk, s + 16, 12) == PV_OK &&
+	if (kc_gcm_init_h(&g, &r->v->stk, r->v->stk_h, s + 16, 12) == PV_OK &&
 	    kc_gcm_aad(&g, s, 16) == PV_OK &&
 	    kc_gcm_open(&g, s + 28, sizeof(ve_mp), s + 28 + sizeof(ve_mp), 16,
 	                (uint8_t *)mp) == PV_OK &&

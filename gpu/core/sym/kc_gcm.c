@@ -5,7 +5,27 @@
 
 #define KC_GCM_MAX_DATA ((((uint64_t)1) << 36) - 32)   /* 2^39 - 256 bits */
 
+KC_API void kc_gcm_hkey(const kc_bc *bc, uint8_t h[16])
+{
+	kc_memset(h, 0, 16);
+	kc_bc_encrypt_n(bc, h, h, 1);                    /* H = E(0^128) */
+}
+
 KC_API int kc_gcm_init(kc_gcm *g, const kc_bc *bc, const uint8_t *iv, size_t ivlen)
+{
+	uint8_t h[16];
+	int rc;
+
+	if (bc->alg != KC_BC_AES && bc->alg != KC_BC_SM4)
+		return PV_ERR_ARGS;
+	kc_gcm_hkey(bc, h);
+	rc = kc_gcm_init_h(g, bc, h, iv, ivlen);
+	kc_wipe(h, sizeof h);
+	return rc;
+}
+
+KC_API int kc_gcm_init_h(kc_gcm *g, const kc_bc *bc, const uint8_t h[16], const uint8_t *iv,
+                         size_t ivlen)
 {
 	uint8_t lenblk[16];
 
@@ -15,7 +35,7 @@ KC_API int kc_gcm_init(kc_gcm *g, const kc_bc *bc, const uint8_t *iv, size_t ivl
 		return PV_ERR_MECH_PARAM;
 	kc_memset(g, 0, sizeof *g);
 	kc_memcpy(&g->bc, bc, sizeof *bc);
-	kc_bc_encrypt_n(&g->bc, g->H, g->H, 1);          /* H = E(0^128) */
+	kc_memcpy(g->H, h, 16);
 	if (ivlen == 12) {
 		kc_memcpy(g->J0, iv, 12);
 		g->J0[15] = 1;

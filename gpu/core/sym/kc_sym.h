@@ -115,6 +115,12 @@ typedef struct kc_gcm {
 	uint32_t pad_;
 } kc_gcm;
 KC_API int  kc_gcm_init(kc_gcm *g, const kc_bc *bc, const uint8_t *iv, size_t ivlen);
+/* The same with the hash key H = E(0^128) of bc given (kc_gcm_hkey), for
+ * a key that seals many messages: the vault's KEK and state key keep
+ * theirs (ve_vault), which saves a block encryption per blob. */
+KC_API void kc_gcm_hkey(const kc_bc *bc, uint8_t h[16]);
+KC_API int  kc_gcm_init_h(kc_gcm *g, const kc_bc *bc, const uint8_t h[16], const uint8_t *iv,
+                          size_t ivlen);
 KC_API int  kc_gcm_aad(kc_gcm *g, const uint8_t *aad, size_t len);
 KC_API int  kc_gcm_encrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t len);
 KC_API int  kc_gcm_decrypt(kc_gcm *g, const uint8_t *in, uint8_t *out, size_t len);
