@@ -140,18 +140,9 @@ KC_API int kc_gcm_hash_ct(kc_gcm *g, const uint8_t *in, size_t len)
 	return PV_OK;
 }
 
-KC_API int kc_gcm_open(kc_gcm *g, const uint8_t *in, size_t len, const uint8_t *tag,
-                       size_t taglen, uint8_t *out)
-{
-	int rc = kc_gcm_hash_ct(g, in, len);
-	if (rc == PV_OK)
-		rc = kc_gcm_check_tag(g, tag, taglen);
-	if (rc == PV_OK)      /* accept / reject is public */
-		kc_ctr_xcrypt(&g->bc, g->ctr, 32, g->ks, &g->ks_used, in, out, len);
-	return rc;
-}
-
-KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16])
+/* The GHASH's last block (the lengths) into Y, once; then tag = ek ^ Y,
+ * ek = E(J0). */
+KC_PRIV void kc_gcm_tag_ek(kc_gcm *g, const uint8_t ek[16], uint8_t tag[16])
 {
 	uint8_t lenblk[16];
 	int i;
@@ -163,22 +154,78 @@ KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16])
 		kc_ghash(g->Y, g->H, lenblk, 16);
 		g->state = 2;
 	}
-	kc_bc_encrypt_n(&g->bc, g->J0, tag, 1);
 	for (i = 0; i < 16; i++)
-		tag[i] ^= g->Y[i];
+		tag[i] = ek[i] ^ g->Y[i];
 }
 
-KC_API int kc_gcm_check_tag(kc_gcm *g, const uint8_t *tag, size_t taglen)
+KC_PRIV int kc_gcm_check_tag_ek(kc_gcm *g, const uint8_t ek[16], const uint8_t *tag, size_t taglen)
 {
 	uint8_t t[16];
 	uint32_t ok;
 
 	if (taglen < 4 || taglen > 16)
 		return PV_ERR_MECH_PARAM;
-	kc_gcm_tag(g, t);
+	kc_gcm_tag_ek(g, ek, t);
 	ok = kc_ct_eq(t, tag, taglen);
 	kc_wipe(t, sizeof t);
 	return (int)kc_ctl_mux32(ok, (uint32_t)PV_OK, (uint32_t)PV_ERR_ENC_INVALID);
+}
+
+/* One-shot: E(J0) for the tag and the keystream of the last (or only)
+ * counter block come from one two-block encryption (a cipher pass
+ * encrypts two blocks either way), the blocks before it from the CTR
+ * pass - one block encryption fewer for a key blob of a partial last
+ * block (an EC key's 97 bytes), or of a single block. */
+KC_API int kc_gcm_open(kc_gcm *g, const uint8_t *in, size_t len, const uint8_t *tag,
+                       size_t taglen, uint8_t *out)
+{
+	uint8_t b[32];
+	size_t nb = (len + 15u) / 16u, head, i;
+	int rc = kc_gcm_hash_ct(g, in, len);
+
+	if (rc != PV_OK)
+		return rc;
+	if (nb == 0 || g->ks_used != 0) {
+		rc = kc_gcm_check_tag(g, tag, taglen);
+		if (rc == PV_OK)      /* accept / reject is public */
+			kc_ctr_xcrypt(&g->bc, g->ctr, 32, g->ks, &g->ks_used, in, out, len);
+		return rc;
+	}
+	kc_memcpy(b, g->J0, 16);
+	kc_memcpy(b + 16, g->ctr, 16);
+	kc_store_be32(b + 28, kc_load_be32(g->ctr + 12) + (uint32_t)(nb - 1u));   /* inc32 */
+	kc_bc_encrypt_n(&g->bc, b, b, 2);
+	rc = kc_gcm_check_tag_ek(g, b, tag, taglen);
+	if (rc == PV_OK) {
+		head = 16u * (nb - 1u);
+		kc_ctr_xcrypt(&g->bc, g->ctr, 32, g->ks, &g->ks_used, in, out, head);
+		for (i = head; i < len; i++)
+			out[i] = in[i] ^ b[16 + i - head];
+	}
+	kc_wipe(b, sizeof b);
+	return rc;
+}
+
+KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16])
+{
+	uint8_t ek[16];
+
+	kc_bc_encrypt_n(&g->bc, g->J0, ek, 1);
+	kc_gcm_tag_ek(g, ek, tag);
+	kc_wipe(ek, sizeof ek);
+}
+
+KC_API int kc_gcm_check_tag(kc_gcm *g, const uint8_t *tag, size_t taglen)
+{
+	uint8_t ek[16];
+	int rc;
+
+	if (taglen < 4 || taglen > 16)
+		return PV_ERR_MECH_PARAM;
+	kc_bc_encrypt_n(&g->bc, g->J0, ek, 1);
+	rc = kc_gcm_check_tag_ek(g, ek, tag, taglen);
+	kc_wipe(ek, sizeof ek);
+	return rc;
 }
 
 KC_API void kc_gcm_clear(kc_gcm *g)

@@ -86,6 +86,10 @@ static void test_gcm(void)
 			ok &= kc_gcm_init_h(&g, &bc, h, iv, ivlen) == PV_OK && kc_gcm_aad(&g, aad, al) == PV_OK;
 			ok &= gcm_chunked(&g, kc_gcm_decrypt, ct, buf, len) == 0;
 			ok &= kc_gcm_check_tag(&g, tag, tl) == PV_OK && memcmp(buf, pt, len) == 0;
+			/* one-shot open (tag first, then the plaintext), in place */
+			memcpy(buf, ct, len);
+			ok &= kc_gcm_init_h(&g, &bc, h, iv, ivlen) == PV_OK && kc_gcm_aad(&g, aad, al) == PV_OK;
+			ok &= kc_gcm_open(&g, buf, len, tag, tl, buf) == PV_OK && memcmp(buf, pt, len) == 0;
 			/* a flipped bit anywhere (ct, aad, tag) must be rejected */
 			k = ts_rand_u32((uint32_t)(len + al + tl));
 			ok &= kc_gcm_init(&g, &bc, iv, ivlen) == PV_OK;
