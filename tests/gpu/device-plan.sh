@@ -232,6 +232,13 @@
 #      token-basic, 30 s of the 64-thread stress, then p11bench SHA-256
 #      and SM3 4 KiB at 1 and 1,024 threads (AB_THREADS; a digest's execute
 #      time on the GPU, and the rate) on A, B, A, B
+#   69 the release measurement with the kernel-only rates, and an A/B of
+#      the key-blob path: gpu_kat, gpu_ring, the blob / open / public-key /
+#      oracle suites, the 60 s stress of 64 threads, gpu_bench's default
+#      run (kernel-only rates of every benchmarked primitive, the ring's,
+#      PCIe) and sig, the p11bench sweep of plan 19; then p11bench P-256
+#      and SM2 (AB_MECH) at 1 and 1,024 threads on A, B (= $AB_B, a module
+#      swapped in as in 62), A, B
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -738,5 +745,27 @@ case "${1:-}" in
      cp /tmp/pv-module-a.so "$M"
      grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"
      for x in a1 b1 a2 b2; do echo "== $x"; grep -h '| token\|execute' "$OUT/summary-$x.txt"; done ;;
+  69) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=120 PV_UNIT_TIMEOUT_SCALE=1 \
+        PV_UNIT_NAMES="engine_blob engine_open engine_pk engine_oracle p11_master p11pk" \
+        PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 \
+        PV_GPU_BENCH_ONLY=all,sig PV_GPU_BENCH_LIMIT=200 PV_BENCH_SECS=2 \
+        PV_BENCH_THREADS=1,16,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_P11BENCH_LIMIT=330
+      timeout 500 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,stress,bench --scale 0.3 > /dev/null 2>&1)
+     for f in summary p11bench logs; do
+       for e in txt csv tgz; do [ -f "$OUT/$f.$e" ] && mv "$OUT/$f.$e" "$OUT/$f-release.$e"; done
+     done
+     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
+     cp "$M" /tmp/pv-module-a.so
+     for x in a1 b1 a2 b2; do
+       case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
+       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=${AB_MECH:-p256-sign,sm2-sign} \
+          PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=25
+        timeout 60 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       { echo "== $x"; grep -h '| token\|execute' "$OUT/summary.txt"; } >> "$OUT/summary-ab.txt"
+       rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
+     done
+     cp /tmp/pv-module-a.so "$M"
+     grep -v '^CKM_\|^C_\|^BENCH ring-P256 *[0-9]\|^BENCH ring-RSA2048 *[0-9]' "$OUT/summary-release.txt"
+     cat "$OUT/summary-ab.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
