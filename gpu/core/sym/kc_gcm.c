@@ -220,8 +220,6 @@ KC_API int kc_gcm_check_tag(kc_gcm *g, const uint8_t *tag, size_t taglen)
 	uint8_t ek[16];
 	int rc;
 
-	if (taglen < 4 || taglen > 16)
-		return PV_ERR_MECH_PARAM;
 	kc_bc_encrypt_n(&g->bc, g->J0, ek, 1);
 	rc = kc_gcm_check_tag_ek(g, ek, tag, taglen);
 	kc_wipe(ek, sizeof ek);
