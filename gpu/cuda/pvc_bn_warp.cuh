@@ -750,10 +750,13 @@ __host__ __device__ static int pvcw_hook_ecb(const struct kc_bc *bc, int dec,
 	const uint8_t *in, uint8_t *out, size_t n);
 __host__ __device__ static int pvcw_hook_ghash(uint8_t y[16], const uint8_t h[16],
 	const uint8_t *data, size_t n);
+__host__ __device__ static int pvcw_hook_ghash_pw(uint8_t y[16], const uint8_t (*pow)[16],
+	const uint8_t *data, size_t n);
 
 #define KC_CTR_COOP(bc, ctr, cb, in, out, n) pvcw_hook_ctr(bc, ctr, cb, in, out, n)
 #define KC_ECB_COOP(bc, dec, in, out, n) pvcw_hook_ecb(bc, dec, in, out, n)
 #define KC_GHASH_COOP(y, h, data, n) pvcw_hook_ghash(y, h, data, n)
+#define KC_GHASH_PW_COOP(y, pow, data, n) pvcw_hook_ghash_pw(y, pow, data, n)
 #define KC_BN_COOP_MODEXP2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl) \
 	pvcw_hook_modexp2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl)
 #define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) pvcw_hook_montmul(d, x, y, m, nl, m0i)

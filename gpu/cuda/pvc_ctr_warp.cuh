@@ -4,7 +4,9 @@
  * them; this file, included after the core, defines them):
  *   KC_CTR_COOP   (kc_ctr.c)   CTR over n full blocks,
  *   KC_ECB_COOP   (kc_bc.c)    ECB encrypt / decrypt over n blocks,
- *   KC_GHASH_COOP (kc_ghash.c) GHASH over n full blocks.
+ *   KC_GHASH_COOP (kc_ghash.c) GHASH over n full blocks,
+ *   KC_GHASH_PW_COOP (kc_ghash.c) GHASH over n <= 32 full blocks with the
+ *                 powers of H given (a key blob under the vault's KEK).
  * The vault kernel runs RSA and EC signing on the warp, and AES/SM4-GCM,
  * CTR and ECB requests from PVC_SYM_WARP_MIN bytes of input (pvc_lanes).
  * An RSA request's key blob is 2,312 bytes of AES-GCM: on one GPU thread
@@ -333,6 +335,46 @@ __host__ __device__ static int pvcw_hook_ghash(uint8_t y[16], const uint8_t h[16
 	return 1;
 #else
 	(void)y; (void)h; (void)data; (void)n;
+	return 0;
+#endif
+}
+
+/* GHASH over n <= KC_GHASH_POW_N full blocks with H's powers
+ * (kc_ghash_pw's hook): lane L < n takes block L, (y ^) X_L times
+ * H^(n - L) = pow[n - 1 - L], and the products are XOR-reduced by
+ * shuffles: one product on the critical path instead of n.  pow is the
+ * vault's (shared memory), data the lane's own copy. */
+__host__ __device__ static int pvcw_hook_ghash_pw(uint8_t y[16], const uint8_t (*pow)[16],
+	const uint8_t *data, size_t n)
+{
+#ifdef __CUDA_ARCH__
+	if (n < 2u || !pvcw_on(0))
+		return 0;
+	const uint32_t L = pvcw_lane();
+	kc_gf128 a = { 0, 0 };
+	uint32_t w[4];
+	if (L < n) {
+		const uint8_t *x = data + 16u * L, *p = pow[n - 1u - L];
+		a.h = kc_load_be64(x);
+		a.l = kc_load_be64(x + 8);
+		if (L == 0u) {
+			a.h ^= kc_load_be64(y);
+			a.l ^= kc_load_be64(y + 8);
+		}
+		a = kc_ghash_mul(a, kc_load_be64(p), kc_load_be64(p + 8));
+	}
+	w[0] = (uint32_t)(a.h >> 32); w[1] = (uint32_t)a.h;
+	w[2] = (uint32_t)(a.l >> 32); w[3] = (uint32_t)a.l;
+	for (uint32_t d = 16u; d > 0u; d >>= 1)
+		for (int k = 0; k < 4; k++)
+			w[k] ^= __shfl_xor_sync(PVCW_ALL, w[k], d);
+	for (int k = 0; k < 4; k++)
+		kc_store_be32(y + 4 * k, w[k]);
+	KC_WIPE_REGS(&a, sizeof a);
+	KC_WIPE_REGS(w, sizeof w);
+	return 1;
+#else
+	(void)y; (void)pow; (void)data; (void)n;
 	return 0;
 #endif
 }

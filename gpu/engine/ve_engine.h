@@ -27,8 +27,9 @@
 typedef struct ve_vault {
 	kc_bc kek;                 /* AES-256 key schedule of the blob KEK     */
 	kc_bc stk;                 /* AES-256 schedule of the per-boot state key */
-	uint8_t kek_h[16];         /* their GCM hash keys (kc_gcm_hkey)        */
-	uint8_t stk_h[16];
+	uint8_t kek_pow[KC_GHASH_POW_N][16];  /* the KEK's GCM hash key H and its
+	                                         powers: H^(k+1) (kc_ghash_powers) */
+	uint8_t stk_h[16];         /* the state key's H (kc_gcm_hkey)          */
 	uint32_t sealed;           /* 1: no master key, every op but NOP fails */
 	uint32_t pad_;
 } ve_vault;

@@ -31,7 +31,8 @@ KC_API int ve_boot(ve_vault *v, const uint8_t *master, size_t mlen,
 		if (rc == PV_OK)
 			rc = kc_bc_init(&v->kek, KC_BC_AES, k, sizeof k);
 		if (rc == PV_OK) {
-			kc_gcm_hkey(&v->kek, v->kek_h);
+			kc_gcm_hkey(&v->kek, k);           /* k: the KEK's H now */
+			kc_ghash_powers(v->kek_pow, k);
 			v->sealed = 0;
 		}
 	}

@@ -206,6 +206,51 @@ KC_API int kc_gcm_open(kc_gcm *g, const uint8_t *in, size_t len, const uint8_t *
 	return rc;
 }
 
+KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16],
+                          const uint8_t iv[12], const uint8_t *aad, size_t alen,
+                          const uint8_t *ct, size_t len, const uint8_t tag[16], uint8_t *out)
+{
+	uint8_t x[16 * KC_GHASH_POW_N], y[16], b[32], ctr[16], ks[16];
+	const size_t na = (alen + 15u) / 16u, nc = (len + 15u) / 16u, n = na + nc + 1u;
+	size_t head, i;
+	uint32_t ks_used = 0, ok;
+
+	if (n > KC_GHASH_POW_N)
+		return PV_ERR_DATA_LEN;
+	if (bc->alg != KC_BC_AES && bc->alg != KC_BC_SM4)
+		return PV_ERR_ARGS;
+	/* AAD || 0* || C || 0* || [len(A)]64 || [len(C)]64 */
+	kc_memset(x, 0, 16u * n);
+	kc_memcpy(x, aad, alen);
+	kc_memcpy(x + 16u * na, ct, len);
+	kc_store_be64(x + 16u * (n - 1u), (uint64_t)alen * 8u);
+	kc_store_be64(x + 16u * (n - 1u) + 8u, (uint64_t)len * 8u);
+	kc_memset(y, 0, 16);
+	kc_ghash_pw(y, pow, x, n);
+	/* E(J0) and the last counter block (J0 + nc) in one two-block pass */
+	kc_memcpy(b, iv, 12);
+	kc_store_be32(b + 12, 1u);
+	kc_memcpy(b + 16, iv, 12);
+	kc_store_be32(b + 28, 1u + (uint32_t)nc);
+	kc_bc_encrypt_n(bc, b, b, 2);
+	for (i = 0; i < 16; i++)
+		y[i] ^= b[i];
+	ok = kc_ct_eq(y, tag, 16);
+	if (ok) {             /* accept / reject is public */
+		head = nc > 0u ? 16u * (nc - 1u) : 0u;
+		kc_memcpy(ctr, iv, 12);
+		kc_store_be32(ctr + 12, 2u);
+		kc_ctr_xcrypt(bc, ctr, 32, ks, &ks_used, ct, out, head);
+		for (i = head; i < len; i++)
+			out[i] = ct[i] ^ b[16 + i - head];
+	}
+	kc_wipe(x, 16u * n);
+	kc_wipe(y, sizeof y);
+	kc_wipe(b, sizeof b);
+	kc_wipe(ks, sizeof ks);
+	return (int)kc_ctl_mux32(ok, (uint32_t)PV_OK, (uint32_t)PV_ERR_ENC_INVALID);
+}
+
 KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16])
 {
 	uint8_t ek[16];

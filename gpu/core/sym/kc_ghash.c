@@ -26,6 +26,11 @@
 #ifndef KC_GHASH_COOP
 #define KC_GHASH_COOP(y, h, data, n) 0
 #endif
+/* The same for kc_ghash_pw's n <= KC_GHASH_POW_N independent products
+ * (one block a lane). */
+#ifndef KC_GHASH_PW_COOP
+#define KC_GHASH_PW_COOP(y, pow, data, n) 0
+#endif
 
 /* carry-less 32 x 32 -> 64 */
 KC_PRIV uint64_t kc_ghash_clmul32(uint32_t x, uint32_t y)
@@ -111,6 +116,52 @@ KC_PRIV kc_gf128 kc_ghash_pow(uint64_t hh, uint64_t hl, uint32_t e, uint32_t ebi
 	}
 	KC_WIPE_REGS(&t, sizeof t);
 	return r;
+}
+
+KC_API void kc_ghash_powers(uint8_t pow[KC_GHASH_POW_N][16], const uint8_t h[16])
+{
+	const uint64_t hh = kc_load_be64(h), hl = kc_load_be64(h + 8);
+	kc_gf128 a = { hh, hl };
+	uint32_t k;
+
+	for (k = 0; k < KC_GHASH_POW_N; k++) {
+		if (k > 0u)
+			a = kc_ghash_mul(a, hh, hl);
+		kc_store_be64(pow[k], a.h);
+		kc_store_be64(pow[k] + 8, a.l);
+	}
+	KC_WIPE_REGS(&a, sizeof a);
+}
+
+/* Block i of n carries H^(n - i) = pow[n - 1 - i] (y enters with block 0,
+ * as in kc_ghash_part). */
+KC_API void kc_ghash_pw(uint8_t y[16], const uint8_t pow[KC_GHASH_POW_N][16],
+	const uint8_t *data, size_t n)
+{
+	kc_gf128 a, r = { 0, 0 };
+	size_t i;
+
+	if (n > KC_GHASH_POW_N) {
+		kc_ghash(y, pow[0], data, 16u * n);
+		return;
+	}
+	if (n == 0u || KC_GHASH_PW_COOP(y, pow, data, n))
+		return;
+	for (i = 0; i < n; i++) {
+		a.h = kc_load_be64(data + 16u * i);
+		a.l = kc_load_be64(data + 16u * i + 8u);
+		if (i == 0u) {
+			a.h ^= kc_load_be64(y);
+			a.l ^= kc_load_be64(y + 8);
+		}
+		a = kc_ghash_mul(a, kc_load_be64(pow[n - 1u - i]), kc_load_be64(pow[n - 1u - i] + 8));
+		r.h ^= a.h;
+		r.l ^= a.l;
+	}
+	kc_store_be64(y, r.h);
+	kc_store_be64(y + 8, r.l);
+	KC_WIPE_REGS(&a, sizeof a);
+	KC_WIPE_REGS(&r, sizeof r);
 }
 
 /* One lane's share of GHASH over n full blocks X_0..X_{n-1} split over

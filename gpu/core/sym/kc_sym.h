@@ -93,6 +93,15 @@ KC_API void kc_ghash(uint8_t y[16], const uint8_t h[16], const uint8_t *data, si
 KC_API void kc_ghash_part(uint8_t part[16], const uint8_t y[16], const uint8_t h[16],
 	const uint8_t *data, size_t n, uint32_t lane, uint32_t nlanes);
 KC_API void kc_ghash_combine(uint8_t y[16], const uint8_t part[16]);
+/* GHASH with the powers of its hash key: pow[k] = H^(k + 1) for k <
+ * KC_GHASH_POW_N (kc_ghash_powers; the vault keeps its KEK's), and
+ * kc_ghash_pw gives the y that kc_ghash(y, H, data, 16 n) leaves for n <=
+ * KC_GHASH_POW_N full blocks (n = 0: y unchanged; more: kc_ghash), each
+ * block's product independent of the others (on the GPU one block a lane). */
+#define KC_GHASH_POW_N 32u
+KC_API void kc_ghash_powers(uint8_t pow[KC_GHASH_POW_N][16], const uint8_t h[16]);
+KC_API void kc_ghash_pw(uint8_t y[16], const uint8_t pow[KC_GHASH_POW_N][16],
+	const uint8_t *data, size_t n);
 
 /* GCM (SP 800-38D) over AES or SM4: any IV length >= 1 byte (12 is the fast
  * path), tags 4..16 bytes; streaming: init, aad* (before any data),
@@ -135,6 +144,14 @@ KC_API int  kc_gcm_hash_ct(kc_gcm *g, const uint8_t *in, size_t len);
  * finishes the stream. */
 KC_API int  kc_gcm_open(kc_gcm *g, const uint8_t *in, size_t len, const uint8_t *tag,
                         size_t taglen, uint8_t *out);
+/* One-shot open of a message under a key whose hash-key powers are known
+ * (kc_ghash_powers), with a 12-byte IV and a 16-byte tag: the AAD, the
+ * ciphertext and the lengths are hashed in one kc_ghash_pw pass, so their
+ * blocks must fill at most KC_GHASH_POW_N (else PV_ERR_DATA_LEN, nothing
+ * done).  Results as kc_gcm_open's; out may be ct. */
+KC_API int  kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16],
+                           const uint8_t iv[12], const uint8_t *aad, size_t alen,
+                           const uint8_t *ct, size_t len, const uint8_t tag[16], uint8_t *out);
 /* Full 16-byte tag (truncate as needed); finishes the stream. */
 KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16]);
 /* Constant-time compare of the first taglen (4..16) bytes of the tag. */

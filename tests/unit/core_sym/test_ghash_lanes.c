@@ -5,6 +5,9 @@
  * block counts 0..100, 32 k - 1, 32 k, 32 k + 1 up to 1,025 and the lane
  * counts 32 (the warp), 1, 2, 3, 7, 31, 33 and 64.  Every block's exponent
  * must be exact: a power of H off by one in any lane changes the result.
+ * And kc_ghash_pw (one product a block with the powers of H, what the warp
+ * hook KC_GHASH_PW_COOP runs one block a lane) against kc_ghash for 0..40
+ * blocks (over 32: kc_ghash itself).
  */
 #include "tsym.h"
 
@@ -89,6 +92,40 @@ static void test_ghash_lanes_ownership(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
+static void test_ghash_pw_vs_serial(void)
+{
+	uint8_t h[16], y0[16], ref[16], y[16], pow[KC_GHASH_POW_N][16], h2[16];
+	int bad = 0, cases = 0, rep;
+	size_t n;
+
+	for (rep = 0; rep < 20; rep++) {
+		ts_rand(h, 16);
+		ts_rand(y0, 16);
+		if (rep == 1)
+			memset(y0, 0, 16);
+		ts_rand(tg_data, 16 * 40);
+		kc_ghash_powers(pow, h);
+		memset(h2, 0, 16);
+		kc_ghash(h2, h, pow[0], 16);    /* 0 ^ H, times H = H^2 */
+		if (memcmp(pow[0], h, 16) != 0 || memcmp(pow[1], h2, 16) != 0)
+			bad++;
+		for (n = 0; n <= 40; n++) {
+			memcpy(ref, y0, 16);
+			kc_ghash(ref, h, tg_data, 16 * n);
+			memcpy(y, y0, 16);
+			kc_ghash_pw(y, pow, tg_data, n);
+			cases++;
+			if (memcmp(y, ref, 16) != 0) {
+				if (bad < 5)
+					printf("\n    pw n=%zu differs", n);
+				bad++;
+			}
+		}
+	}
+	printf("\n    ghash with powers vs serial: %d cases, %d mismatches ", cases, bad);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -99,5 +136,6 @@ int main(void)
 		return 2;
 	TSYM_ADD(s, test_ghash_lanes_vs_serial);
 	TSYM_ADD(s, test_ghash_lanes_ownership);
+	TSYM_ADD(s, test_ghash_pw_vs_serial);
 	return ts_run();
 }
