@@ -6,7 +6,8 @@
  * Covered: AES-128/256 key schedule, encrypt and decrypt (1 and 2 blocks);
  * SM4 key schedule, encrypt, decrypt (1 and 8 blocks); CTR; CFB128; CBC-PAD
  * decrypt with the padding check; GHASH with secret H and data, and its
- * lane split (kc_ghash_part); AES- and
+ * lane split (kc_ghash_part), GHASH over H's powers (kc_ghash_powers,
+ * kc_ghash_pw); AES- and
  * SM4-GCM encrypt, tag and tag check; CMAC; KW and KWP unwrap with their
  * integrity checks; the
  * PKCS#7 unpad check.  Results are declassified (CT_PUBLIC) only where the
@@ -156,6 +157,13 @@ static void ct_gcm(void)
 		for (l = 0; l < 3; l++)
 			kc_ghash_part(part, y, h, pt, sizeof pt / 16, l, 3);
 		CT_REPORT("ghash lane parts");
+	}
+	/* the KEK's powers of H and one pass over them (small key blobs) */
+	{
+		uint8_t pow[KC_GHASH_POW_N][16];
+		kc_ghash_powers(pow, h);
+		kc_ghash_pw(y, pow, pt, sizeof pt / 16);
+		CT_REPORT("ghash powers, ghash over the powers");
 	}
 
 	CT_SECRET(key, sizeof key);
