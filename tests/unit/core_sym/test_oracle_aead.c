@@ -52,6 +52,20 @@ static int gcm_chunked(kc_gcm *g, gcm_fn f, const uint8_t *in, uint8_t *out, siz
 	return 0;
 }
 
+/* Flip one random bit of the ciphertext, the AAD or the tag's first tl bytes. */
+static void flip_one(uint8_t *ct, size_t len, uint8_t *aad, size_t al, uint8_t *tag, size_t tl)
+{
+	size_t k = ts_rand_u32((uint32_t)(len + al + tl));
+	uint8_t bit = (uint8_t)(1u << ts_rand_u32(8));
+
+	if (k < len)
+		ct[k] ^= bit;
+	else if (k < len + al)
+		aad[k - len] ^= bit;
+	else
+		tag[k - len - al] ^= bit;
+}
+
 static void test_gcm(void)
 {
 	uint8_t *pt = malloc(MAXLEN), *ct = malloc(MAXLEN), *buf = malloc(MAXLEN);
@@ -62,7 +76,7 @@ static void test_gcm(void)
 		for (it = 0; it < ITERS; it++) {
 			uint8_t key[32], iv[80], aad[300], tag[16], t2[16], h[16];
 			size_t ivlen = ts_rand_u32(2) ? 12 : 1 + ts_rand_u32(80);
-			size_t al = ts_rand_u32(4) ? ts_rand_u32(300) : 0, len = tsym_len(MAXLEN), tl, k;
+			size_t al = ts_rand_u32(4) ? ts_rand_u32(300) : 0, len = tsym_len(MAXLEN), tl;
 			kc_bc bc;
 			kc_gcm g;
 			int ok = 1;
@@ -91,14 +105,8 @@ static void test_gcm(void)
 			ok &= kc_gcm_init_h(&g, &bc, h, iv, ivlen) == PV_OK && kc_gcm_aad(&g, aad, al) == PV_OK;
 			ok &= kc_gcm_open(&g, buf, len, tag, tl, buf) == PV_OK && memcmp(buf, pt, len) == 0;
 			/* a flipped bit anywhere (ct, aad, tag) must be rejected */
-			k = ts_rand_u32((uint32_t)(len + al + tl));
+			flip_one(ct, len, aad, al, tag, tl);
 			ok &= kc_gcm_init(&g, &bc, iv, ivlen) == PV_OK;
-			if (k < len)
-				ct[k] ^= (uint8_t)(1u << ts_rand_u32(8));
-			else if (k < len + al)
-				aad[k - len] ^= (uint8_t)(1u << ts_rand_u32(8));
-			else
-				tag[k - len - al] ^= (uint8_t)(1u << ts_rand_u32(8));
 			ok &= kc_gcm_aad(&g, aad, al) == PV_OK && kc_gcm_decrypt(&g, ct, buf, len) == PV_OK;
 			ok &= kc_gcm_check_tag(&g, tag, tl) == PV_ERR_ENC_INVALID;
 			kc_gcm_clear(&g);
@@ -126,7 +134,7 @@ static void test_gcm_open_pw(void)
 			uint8_t key[32], iv[12], aad[16 * 32], pt[16 * 32], ct[16 * 32], buf[16 * 32], tag[16];
 			uint8_t h[16], pow[KC_GHASH_POW_N][16];
 			size_t al = ts_rand_u32(16 * 30 + 1), na = (al + 15) / 16;
-			size_t len = ts_rand_u32((uint32_t)(16 * (31 - na) + 1)), k;
+			size_t len = ts_rand_u32((uint32_t)(16 * (31 - na) + 1));
 			kc_bc bc;
 			int ok = 1;
 
@@ -145,13 +153,7 @@ static void test_gcm_open_pw(void)
 			memcpy(buf, ct, len);                      /* in place */
 			ok &= kc_gcm_open_pw(&bc, pow, iv, aad, al, buf, len, tag, buf) == PV_OK;
 			ok &= memcmp(buf, pt, len) == 0;
-			k = ts_rand_u32((uint32_t)(len + al + 16));
-			if (k < len)
-				ct[k] ^= (uint8_t)(1u << ts_rand_u32(8));
-			else if (k < len + al)
-				aad[k - len] ^= (uint8_t)(1u << ts_rand_u32(8));
-			else
-				tag[k - len - al] ^= (uint8_t)(1u << ts_rand_u32(8));
+			flip_one(ct, len, aad, al, tag, 16);
 			memset(buf, 0xa5, sizeof buf);
 			ok &= kc_gcm_open_pw(&bc, pow, iv, aad, al, ct, len, tag, buf) == PV_ERR_ENC_INVALID;
 			ok &= len == 0 || (buf[0] == 0xa5 && buf[len - 1] == 0xa5);
