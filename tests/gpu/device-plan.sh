@@ -238,7 +238,7 @@
 #      run (kernel-only rates of every benchmarked primitive, the ring's,
 #      PCIe) and sig, the p11bench sweep of plan 19; then p11bench P-256
 #      and SM2 (AB_MECH) at 1 and 1,024 threads on A, B (= $AB_B, a module
-#      swapped in as in 62), A, B
+#      swapped in as in 62), A, B; without AB_B, no A/B
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -735,7 +735,9 @@ case "${1:-}" in
      mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
      M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
      cp "$M" /tmp/pv-module-a.so
+     [ -n "${AB_B:-}" ] && [ -f "$AB_B" ] || echo "== no AB_B: A/B skipped" > "$OUT/summary-ab.txt"
      for x in a1 b1 a2 b2; do
+       [ -n "${AB_B:-}" ] && [ -f "$AB_B" ] || break
        case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
        (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=sha256-4k,sm3-4k \
           PV_BENCH_THREADS=${AB_THREADS:-1,1024} PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
@@ -756,7 +758,9 @@ case "${1:-}" in
      done
      M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
      cp "$M" /tmp/pv-module-a.so
+     [ -n "${AB_B:-}" ] && [ -f "$AB_B" ] || echo "== no AB_B: A/B skipped" > "$OUT/summary-ab.txt"
      for x in a1 b1 a2 b2; do
+       [ -n "${AB_B:-}" ] && [ -f "$AB_B" ] || break
        case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
        (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=${AB_MECH:-p256-sign,sm2-sign} \
           PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=25
