@@ -222,9 +222,15 @@ static void *worker(void *arg)
 		return NULL;
 	}
 	while (now() < deadline) {
-		int i = (int)ps_below(t, (uint32_t)nops), r = ops[i]->fn(t, ops[i]);
+		int i = (int)ps_below(t, (uint32_t)nops), r;
+		double t1 = now(), dt;
+
+		r = ops[i]->fn(t, ops[i]);
 		if (r == PS_SKIP)
 			continue;
+		dt = now() - t1;
+		t->st[i].secs += dt;
+		t->st[i].max = dt > t->st[i].max ? dt : t->st[i].max;
 		t->st[i].ops++;
 		t->st[i].wrong += r == PS_WRONG;
 		t->st[i].rverr += r == PS_RVERR;
@@ -299,15 +305,18 @@ int main(int argc, char **argv)
 	for (i = 0; i < nthr; i++)
 		pthread_join(tid[i], NULL);
 	el = now() - t0;
-	printf("%-32s %10s %8s %8s\n", "mechanism", "ops", "wrong", "bad_rv");
+	printf("%-32s %10s %8s %8s %9s %9s\n", "mechanism", "ops", "wrong", "bad_rv", "mean ms", "max ms");
 	for (j = 0; j < nops; j++) {
-		ps_stat sum = { 0, 0, 0 };
+		ps_stat sum = { 0, 0, 0, 0, 0 };
 		for (i = 0; i < nthr; i++) {
 			sum.ops += th[i]->st[j].ops;
 			sum.wrong += th[i]->st[j].wrong;
 			sum.rverr += th[i]->st[j].rverr;
+			sum.secs += th[i]->st[j].secs;
+			sum.max = th[i]->st[j].max > sum.max ? th[i]->st[j].max : sum.max;
 		}
-		printf("%-32s %10lu %8lu %8lu%s\n", ops[j]->name, sum.ops, sum.wrong, sum.rverr,
+		printf("%-32s %10lu %8lu %8lu %9.2f %9.1f%s\n", ops[j]->name, sum.ops, sum.wrong, sum.rverr,
+		       sum.ops ? 1e3 * sum.secs / (double)sum.ops : 0.0, 1e3 * sum.max,
 		       sum.ops ? "" : "  (not exercised in this run)");
 		tops += sum.ops;
 		twrong += sum.wrong;

@@ -49,7 +49,9 @@ typedef struct ps_keys {
 extern ps_keys K;
 
 /* Per thread: own session, own PRNG, own counters (no shared writes). */
-typedef struct ps_stat { unsigned long ops, wrong, rverr; } ps_stat;
+/* per mechanism: operations, wrong answers, unexpected CK_RVs, and the
+ * seconds they took (a call and its OpenSSL check), in all and at most */
+typedef struct ps_stat { unsigned long ops, wrong, rverr; double secs, max; } ps_stat;
 
 typedef struct ps_thr {
 	int id, open_failed;
