@@ -156,6 +156,15 @@ __device__ static void pvcw_sym_pass(const kc_bc *bc, uint32_t mode, const uint8
 	__syncwarp();
 }
 
+/* w4 = the XOR of the warp's lanes' w4, in every lane (a butterfly of
+ * shuffles). */
+__device__ static inline void pvcw_xor_lanes(uint32_t w4[4])
+{
+	for (uint32_t d = 16u; d > 0u; d >>= 1)
+		for (int k = 0; k < 4; k++)
+			w4[k] ^= __shfl_xor_sync(PVCW_ALL, w4[k], d);
+}
+
 /* GHASH parts of lanes g = 32 w + L of 64 (warp w), XOR-reduced over the
  * warp: every lane gets its warp's sum in w4. */
 __device__ static void pvcw_ghash_warp(uint32_t w4[4], const uint8_t y[16], const uint8_t h[16],
@@ -164,9 +173,7 @@ __device__ static void pvcw_ghash_warp(uint32_t w4[4], const uint8_t y[16], cons
 	uint8_t part[16];
 	kc_ghash_part(part, y, h, data, n, g, ng);
 	kc_memcpy(w4, part, 16);
-	for (uint32_t d = 16u; d > 0u; d >>= 1)
-		for (int k = 0; k < 4; k++)
-			w4[k] ^= __shfl_xor_sync(PVCW_ALL, w4[k], d);
+	pvcw_xor_lanes(w4);
 	kc_wipe(part, sizeof part);
 }
 
@@ -365,9 +372,7 @@ __host__ __device__ static int pvcw_hook_ghash_pw(uint8_t y[16], const uint8_t (
 	}
 	w[0] = (uint32_t)(a.h >> 32); w[1] = (uint32_t)a.h;
 	w[2] = (uint32_t)(a.l >> 32); w[3] = (uint32_t)a.l;
-	for (uint32_t d = 16u; d > 0u; d >>= 1)
-		for (int k = 0; k < 4; k++)
-			w[k] ^= __shfl_xor_sync(PVCW_ALL, w[k], d);
+	pvcw_xor_lanes(w);
 	for (int k = 0; k < 4; k++)
 		kc_store_be32(y + 4 * k, w[k]);
 	KC_WIPE_REGS(&a, sizeof a);

@@ -69,7 +69,7 @@ KC_API int ve_blob_decrypt(const ve_vault *v, const uint8_t *blob, uint32_t len,
 	const uint8_t *ct = blob + VE_BLOB_HDR + VE_BLOB_NONCE;
 	uint8_t aad[VE_BLOB_HDR + PV_OBJ_ID_LEN];
 	kc_gcm g;
-	int rc = PV_ERR_WRAPPED;
+	int rc;
 
 	/* a key of up to 464 bytes (AES and SM4 keys, EC and Ed25519 private
 	 * keys): the whole GHASH in one pass over the KEK's powers of H */

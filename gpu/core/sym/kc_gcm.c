@@ -206,13 +206,19 @@ KC_API int kc_gcm_open(kc_gcm *g, const uint8_t *in, size_t len, const uint8_t *
 	return rc;
 }
 
+/* One-shot open of a short message (na + nc + 1 <= KC_GHASH_POW_N blocks)
+ * with the powers of H given: the GHASH in one pass (kc_ghash_pw), and
+ * E(J0) with the keystream of C from one CTR pass over 0^16 || C || 0*
+ * from J0 (J0, J0 + 1, ... are consecutive counter blocks: one cipher
+ * pass on the warp, not two).  The plaintext leaves x only when the tag
+ * is right. */
 KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16],
                           const uint8_t iv[12], const uint8_t *aad, size_t alen,
                           const uint8_t *ct, size_t len, const uint8_t tag[16], uint8_t *out)
 {
-	uint8_t x[16 * KC_GHASH_POW_N], y[16], b[32], ctr[16], ks[16];
+	uint8_t x[16 * KC_GHASH_POW_N], y[16], ctr[16], ks[16];
 	const size_t na = (alen + 15u) / 16u, nc = (len + 15u) / 16u, n = na + nc + 1u;
-	size_t head, i;
+	size_t i;
 	uint32_t ks_used = 0, ok;
 
 	if (n > KC_GHASH_POW_N)
@@ -227,26 +233,19 @@ KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16]
 	kc_store_be64(x + 16u * (n - 1u) + 8u, (uint64_t)len * 8u);
 	kc_memset(y, 0, 16);
 	kc_ghash_pw(y, pow, x, n);
-	/* E(J0) and the last counter block (J0 + nc) in one two-block pass */
-	kc_memcpy(b, iv, 12);
-	kc_store_be32(b + 12, 1u);
-	kc_memcpy(b + 16, iv, 12);
-	kc_store_be32(b + 28, 1u + (uint32_t)nc);
-	kc_bc_encrypt_n(bc, b, b, 2);
+	/* x = E(J0) || P || keystream of the padding, in place */
+	kc_memset(x, 0, 16u * (nc + 1u));
+	kc_memcpy(x + 16, ct, len);
+	kc_memcpy(ctr, iv, 12);
+	kc_store_be32(ctr + 12, 1u);
+	kc_ctr_xcrypt(bc, ctr, 32, ks, &ks_used, x, x, 16u * (nc + 1u));
 	for (i = 0; i < 16; i++)
-		y[i] ^= b[i];
+		y[i] ^= x[i];
 	ok = kc_ct_eq(y, tag, 16);
-	if (ok) {             /* accept / reject is public */
-		head = nc > 0u ? 16u * (nc - 1u) : 0u;
-		kc_memcpy(ctr, iv, 12);
-		kc_store_be32(ctr + 12, 2u);
-		kc_ctr_xcrypt(bc, ctr, 32, ks, &ks_used, ct, out, head);
-		for (i = head; i < len; i++)
-			out[i] = ct[i] ^ b[16 + i - head];
-	}
+	if (ok)               /* accept / reject is public */
+		kc_memcpy(out, x + 16, len);
 	kc_wipe(x, 16u * n);
 	kc_wipe(y, sizeof y);
-	kc_wipe(b, sizeof b);
 	kc_wipe(ks, sizeof ks);
 	return (int)kc_ctl_mux32(ok, (uint32_t)PV_OK, (uint32_t)PV_ERR_ENC_INVALID);
 }
