@@ -81,7 +81,7 @@ has e2e   && phase e2e "${PV_E2E_LIMIT:-400}" $RT "$L/e2e" $(printf -- '--name e
 if has stress; then
   if [ -x "$BD/tests/stress/p11stress" ]; then
     phase stress "${PV_STRESS_LIMIT:-200}" "$BD/tests/stress/p11stress" --module "$MODULE" --threads "${PV_STRESS_THREADS:-64}" \
-      --seconds "${PV_STRESS_SECS:-60}"
+      --seconds "${PV_STRESS_SECS:-60}" ${PV_STRESS_ARGS:-}
     sed -n '/^mechanism/,$p' "$L/stress.log" | tail -n 45 | cut -c1-120 >> "$OUT/summary.txt"
   else say "stress     not in the bundle"; fi
 fi

@@ -239,6 +239,10 @@
 #      PCIe) and sig, the p11bench sweep of plan 19; then p11bench P-256
 #      and SM2 (AB_MECH) at 1 and 1,024 threads on A, B (= $AB_B, a module
 #      swapped in as in 62), A, B; without AB_B, no A/B
+#   71 where the longest stress times come from: the 64-thread stress for
+#      30 s over every op, then 30 s without RSA key generation
+#      (p11stress --exclude CKM_RSA_PKCS_KEY_PAIR_GEN), each op's mean and
+#      longest time
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -771,5 +775,13 @@ case "${1:-}" in
      cp /tmp/pv-module-a.so "$M"
      grep -v '^CKM_\|^C_\|^BENCH ring-P256 *[0-9]\|^BENCH ring-RSA2048 *[0-9]' "$OUT/summary-release.txt"
      cat "$OUT/summary-ab.txt" ;;
+  71) for x in all no-rsa-keygen; do
+       (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
+        [ $x = no-rsa-keygen ] && export PV_STRESS_ARGS="--exclude CKM_RSA_PKCS_KEY_PAIR_GEN"
+        timeout 100 bash tests/gpu/run-device --bundle "$B" --phases stress > /dev/null 2>&1)
+       mv "$OUT/summary.txt" "$OUT/summary-$x.txt"; mv "$OUT/logs.tgz" "$OUT/logs-$x.tgz" 2>/dev/null
+       echo "== $x"; head -2 "$OUT/summary-$x.txt"
+       tar -xzOf "$OUT/logs-$x.tgz" --wildcards '*stress.log' | sed -n '/^mechanism/,$p' | sort -k6 -n -r | head -6
+     done ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

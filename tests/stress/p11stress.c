@@ -6,7 +6,12 @@
  * own pixelvault.conf without a backend line, so the module's default, or
  * PIXELVAULT_BACKEND, picks the backend), removed at exit.
  *
- *   p11stress [--module PATH] [--threads N] [--seconds S] [--seed X]
+ *   p11stress [--module PATH] [--threads N] [--seconds S] [--seed X] [--exclude OP]
+ *
+ * Per op it prints the operations, wrong answers, unexpected CK_RVs and the
+ * mean and longest time of one (the call and its OpenSSL check); --exclude
+ * leaves one op out by its name in that table (e.g. to see what the
+ * longest times are without "CKM_RSA_PKCS_KEY_PAIR_GEN").
  *
  * Exit 0: every answer right; 1: a wrong answer or an unexpected CK_RV;
  * 2: setup failed.
@@ -40,6 +45,7 @@ static pid_t owner;
 static double deadline;
 static const ps_op *ops[PS_MAXOPS];
 static int nops;
+static const char *excluded;     /* --exclude: an op left out, by name */
 
 static double now(void)
 {
@@ -175,7 +181,7 @@ static void coverage(CK_SLOT_ID slot)
 	CK_MECHANISM_TYPE list[256];
 	CK_ULONG n = 256, i, uncovered = 0;
 	size_t ti;
-	const ps_op *o;
+	const ps_op *o, *ex = NULL;
 	CK_RV rv;
 
 	if ((rv = F->C_GetMechanismList(slot, list, &n)) != CKR_OK)
@@ -185,7 +191,9 @@ static void coverage(CK_SLOT_ID slot)
 			int listed = o->mech == CK_UNAVAILABLE_INFORMATION;
 			for (i = 0; i < n && !listed; i++)
 				listed = list[i] == o->mech;
-			if (listed && nops < PS_MAXOPS)
+			if (listed && excluded != NULL && strcmp(o->name, excluded) == 0)
+				ex = o;
+			else if (listed && nops < PS_MAXOPS)
 				ops[nops++] = o;
 			else if (!listed)
 				printf("# not listed by the module, not run: %s\n", o->name);
@@ -201,8 +209,14 @@ static void coverage(CK_SLOT_ID slot)
 		for (g = ps_gaps; g->why && g->mech != list[i]; g++)
 			;
 		printf("# listed but not covered: 0x%lx: %s\n", (unsigned long)list[i],
-		       g->why ? g->why : "unknown to p11stress");
+		       ex != NULL && ex->mech == list[i] ? "--exclude" : g->why ? g->why : "unknown to p11stress");
 	}
+	if (excluded != NULL && ex == NULL) {
+		fprintf(stderr, "p11stress: --exclude %s: no op of that name that the module lists\n", excluded);
+		exit(2);
+	}
+	if (ex != NULL)
+		printf("# excluded: %s\n", ex->name);
 	printf("# covered:");
 	for (i = 0; i < (CK_ULONG)nops; i++)
 		printf(" %s", ops[i]->name);
@@ -242,6 +256,7 @@ static void *worker(void *arg)
 static void usage(void)
 {
 	fprintf(stderr, "usage: p11stress [--module PATH] [--threads N] [--seconds S] [--seed X]\n"
+	                "                 [--exclude OP]  (an op of the table below, by name)\n"
 	                "  default module: %s\n", PS_MODULE_PATH);
 	exit(2);
 }
@@ -250,7 +265,8 @@ int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "module", 1, NULL, 'm' }, { "threads", 1, NULL, 't' },
-		{ "seconds", 1, NULL, 's' }, { "seed", 1, NULL, 'r' }, { NULL, 0, NULL, 0 } };
+		{ "seconds", 1, NULL, 's' }, { "seed", 1, NULL, 'r' }, { "exclude", 1, NULL, 'x' },
+		{ NULL, 0, NULL, 0 } };
 	const char *module = PS_MODULE_PATH;
 	int nthr = 8, c, i, j;
 	double secs = 5, t0, el;
@@ -261,12 +277,13 @@ int main(int argc, char **argv)
 	CK_SESSION_HANDLE s;
 	unsigned long tops = 0, twrong = 0, trv = 0;
 
-	while ((c = getopt_long(argc, argv, "m:t:s:r:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:t:s:r:x:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm': module = optarg; break;
 		case 't': nthr = atoi(optarg); break;
 		case 's': secs = atof(optarg); break;
 		case 'r': seed = strtoull(optarg, NULL, 0); break;
+		case 'x': excluded = optarg; break;
 		default: usage();
 		}
 	}
