@@ -231,7 +231,8 @@
 #      engine / PKCS#11 oracle, Wycheproof and blob suites, e2e
 #      token-basic, 30 s of the 64-thread stress, then p11bench SHA-256
 #      and SM3 4 KiB at 1 and 1,024 threads (AB_THREADS; a digest's execute
-#      time on the GPU, and the rate) on A, B, A, B
+#      time on the GPU, and the rate) on A, B, A, B (ab_swap; without
+#      AB_B, no A/B)
 #   69 the release measurement with the kernel-only rates, and an A/B of
 #      the key-blob path: gpu_kat, gpu_ring, the blob / open / public-key /
 #      oracle suites, the 60 s stress of 64 threads, gpu_bench's default
@@ -263,6 +264,27 @@ ab_bench() (
     [ -n "${1:-}" ] && "$1"
   done
 )
+# ab_swap MECH THREADS LIMIT: p11bench MECH at THREADS with this bundle's
+# module (A) and $AB_B's swapped in (B), A, B, A, B (the bundle must be
+# unpacked in /tmp/pv-bundle by an earlier run-device); the token and
+# execute rows into $OUT/summary-ab.txt.  Without AB_B, a line says so.
+ab_swap() {
+  local M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so x
+  if [ -z "${AB_B:-}" ] || [ ! -f "$AB_B" ]; then
+    echo "== no AB_B: A/B skipped" > "$OUT/summary-ab.txt"; return
+  fi
+  cp "$M" /tmp/pv-module-a.so
+  : > "$OUT/summary-ab.txt"
+  for x in a1 b1 a2 b2; do
+    case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
+    (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=$1 \
+       PV_BENCH_THREADS=$2 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=$3
+     timeout $(( $3 + 35 )) bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+    { echo "== $x"; grep -h '| token\|execute' "$OUT/summary.txt"; } >> "$OUT/summary-ab.txt"
+    rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
+  done
+  cp /tmp/pv-module-a.so "$M"
+}
 # b_checks: gpu_kat and gpu_ring on B = AB_B ($OUT/summary-b-checks.txt)
 b_checks() (
   export PV_KAT_LIMIT=40 PV_RING_LIMIT=40 PV_GPU_BENCH=0 PV_P11BENCH=0
@@ -737,20 +759,9 @@ case "${1:-}" in
         PV_E2E="token-basic" PV_E2E_LIMIT=60 PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
       timeout 440 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,e2e,stress > /dev/null 2>&1)
      mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
-     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
-     cp "$M" /tmp/pv-module-a.so
-     [ -n "${AB_B:-}" ] && [ -f "$AB_B" ] || echo "== no AB_B: A/B skipped" > "$OUT/summary-ab.txt"
-     for x in a1 b1 a2 b2; do
-       [ -n "${AB_B:-}" ] && [ -f "$AB_B" ] || break
-       case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
-       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=sha256-4k,sm3-4k \
-          PV_BENCH_THREADS=${AB_THREADS:-1,1024} PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30
-        timeout 40 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
-       mv "$OUT/summary.txt" "$OUT/summary-$x.txt"
-     done
-     cp /tmp/pv-module-a.so "$M"
+     ab_swap sha256-4k,sm3-4k "${AB_THREADS:-1,1024}" 30
      grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"
-     for x in a1 b1 a2 b2; do echo "== $x"; grep -h '| token\|execute' "$OUT/summary-$x.txt"; done ;;
+     cat "$OUT/summary-ab.txt" ;;
   69) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=120 PV_UNIT_TIMEOUT_SCALE=1 \
         PV_UNIT_NAMES="engine_blob engine_open engine_pk engine_oracle p11_master p11pk" \
         PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 \
@@ -760,19 +771,7 @@ case "${1:-}" in
      for f in summary p11bench logs; do
        for e in txt csv tgz; do [ -f "$OUT/$f.$e" ] && mv "$OUT/$f.$e" "$OUT/$f-release.$e"; done
      done
-     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
-     cp "$M" /tmp/pv-module-a.so
-     [ -n "${AB_B:-}" ] && [ -f "$AB_B" ] || echo "== no AB_B: A/B skipped" > "$OUT/summary-ab.txt"
-     for x in a1 b1 a2 b2; do
-       [ -n "${AB_B:-}" ] && [ -f "$AB_B" ] || break
-       case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
-       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=${AB_MECH:-p256-sign,sm2-sign} \
-          PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=25
-        timeout 60 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
-       { echo "== $x"; grep -h '| token\|execute' "$OUT/summary.txt"; } >> "$OUT/summary-ab.txt"
-       rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
-     done
-     cp /tmp/pv-module-a.so "$M"
+     ab_swap "${AB_MECH:-p256-sign,sm2-sign}" 1,1024 25
      grep -v '^CKM_\|^C_\|^BENCH ring-P256 *[0-9]\|^BENCH ring-RSA2048 *[0-9]' "$OUT/summary-release.txt"
      cat "$OUT/summary-ab.txt" ;;
   71) for x in all no-rsa-keygen; do
