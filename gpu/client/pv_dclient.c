@@ -1,6 +1,6 @@
 /*
  * pv_dclient.c - gpu/vault.h over pvaultd (mode = daemon).  The producer
- * side of the ring protocol (ve_ring.h steps 1-4, 9-11) on a ring that
+ * side of the ring protocol (ve_ring.h steps 1-3, 8-9) on a ring that
  * pvaultd created and passed as a memfd; pvaultd is the worker.  The
  * producer is gpu/client/pv_producer.c, as for the embedded vault, plus:
  * the daemon may disappear, which every waiter notices on the socket

@@ -30,12 +30,14 @@ int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena,
 		pvp_release(p);
 		p->owner = (pv_req **)calloc(nslots, sizeof *p->owner);
 		p->reaping = (_Atomic uint32_t *)calloc(nslots, sizeof *p->reaping);
-		if (p->owner == NULL || p->reaping == NULL) {
+		p->slot_busy = (_Atomic uint32_t *)calloc(nslots, sizeof *p->slot_busy);
+		if (p->owner == NULL || p->reaping == NULL || p->slot_busy == NULL) {
 			pvp_release(p);
 			return PV_ERR_NOMEM;
 		}
 	} else {
 		memset(p->owner, 0, nslots * sizeof *p->owner);
+		memset((void *)p->slot_busy, 0, nslots * sizeof *p->slot_busy);
 	}
 	p->ring = (uint8_t *)ring;
 	p->nslots = nslots;
@@ -47,6 +49,7 @@ int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena,
 	p->max_polling = PV_MAX_POLLING(pvp_cpus());
 	atomic_store(&p->prod, 0u);
 	atomic_store(&p->inflight, 0u);
+	atomic_store(&p->next_slot, 0u);
 	return PV_OK;
 }
 
@@ -56,8 +59,10 @@ void pvp_release(pv_producer *p)
 	p->stats = NULL;
 	free(p->owner);
 	free((void *)p->reaping);
+	free((void *)p->slot_busy);
 	p->owner = NULL;
 	p->reaping = NULL;
+	p->slot_busy = NULL;
 }
 
 /* Lay out one span at *pos (16-byte aligned); empty spans sit at 0. */
@@ -81,15 +86,60 @@ static int check_in(const void *ptr, size_t n)
 	return (ptr == NULL && n != 0) ? PV_ERR_ARGS : PV_OK;
 }
 
-static int reap(pv_producer *p, ve_slot *s, uint32_t t, const pv_req *self);
+static int reap(pv_producer *p, uint32_t si, uint32_t t, const pv_req *self);
+
+/* A free slot of the pool, marked busy; UINT32_MAX if none. */
+static uint32_t take_slot(pv_producer *p)
+{
+	uint32_t i, k, m = p->nslots - 1u;
+
+	i = atomic_fetch_add_explicit(&p->next_slot, 1u, memory_order_relaxed);
+	for (k = 0; k < p->nslots; k++, i++) {
+		uint32_t zero = 0;
+		if (atomic_load_explicit(&p->slot_busy[i & m], memory_order_relaxed) == 0u &&
+		    atomic_compare_exchange_strong_explicit(&p->slot_busy[i & m], &zero, 1u,
+		        memory_order_acquire, memory_order_relaxed))
+			return i & m;
+	}
+	return UINT32_MAX;
+}
+
+/* Give slot si back; wake a producer that sleeps for one (the fence
+ * orders the store before the count's load: a sleeper either is counted
+ * here or sees slot_gen move). */
+static void give_slot(pv_producer *p, uint32_t si)
+{
+	atomic_store_explicit(&p->slot_busy[si], 0u, memory_order_release);
+	atomic_fetch_add(PV_AW(&p->slot_gen), 1u);
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&p->slot_sleepers, memory_order_relaxed) != 0u)
+		pv_futex_wake_one(&p->slot_gen, PV_FUTEX_PRIVATE);
+}
+
+/* Complete one finished request on its owner's behalf; 1 if one was. */
+static int reap_any(pv_producer *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nslots; i++) {
+		ve_slot *s = ve_ring_slot(p->ring, p->nslots, p->slot_arena, i);
+		uint32_t r = pv_load_acq(&s->host.ready_seq);
+		if (r != 0u && pv_load_acq(&s->dev.done_seq) == r &&
+		    atomic_load_explicit(&p->slot_busy[i], memory_order_relaxed) != 0u &&
+		    reap(p, i, r - 1u, NULL))
+			return 1;
+	}
+	return 0;
+}
 
 int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg)
 {
 	ve_desc d;
 	ve_slot *s;
+	ve_tix *e;
 	uint8_t *a;
 	uint64_t pos = 0;
-	uint32_t t;
+	uint32_t t, si;
 	int rc = PV_OK;
 
 	if (pv_load_acq(&r->inflight_))
@@ -126,37 +176,28 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	if (pos > p->slot_arena)
 		pos = p->slot_arena;
 
-	/* 1-2: claim a ticket whose slot is free; if the slot is held by a
-	 * finished request, complete that request on its owner's behalf */
+	/* 1: a free slot; if there is none, complete a finished request on
+	 * its owner's behalf, or sleep until a slot is given back */
 	for (;;) {
-		uint32_t fs, ds;
+		uint32_t gen;
 		if (lost != NULL && lost(arg))
 			return r->status = PV_ERR_REMOVED;
-		t = atomic_load_explicit(&p->prod, memory_order_relaxed);
-		s = ve_ring_slot(p->ring, p->nslots, p->slot_arena, t);
-		fs = pv_load_acq(&s->host.free_seq);
-		if (fs == t) {
-			if (atomic_compare_exchange_weak_explicit(&p->prod, &t, t + 1u,
-			        memory_order_acq_rel, memory_order_relaxed))
-				break;
-			continue;
-		}
-		ds = pv_load_acq(&s->dev.done_seq);
-		if (ds == fs + 1u && reap(p, s, fs, NULL))
+		gen = atomic_load(PV_AW(&p->slot_gen));
+		if ((si = take_slot(p)) != UINT32_MAX)
+			break;
+		if (reap_any(p))
 			continue;
 		if (!block)
 			return r->status = PV_ERR_BUSY;
-		if (ds == fs + 1u) {
-			/* counted before the futex checks free_seq (seq_cst):
-			 * the reaper that frees it then sees the count (reap) */
-			atomic_fetch_add(&p->free_sleepers, 1u);
-			pv_futex_wait(&s->host.free_seq, fs, 2, p->scope);
-			atomic_fetch_sub(&p->free_sleepers, 1u);
-		} else
-			pv_futex_wait(&s->dev.done_seq, ds, p->gpu ? 1 : 50, p->scope);
+		/* counted before the futex checks slot_gen (seq_cst): the
+		 * thread that gives a slot back then sees the count */
+		atomic_fetch_add(&p->slot_sleepers, 1u);
+		pv_futex_wait(&p->slot_gen, gen, 2, PV_FUTEX_PRIVATE);
+		atomic_fetch_sub(&p->slot_sleepers, 1u);
 	}
+	s = ve_ring_slot(p->ring, p->nslots, p->slot_arena, si);
 
-	/* 3: inputs + descriptor */
+	/* inputs + descriptor */
 	a = ve_slot_arena(s);
 #define PUT(span, src) do { if ((span).len) pv_bulk_copy(a + (span).off, (src), (span).len); } while (0)
 	PUT(d.key, r->key);
@@ -170,20 +211,39 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 #undef PUT
 	s->desc = d;
 	s->host.rsv[0] = (uint32_t)pos;      /* bytes to wipe after completion */
+
+	/* 2: the next ticket.  Its entry is free (ve_ring.h: the tickets not
+	 * yet claimed hold a slot each); the wait only covers a worker
+	 * between its claim and its taken store. */
+	for (;;) {
+		t = atomic_load_explicit(&p->prod, memory_order_relaxed);
+		if (pv_load_acq(ve_ring_taken(p->ring, p->nslots, t)) == t - VE_RING_TIX(p->nslots) + 1u) {
+			if (atomic_compare_exchange_weak_explicit(&p->prod, &t, t + 1u,
+			        memory_order_acq_rel, memory_order_relaxed))
+				break;
+			continue;
+		}
+		sched_yield();
+	}
 	r->ticket_ = t;
 	r->slot_ = s;
 	r->status = PV_OK;
 	atomic_fetch_add(&p->inflight, 1u);
 	pv_store_rel(&r->inflight_, 1u);
-	p->owner[t & (p->nslots - 1u)] = r;
+	pv_store_rel(&s->host.ready_seq, t + 1u);
+	/* after ready_seq (release): a reaper that sees this owner sees
+	 * ready_seq = t + 1, not the slot's previous ticket (reap) */
+	__atomic_store_n(&p->owner[si], r, __ATOMIC_RELEASE);
 	if (p->stats != NULL)
 		r->t_pub_ = pvrs_now();
-	/* 4: publish */
-	pv_store_rel(&s->host.ready_seq, t + 1u);
+	/* 3: publish */
+	e = ve_ring_tix(p->ring, p->nslots, t);
+	e->slot = si;
+	pv_store_rel(&e->ready_seq, t + 1u);
 	if (p->exec != NULL)
 		p->exec(p->exec_ctx, s, t);   /* inline: no worker threads */
 	else if (!p->gpu)
-		pv_futex_wake(&s->host.ready_seq, p->scope);
+		pv_futex_wake(&e->ready_seq, p->scope);
 	return PV_OK;
 }
 
@@ -219,28 +279,30 @@ static size_t take_out(uint8_t *dst, size_t cap, const uint8_t *src, uint32_t n,
 	return m;
 }
 
-/* Steps 9-11 for the request with ticket t in slot s, if it has completed
+/* Steps 8-9 for the request with ticket t in slot si, if it has completed
  * and nobody else is completing it.  Returns 1 if this thread did it.
  * self: the request this thread waits for (pvp_wait), or NULL; its owner
  * sleeps on inflight_ only in pvp_wait, so completing self needs no wake. */
-static int reap(pv_producer *p, ve_slot *s, uint32_t t, const pv_req *self)
+static int reap(pv_producer *p, uint32_t si, uint32_t t, const pv_req *self)
 {
-	uint32_t idx = t & (p->nslots - 1u), zero = 0;
+	ve_slot *s = ve_ring_slot(p->ring, p->nslots, p->slot_arena, si);
+	uint32_t zero = 0;
 	ve_result res;
 	ve_desc d;
 	pv_req *r;
 	uint8_t *a;
 
-	if (!atomic_compare_exchange_strong_explicit(&p->reaping[idx], &zero, 1u,
+	if (!atomic_compare_exchange_strong_explicit(&p->reaping[si], &zero, 1u,
 	        memory_order_acquire, memory_order_relaxed))
 		return 0;
-	if (pv_load_acq(&s->host.free_seq) != t || pv_load_acq(&s->dev.done_seq) != t + 1u ||
-	    p->owner[idx] == NULL) {
-		atomic_store_explicit(&p->reaping[idx], 0u, memory_order_release);
+	/* the owner first: its ready_seq store came before it (submit) */
+	r = __atomic_load_n(&p->owner[si], __ATOMIC_ACQUIRE);
+	if (r == NULL || r->ticket_ != t || pv_load_acq(&s->host.ready_seq) != t + 1u ||
+	    pv_load_acq(&s->dev.done_seq) != t + 1u) {
+		atomic_store_explicit(&p->reaping[si], 0u, memory_order_release);
 		return 0;
 	}
-	r = p->owner[idx];
-	p->owner[idx] = NULL;
+	__atomic_store_n(&p->owner[si], NULL, __ATOMIC_RELAXED);
 	res = s->dev.res;
 	d = s->desc;
 	a = ve_slot_arena(s);
@@ -262,15 +324,17 @@ static int reap(pv_producer *p, ve_slot *s, uint32_t t, const pv_req *self)
 	pv_store_rel(&r->inflight_, 0u);
 	if (r != self)
 		pv_futex_wake(&r->inflight_, PV_FUTEX_PRIVATE);
-	/* 11: free the slot for ticket t + nslots; wake only if a producer
-	 * sleeps on a free_seq (the fence orders the store before the count's
-	 * load: a sleeper either is counted here or sees the new free_seq) */
-	pv_store_rel(&s->host.free_seq, t + p->nslots);
-	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(&p->free_sleepers, memory_order_relaxed) != 0u)
-		pv_futex_wake(&s->host.free_seq, p->scope);
-	atomic_store_explicit(&p->reaping[idx], 0u, memory_order_release);
+	/* 9: the slot back to the pool */
+	atomic_store_explicit(&p->reaping[si], 0u, memory_order_release);
+	give_slot(p, si);
 	return 1;
+}
+
+/* The index of slot s. */
+static uint32_t slot_index(const pv_producer *p, const ve_slot *s)
+{
+	return (uint32_t)(((const uint8_t *)s - p->ring - ve_ring_slots_off(p->nslots)) /
+	                  ((uint64_t)VE_SLOT_HDR + p->slot_arena));
 }
 
 int pvp_done(const pv_req *r)
@@ -344,12 +408,12 @@ static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uin
 /* The worker is gone: r will never complete; take it back from its slot. */
 static int give_up(pv_producer *p, pv_req *r)
 {
-	uint32_t idx = r->ticket_ & (p->nslots - 1u), zero = 0;
+	uint32_t idx = slot_index(p, (const ve_slot *)r->slot_), zero = 0;
 
 	if (!atomic_compare_exchange_strong(&p->reaping[idx], &zero, 1u))
 		return 0;                        /* being completed: look again */
-	if (p->owner[idx] == r && pv_load_acq(&r->inflight_) != 0u) {
-		p->owner[idx] = NULL;
+	if (__atomic_load_n(&p->owner[idx], __ATOMIC_ACQUIRE) == r && pv_load_acq(&r->inflight_) != 0u) {
+		__atomic_store_n(&p->owner[idx], NULL, __ATOMIC_RELAXED);
 		pv_store_rel(&r->inflight_, 0u);
 		atomic_fetch_sub(&p->inflight, 1u);
 		r->status = PV_ERR_REMOVED;
@@ -370,7 +434,7 @@ int pvp_wait(pv_producer *p, pv_req *r, pvp_lost_fn lost, void *arg)
 			break;
 		d = pv_load_acq(&s->dev.done_seq);
 		if (d == t + 1u) {
-			if (!reap(p, s, t, r))   /* someone else is completing it */
+			if (!reap(p, slot_index(p, s), t, r))   /* someone else is completing it */
 				pv_futex_wait(&r->inflight_, 1u, 5, PV_FUTEX_PRIVATE);
 			continue;
 		}

@@ -5,13 +5,14 @@
  * and the pvaultd transport (pv_dclient.c: the daemon is the worker).
  * Internal to gpu/client.
  *
- * Completion ("reaping": copy the outputs into the owner's pv_req, wipe the
- * slot's arena, free the slot) may be done by any thread: by the owner in
- * pvp_wait, or by a producer that finds the ring full and the slot it needs
- * held by a finished request.  So threads that each hold submitted-but-not-
- * waited requests and block in submit cannot deadlock: every published
- * request completes (workers need nothing from producers) and every
- * completed slot can be freed by whoever needs it.
+ * A producer takes any free slot of its pool (slot_busy, host memory
+ * only), then the next ticket.  Completion ("reaping": copy the outputs
+ * into the owner's pv_req, wipe the slot's arena, give the slot back) may
+ * be done by any thread: by the owner in pvp_wait, or by a producer that
+ * finds no free slot and a finished request in one.  So threads that each
+ * hold submitted-but-not-waited requests and block in submit cannot
+ * deadlock: every published request completes (workers need nothing from
+ * producers) and every completed slot can be freed by whoever needs it.
  *
  * Output lengths are bounded by the spans the producer laid out (the
  * worker may be another process).
@@ -34,9 +35,12 @@ typedef struct pv_producer {
 	_Atomic uint32_t inflight;   /* submitted, not yet completed            */
 	pv_req **owner;              /* request holding each slot               */
 	_Atomic uint32_t *reaping;   /* 1 while a thread completes a slot       */
+	_Atomic uint32_t *slot_busy; /* 1 while a request holds the slot        */
+	_Atomic uint32_t next_slot;  /* where the next search for a free slot starts */
+	uint32_t slot_gen;           /* +1 per slot given back (futex word)     */
+	_Atomic uint32_t slot_sleepers; /* producers asleep on slot_gen         */
 	struct pv_ringstat *stats;   /* PIXELVAULT_RING_STATS, or NULL          */
 	_Atomic uint32_t polling;    /* waiters polling a GPU slot now          */
-	_Atomic uint32_t free_sleepers; /* producers asleep on a slot's free_seq */
 	uint32_t max_polling;        /* PV_MAX_POLLING: the rest sleep at once  */
 	/* set after pvp_attach when no worker threads may exist: runs the
 	 * request just published (ticket t in slot) in the submitting thread */
@@ -48,7 +52,7 @@ typedef struct pv_producer {
  * waits then give up with PV_ERR_REMOVED.  NULL: in-process workers. */
 typedef int (*pvp_lost_fn)(void *arg);
 
-/* Use ring (ve_ring.h layout, free_seq initialised by its worker side);
+/* Use ring (ve_ring.h layout, ve_ring_init'ed by its worker side);
  * again after a reconnect, with nothing in flight.  scope: the futexes
  * its worker sleeps and wakes on (pv_futex.h; PV_FUTEX_SHARED when the
  * worker is another process).  PV_ERR_ARGS (not ve_ring.h's geometry),
@@ -56,13 +60,13 @@ typedef int (*pvp_lost_fn)(void *arg);
 int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena, int gpu, int scope);
 void pvp_release(pv_producer *p);
 
-/* Steps 1-4: check and lay out r, take a ticket (completing finished
- * slots on their owners' behalf), copy the inputs, publish.  block = 0:
- * PV_ERR_BUSY instead of waiting for a slot. */
+/* Steps 1-3: check and lay out r, take a free slot (completing finished
+ * requests on their owners' behalf), copy the inputs, take a ticket,
+ * publish.  block = 0: PV_ERR_BUSY instead of waiting for a slot. */
 int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg);
 /* 1 if r has completed (pvp_wait will not block). */
 int pvp_done(const pv_req *r);
-/* Steps 9-11 for r; returns r->status. */
+/* Steps 8-9 for r; returns r->status. */
 int pvp_wait(pv_producer *p, pv_req *r, pvp_lost_fn lost, void *arg);
 
 #endif

@@ -79,14 +79,17 @@ static void *cpu_worker(void *arg)
 	(void)prctl(PR_SET_NAME, name, 0, 0, 0);
 	for (;;) {
 		uint32_t tk = atomic_fetch_add_explicit(&c->claim, 1u, memory_order_relaxed);
-		ve_slot *s = ve_ring_slot(c->ring, c->nslots, c->slot_arena, tk);
+		ve_tix *e = ve_ring_tix(c->ring, c->nslots, tk);
+		uint32_t si;
 
 		/* nothing waiting for this worker yet: compute ahead (ve_idle) */
-		if (pv_load_acq(&s->host.ready_seq) != tk + 1u && ve_idle_wanted(c->vault, w))
+		if (pv_load_acq(&e->ready_seq) != tk + 1u && ve_idle_wanted(c->vault, w))
 			(void)ve_idle(c->vault, w);
-		if (pv_wait_eq(&s->host.ready_seq, tk + 1u, &h->stop, 100, PV_FUTEX_PRIVATE) != 0)
+		if (pv_wait_eq(&e->ready_seq, tk + 1u, &h->stop, 100, PV_FUTEX_PRIVATE) != 0)
 			break;
-		cpu_run(c, w, s, tk);
+		si = e->slot;          /* ordered after the acquire of ready_seq */
+		pv_store_rel(ve_ring_taken(c->ring, c->nslots, tk), tk + 1u);
+		cpu_run(c, w, ve_ring_slot(c->ring, c->nslots, c->slot_arena, si), tk);
 	}
 	return NULL;
 }
@@ -95,6 +98,7 @@ void pv_cpu_execute(pv_cpu *c, void *slot, uint32_t t)
 {
 	uint32_t i = t % c->nworkers, tried = 0;
 
+	pv_store_rel(ve_ring_taken(c->ring, c->nslots, t), t + 1u);   /* no worker claims t */
 	for (;;) {
 		uint32_t zero = 0, gen = atomic_load(PV_AW(&c->free_gen));
 		if (atomic_compare_exchange_strong(&c->busy[i], &zero, 1u))
@@ -163,15 +167,7 @@ int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
 #ifdef MADV_DONTDUMP
 	(void)madvise(c->ring, c->ring_bytes, MADV_DONTDUMP);
 #endif
-	{
-		ve_ring_hdr *h = (ve_ring_hdr *)c->ring;
-		h->magic = VE_RING_MAGIC;
-		h->version = VE_RING_VERSION;
-		h->nslots = c->nslots;
-		h->slot_arena = c->slot_arena;
-		for (i = 0; i < c->nslots; i++)
-			ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.free_seq = i;
-	}
+	ve_ring_init(c->ring, c->nslots, c->slot_arena);
 
 	c->vault = (ve_vault *)pv_secmem_alloc(sizeof *c->vault);
 	c->workers = (ve_worker *)pv_secmem_alloc(sizeof *c->workers * c->nworkers);
@@ -258,9 +254,8 @@ void pv_cpu_close(pv_cpu *c)
 	if (c->ring != NULL && c->threads != NULL && c->pid == pv_pid()) {
 		ve_ring_hdr *h = (ve_ring_hdr *)c->ring;
 		pv_store_rel(&h->stop, 1u);
-		for (i = 0; i < c->nslots; i++)
-			pv_futex_wake(&ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.ready_seq,
-			              PV_FUTEX_PRIVATE);
+		for (i = 0; i < VE_RING_TIX(c->nslots); i++)
+			pv_futex_wake(&ve_ring_tix(c->ring, c->nslots, i)->ready_seq, PV_FUTEX_PRIVATE);
 		for (i = 0; i < c->nworkers; i++)
 			if (c->threads[i].started)
 				pthread_join(c->threads[i].tid, NULL);

@@ -64,6 +64,9 @@ struct pv_cuda {
 	uint32_t nslots, slot_arena;
 
 	uint32_t prod;             /* producer ticket counter (host only)    */
+	uint32_t next_slot;        /* where the next search for a free slot starts */
+	uint32_t *slot_busy;       /* per slot: 1 while a request holds it   */
+	uint32_t *slot_ticket;     /* per slot: the ticket of its request    */
 	uint32_t *arena_used;      /* per slot: bytes the producer filled    */
 
 	pthread_t wd[PVC_WAKERS];  /* watchdog (0) and wakers                */
@@ -371,6 +374,8 @@ static void pvc_free_host(pv_cuda *v)
 	pvc_unhold(v->dev);
 	free(v->arena_used);
 	free(v->seen_done);
+	free(v->slot_busy);
+	free(v->slot_ticket);
 	pthread_mutex_destroy(&v->why_mu);
 	free(v);
 }
@@ -410,7 +415,9 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	v->slot_arena = sa;
 	v->arena_used = (uint32_t *)calloc(ns, sizeof(uint32_t));
 	v->seen_done = (uint32_t *)calloc(ns, sizeof(uint32_t));
-	if (v->arena_used == NULL || v->seen_done == NULL) {
+	v->slot_busy = (uint32_t *)calloc(ns, sizeof(uint32_t));
+	v->slot_ticket = (uint32_t *)calloc(ns, sizeof(uint32_t));
+	if (v->arena_used == NULL || v->seen_done == NULL || v->slot_busy == NULL || v->slot_ticket == NULL) {
 		pvc_free_host(v);
 		return PV_ERR_NOMEM;
 	}
@@ -454,15 +461,7 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	v->ring_bytes = (size_t)ve_ring_bytes(ns, sa);
 	CK(cudaHostAlloc((void **)&v->ring, v->ring_bytes, cudaHostAllocMapped | cudaHostAllocPortable));
 	memset(v->ring, 0, v->ring_bytes);
-	{
-		ve_ring_hdr *h = (ve_ring_hdr *)v->ring;
-		h->magic = VE_RING_MAGIC;
-		h->version = VE_RING_VERSION;
-		h->nslots = ns;
-		h->slot_arena = sa;
-		for (uint32_t i = 0; i < ns; i++)
-			ve_ring_slot(v->ring, ns, sa, i)->host.free_seq = i;
-	}
+	ve_ring_init(v->ring, ns, sa);
 	CK(cudaHostAlloc((void **)&v->gst, PVC_GST_BYTES(ns), cudaHostAllocMapped | cudaHostAllocPortable));
 	memset(v->gst, 0, PVC_GST_BYTES(ns));
 	CK(cudaHostAlloc((void **)&v->hstaging, PVC_ST_LEN, cudaHostAllocDefault));
@@ -474,11 +473,11 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 
 	CK(cudaMalloc((void **)&v->darena, (size_t)ns * sa));
 	CK(cudaMalloc((void **)&v->ddesc, (size_t)ns * sizeof(ve_desc)));
-	CK(cudaMalloc((void **)&v->dstate, sizeof(pvc_devstate) + (size_t)ns * sizeof(uint32_t)));
+	CK(cudaMalloc((void **)&v->dstate, sizeof(pvc_devstate) + (size_t)VE_RING_TIX(ns) * sizeof(uint64_t)));
 	CK(cudaMalloc((void **)&v->dstaging, PVC_ST_LEN));
 	CK(cudaMemsetAsync(v->darena, 0, (size_t)ns * sa, v->stream));
 	CK(cudaMemsetAsync(v->ddesc, 0, (size_t)ns * sizeof(ve_desc), v->stream));
-	CK(cudaMemsetAsync(v->dstate, 0, sizeof(pvc_devstate) + (size_t)ns * sizeof(uint32_t), v->stream));
+	CK(cudaMemsetAsync(v->dstate, 0, sizeof(pvc_devstate) + (size_t)VE_RING_TIX(ns) * sizeof(uint64_t), v->stream));
 
 	/* boot secrets: stack -> pinned staging -> device staging; the stack
 	 * and pinned copies are wiped as soon as the copy is done */
@@ -503,7 +502,7 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	v->kp.darena = v->darena;
 	v->kp.ddesc = v->ddesc;
 	v->kp.dev = v->dstate;
-	v->kp.dready = (uint32_t *)(v->dstate + 1);
+	v->kp.dready = (uint64_t *)(v->dstate + 1);
 	v->kp.staging = v->dstaging;
 	v->kp.nslots = ns;
 	v->kp.slot_arena = sa;
@@ -714,71 +713,92 @@ int pv_cuda_info_get(pv_cuda *v, pv_cuda_info *info)
 }
 
 static int pvc_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32_t arena_len,
-                      uint32_t *ticket, int block)
+                      uint32_t *handle, int block)
 {
-	uint32_t t;
+	const uint32_t m = v != NULL ? v->nslots - 1u : 0u;
+	uint32_t t, i = 0, k;
 	unsigned spins = 0;
+	ve_tix *e;
 	ve_slot *s;
 
-	if (v == NULL || d == NULL || ticket == NULL || (arena == NULL && arena_len > 0))
+	if (v == NULL || d == NULL || handle == NULL || (arena == NULL && arena_len > 0))
 		return PV_ERR_ARGS;
 	if (arena_len > v->slot_arena)
 		return PV_ERR_DATA_LEN;
+	/* a free slot (ve_ring.h step 1) */
 	for (;;) {
-		t = __atomic_load_n(&v->prod, __ATOMIC_RELAXED);
-		s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, t);
-		if (ld_acq(&s->host.free_seq) == t) {
-			if (__atomic_compare_exchange_n(&v->prod, &t, t + 1u, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		uint32_t zero = 0;
+		i = __atomic_fetch_add(&v->next_slot, 1u, __ATOMIC_RELAXED);
+		for (k = 0; k <= m; k++, i++)
+			if (__atomic_compare_exchange_n(&v->slot_busy[i & m], &zero, 1u, 0,
+			                                __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 				break;
-			continue;
-		}
+			else
+				zero = 0;
+		if (k <= m)
+			break;
 		if (ld_acq(&v->gst->exited))
 			return PV_ERR_SEALED;
 		if (!block)
 			return PV_ERR_BUSY;
 		pvc_relax(&spins);
 	}
+	i &= m;
+	s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, i);
 	memcpy(&s->desc, d, sizeof *d);
 	if (arena_len > 0)
 		memcpy(ve_slot_arena(s), arena, arena_len);
-	v->arena_used[t & (v->nslots - 1u)] = arena_len;
+	v->arena_used[i] = arena_len;
+	/* the next ticket (step 2: its entry is free, ve_ring.h), publish */
+	for (;;) {
+		t = __atomic_load_n(&v->prod, __ATOMIC_RELAXED);
+		if (ld_acq(ve_ring_taken(v->ring, v->nslots, t)) == t - VE_RING_TIX(v->nslots) + 1u &&
+		    __atomic_compare_exchange_n(&v->prod, &t, t + 1u, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			break;
+		pvc_relax(&spins);
+	}
+	v->slot_ticket[i] = t;
 	st_rel(&s->host.ready_seq, t + 1u);
-	*ticket = t;
+	e = ve_ring_tix(v->ring, v->nslots, t);
+	e->slot = i;
+	st_rel(&e->ready_seq, t + 1u);
+	*handle = i;
 	return PV_OK;
 }
 
 int pv_cuda_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32_t arena_len,
-                   uint32_t *ticket)
+                   uint32_t *handle)
 {
-	return pvc_submit(v, d, arena, arena_len, ticket, 1);
+	return pvc_submit(v, d, arena, arena_len, handle, 1);
 }
 
 int pv_cuda_try_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32_t arena_len,
-                       uint32_t *ticket)
+                       uint32_t *handle)
 {
-	return pvc_submit(v, d, arena, arena_len, ticket, 0);
+	return pvc_submit(v, d, arena, arena_len, handle, 0);
 }
 
-int pv_cuda_wait(pv_cuda *v, uint32_t t, ve_result *res, uint8_t *arena_out, uint32_t out_len)
+int pv_cuda_wait(pv_cuda *v, uint32_t h, ve_result *res, uint8_t *arena_out, uint32_t out_len)
 {
 	unsigned spins = 0;
 	ve_slot *s;
-	uint32_t used;
+	uint32_t used, t;
 
-	if (v == NULL || res == NULL || out_len > v->slot_arena)
+	if (v == NULL || res == NULL || out_len > v->slot_arena || h >= v->nslots)
 		return PV_ERR_ARGS;
-	s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, t);
+	s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, h);
+	t = v->slot_ticket[h];
 	while (ld_acq(&s->dev.done_seq) != t + 1u)
 		pvc_relax(&spins);   /* the watchdog completes it if the GPU dies */
 	memcpy(res, (const void *)&s->dev.res, sizeof *res);
 	if (arena_out != NULL && out_len > 0)
 		memcpy(arena_out, ve_slot_arena(s), out_len);
-	used = v->arena_used[t & (v->nslots - 1u)];
+	used = v->arena_used[h];
 	if (out_len > used)
 		used = out_len;
 	explicit_bzero(ve_slot_arena(s), used);
 	explicit_bzero(&s->desc, sizeof s->desc);
-	st_rel(&s->host.free_seq, t + v->nslots);
+	__atomic_store_n(&v->slot_busy[h], 0u, __ATOMIC_RELEASE);
 	return res->status;
 }
 

@@ -105,18 +105,19 @@ int pv_cuda_info_get(pv_cuda *c, pv_cuda_info *info);
 
 /* A minimal producer (tests, benchmarks, tools; gpu/client has the real
  * one, which also reaps finished slots for their owners).  submit: waits
- * for the next slot to be free, copies d and arena[0, arena_len) into it,
- * publishes.  A thread that holds tickets it has not waited for must use
- * try_submit (PV_ERR_BUSY when the next slot is still held; wait for one
- * of its own tickets, then retry): a blocking submit could wait for a slot
- * that only its own caller would free.  wait: waits for completion, copies
- * the result and the slot arena [0, out_len) into arena_out, wipes the
- * slot arena and frees the slot.  Each ticket is waited for exactly once. */
+ * for a free slot, copies d and arena[0, arena_len) into it, takes the
+ * next ticket and publishes; *handle names the request for wait (its
+ * slot).  A thread that holds requests it has not waited for must use
+ * try_submit (PV_ERR_BUSY when no slot is free; wait for one of its own
+ * requests, then retry): a blocking submit could wait for a slot that
+ * only its own caller would free.  wait: waits for completion, copies the
+ * result and the slot arena [0, out_len) into arena_out, wipes the slot
+ * arena and frees the slot.  Each handle is waited for exactly once. */
 int pv_cuda_submit(pv_cuda *c, const ve_desc *d, const uint8_t *arena, uint32_t arena_len,
-                   uint32_t *ticket);
+                   uint32_t *handle);
 int pv_cuda_try_submit(pv_cuda *c, const ve_desc *d, const uint8_t *arena, uint32_t arena_len,
-                       uint32_t *ticket);
-int pv_cuda_wait(pv_cuda *c, uint32_t ticket, ve_result *res, uint8_t *arena_out,
+                       uint32_t *handle);
+int pv_cuda_wait(pv_cuda *c, uint32_t handle, ve_result *res, uint8_t *arena_out,
                  uint32_t out_len);
 
 /* Benchmarks: %globaltimer (ns) stamps of the last request a block

@@ -9,29 +9,33 @@
  * shared word is read-modify-written by both sides (ve_ring.h gives every
  * word one writer side):
  *
- *   producers  hdr.stop, slot.host.{free_seq, ready_seq}, slot.desc, the
- *              input spans of the slot arena;
- *   GPU        slot.dev.{res, done_seq}, the output spans of the arena, and
- *              pvc_gpu_status below (its own mapped page).
+ *   producers  hdr.stop, the ticket entries tix[], slot.host.ready_seq,
+ *              slot.desc, the input spans of the slot arena;
+ *   GPU        the taken[] words, slot.dev.{res, done_seq}, the output spans
+ *              of the arena, and pvc_gpu_status below (its own mapped
+ *              page).
  *
  * The claim counter the GPU blocks race on lives in device memory
  * (pvc_devstate) and is touched by the GPU only.
  *
  * Polling: ONE block of the grid (the last) is the poller.  It load-
- * acquires (system scope) the host ready_seq words of a window of tickets
+ * acquires (system scope) the 8-byte ticket entries of a window of tickets
  * [scan, scan + W) over PCIe and, for each ready ticket t, store-releases
- * (device scope) dready[t & (nslots-1)] = t + 1 in device memory; scan
- * moves past the ready prefix.  While idle, only its thread 0 reads, and
- * only two words: ready_seq of ticket scan and hdr.stop (mirrored into
+ * (device scope) the entry into dready[t & (2 nslots-1)] in device memory;
+ * scan moves past the ready prefix.  While idle, only its thread 0 reads,
+ * and only two words: ticket scan's entry and hdr.stop (mirrored into
  * dev.stop once set).  Idle workers poll dready and dev.stop (L2), never
  * PCIe: one PCIe reader however many blocks wait (run 2 measured 1,056
  * polling blocks at ~4 ms a round trip; 2026-11-30 run 7 measured ~6 ms
  * while every idle leader still read hdr.stop over PCIe).
  *
- * Worker side of the protocol, ticket t (slot s = t & (nslots-1)):
+ * Worker side of the protocol, ticket t:
  *   the block leader reads claim c and load-acquires (device scope)
- *   dready[c]; once it is c + 1 it claims c with atomicCAS(claim, c, c+1);
- *   one ticket per block (the grid has more blocks than the ring slots).
+ *   dready[c]; once its ready word is c + 1 it claims c with
+ *   atomicCAS(claim, c, c+1), takes the slot s the entry names and
+ *   store-releases taken[c] = c + 1 (system scope: the entry is free for
+ *   ticket c + 2 nslots); one ticket per block (the grid has more blocks
+ *   than the ring slots).
  *   The descriptor and the input spans are copied into device memory
  *   (block-cooperative 16-byte loads), thread 0 runs ve_execute() on the
  *   private device copy, the block copies the output spans back and wipes
@@ -101,8 +105,9 @@ typedef struct pvc_kparams {
 	uint8_t *darena;       /* device: nslots * slot_arena                 */
 	ve_desc *ddesc;        /* device: nslots descriptors                  */
 	pvc_devstate *dev;     /* device                                      */
-	uint32_t *dready;      /* device: nslots words, ticket + 1 once the
-	                          poller saw it ready (after *dev)             */
+	uint64_t *dready;      /* device: VE_RING_TIX(nslots) ticket entries
+	                          (ve_tix: ticket + 1 | slot << 32) once the
+	                          poller saw them ready (after *dev)           */
 	uint8_t *staging;      /* device: PVC_ST_LEN bytes                    */
 	uint64_t *prof_rows;   /* mapped host memory, with
 	                          pv_cuda_params.profile: a PVC_PROF_ROW row

@@ -23,7 +23,7 @@
  *          (ve_worker_init, personalised by its global index) in shared
  *          memory.  The last block to boot wipes the staging buffer and
  *          publishes gst.booted (system-scope release).
- *   poll   the poller block mirrors the host's ready_seq words and
+ *   poll   the poller block mirrors the host's ticket entries and
  *          hdr.stop (system-scope acquire over PCIe) into dready and
  *          dev.stop in device memory.
  *   loop   the leader polls dready (device-scope acquire, __nanosleep
@@ -131,6 +131,26 @@ __device__ static inline void pvc_st_rel_gpu(uint32_t *p, uint32_t v)
 	cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
 }
 
+/* A ticket entry (ve_tix: ready_seq in the low word, slot in the high
+ * one) in one 8-byte load: the host stores the slot, then ready_seq with
+ * release, so a load that sees the new ready_seq sees that slot. */
+__device__ static inline uint64_t pvc_ld_acq_sys64(const ve_tix *p)
+{
+	return cuda::atomic_ref<uint64_t, cuda::thread_scope_system>(*(uint64_t *)p)
+		.load(cuda::memory_order_acquire);
+}
+
+__device__ static inline uint64_t pvc_ld_acq_gpu64(const uint64_t *p)
+{
+	return cuda::atomic_ref<uint64_t, cuda::thread_scope_device>(*(uint64_t *)p)
+		.load(cuda::memory_order_acquire);
+}
+
+__device__ static inline void pvc_st_rel_gpu64(uint64_t *p, uint64_t v)
+{
+	cuda::atomic_ref<uint64_t, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
+}
+
 /* Stage k's time of the current request into gst.trace (mapped host
  * memory, one posted write); returns it. */
 __device__ static inline uint64_t pvc_trace(const pvc_kparams &p, int k)
@@ -142,9 +162,9 @@ __device__ static inline uint64_t pvc_trace(const pvc_kparams &p, int k)
 
 __device__ static inline uint32_t pvc_r16(uint32_t x) { return (x + 15u) & ~15u; }
 
-__device__ static inline ve_slot *pvc_slot(const pvc_kparams &p, uint32_t t)
+__device__ static inline ve_slot *pvc_slot(const pvc_kparams &p, uint32_t i)
 {
-	return ve_ring_slot(p.ring, p.nslots, p.slot_arena, t);
+	return ve_ring_slot(p.ring, p.nslots, p.slot_arena, i);
 }
 
 /* Largest r in [0, n) with start[r] <= k. */
@@ -310,30 +330,32 @@ __device__ static __noinline__ uint32_t pvc_lanes(const ve_desc *d)
 
 #define PVC_POLL_WINDOW 128u
 
-/* The poller block (pvc_ring.h): mirrors the host's ready_seq words and
- * hdr.stop into device memory.  While idle only thread 0 reads PCIe (two
- * words: the next ticket's ready_seq and stop); once the next ticket is
+/* The poller block (pvc_ring.h): mirrors the host's ticket entries (ready
+ * word and slot) and hdr.stop into device memory.  While idle only thread
+ * 0 reads PCIe (the next ticket's entry and stop); once the next ticket is
  * ready the whole block reads its share of the window and the ready prefix
  * moves scan.  On stop, what was ready before it is mirrored first. */
 __device__ static void pvc_poll(const pvc_kparams &p, uint32_t *s_gap, uint32_t *s_stop)
 {
 	const ve_ring_hdr *hdr = (const ve_ring_hdr *)p.ring;
-	const uint32_t w = p.nslots < PVC_POLL_WINDOW ? p.nslots : PVC_POLL_WINDOW;
+	const uint32_t ne = VE_RING_TIX(p.nslots);
+	const uint32_t w = ne < PVC_POLL_WINDOW ? ne : PVC_POLL_WINDOW;
 	uint32_t scan = 0;
 	unsigned ns = 32;
 
 	for (;;) {
 		if (threadIdx.x == 0) {
 			*s_stop = pvc_ld_acq_sys(&hdr->stop);
-			*s_gap = pvc_ld_acq_sys(&pvc_slot(p, scan)->host.ready_seq) == scan + 1u ? w : 0u;
+			*s_gap = (uint32_t)pvc_ld_acq_sys64(ve_ring_tix(p.ring, p.nslots, scan)) == scan + 1u ? w : 0u;
 		}
 		__syncthreads();
 		const uint32_t stop = *s_stop;
 		if (*s_gap != 0u) {
 			for (uint32_t k = threadIdx.x; k < w; k += blockDim.x) {
 				uint32_t t = scan + k;
-				if (pvc_ld_acq_sys(&pvc_slot(p, t)->host.ready_seq) == t + 1u)
-					pvc_st_rel_gpu(&p.dready[t & (p.nslots - 1u)], t + 1u);
+				const uint64_t e = pvc_ld_acq_sys64(ve_ring_tix(p.ring, p.nslots, t));
+				if ((uint32_t)e == t + 1u)
+					pvc_st_rel_gpu64(&p.dready[t & (ne - 1u)], e);
 				else
 					atomicMin(s_gap, k);
 			}
@@ -427,7 +449,7 @@ extern "C" __global__ void __launch_bounds__(PVC_BLOCK, 8)
 pvc_vault_kernel(const pvc_kparams p)
 {
 	extern __shared__ uint4 s_dyn[];
-	__shared__ uint32_t s_c, s_n, s_go;
+	__shared__ uint32_t s_c, s_n, s_go, s_si;
 	__shared__ uint64_t s_tclaim;
 	uint32_t sm = PVC_MAX_SM;     /* thread 0: this block's multiprocessor */
 	__shared__ uint32_t s_start[PVC_NSEG + 1];
@@ -483,8 +505,18 @@ pvc_vault_kernel(const pvc_kparams p)
 			s_go = 0;
 			for (;;) {
 				uint32_t c = claim.load(cuda::memory_order_relaxed);
-				if (pvc_ld_acq_gpu(&p.dready[c & (p.nslots - 1u)]) == c + 1u) {
+				const uint64_t e = pvc_ld_acq_gpu64(&p.dready[c & (VE_RING_TIX(p.nslots) - 1u)]);
+				if ((uint32_t)e == c + 1u) {
 					if (atomicCAS(&p.dev->claim, c, c + 1u) == c) {
+						/* the entry is free for its next ticket as soon as
+						 * its slot is read (ve_ring.h step 5) */
+						s_si = (uint32_t)(e >> 32);
+						pvc_st_rel_sys(ve_ring_taken(p.ring, p.nslots, c), c + 1u);
+						if (s_si >= p.nslots) {   /* names no slot: the host is broken */
+							pvc_st_rlx_sys(&p.gst->fatal, 1u);
+							s_go = 3;
+							break;
+						}
 						if (sm < PVC_MAX_SM)
 							atomicAdd(&p.dev->sm_busy[sm], 1u);
 						s_tclaim = pvc_trace(p, 0);
@@ -508,6 +540,8 @@ pvc_vault_kernel(const pvc_kparams p)
 		__syncthreads();
 		if (!s_go)
 			break;
+		if (s_go == 3u)
+			continue;
 		if (s_go == 2u) {
 			if (tid == 0)
 				pvc_prof_row = NULL;     /* no request's profile row */
@@ -526,7 +560,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		const uint32_t t = c;
 		const uint32_t n = 1;
 		const bool mine = tid == 0;
-		const uint32_t slot = t & (p.nslots - 1u);
+		const uint32_t slot = s_si;
 		if (tid == 0 && p.prof_rows != NULL) {
 			pvc_prof_row = p.prof_rows + (size_t)slot * PVC_PROF_ROW;
 			for (int k = 0; k < PVC_PROF_ROW; k++)
@@ -590,7 +624,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		if (tid == 0)
 			pvc_coop = 0;
 		if (mine) {
-			uint8_t *harena = ve_slot_arena(pvc_slot(p, t));
+			uint8_t *harena = ve_slot_arena(pvc_slot(p, slot));
 			for (int i = 0; i < 3; i++) {
 				uint32_t off, len, a0, a1;
 				pvc_out_span(dd, &res, i, &off, &len);
@@ -648,7 +682,7 @@ pvc_vault_kernel(const pvc_kparams p)
 
 		/* completion: result, then done_seq with system-scope release */
 		if (mine) {
-			ve_slot_dev *sd = &pvc_slot(p, t)->dev;
+			ve_slot_dev *sd = &pvc_slot(p, slot)->dev;
 			const uint64_t tdone = pvc_trace(p, 3);
 			pvc_st_rlx_sys((uint32_t *)&sd->res.status, (uint32_t)res.status);
 			pvc_st_rlx_sys(&sd->res.out_len, res.out_len);

@@ -159,17 +159,25 @@ static void *worker(void *arg)
 		return NULL;
 	}
 	for (;;) {
-		uint32_t t = atomic_fetch_add(&c->claim, 1u);
-		ve_slot *s = ve_ring_slot(c->ring, c->nslots, c->slot_arena, t);
+		uint32_t t = atomic_fetch_add(&c->claim, 1u), si;
+		ve_tix *e = ve_ring_tix(c->ring, c->nslots, t);
 		for (;;) {
-			uint32_t v = pv_load_acq(&s->host.ready_seq);
+			uint32_t v = pv_load_acq(&e->ready_seq);
 			if (v == t + 1u)
 				break;
 			if (atomic_load(&c->stop))
 				goto out;
-			pv_futex_wait(&s->host.ready_seq, v, 200, PV_FUTEX_SHARED);
+			pv_futex_wait(&e->ready_seq, v, 200, PV_FUTEX_SHARED);
 		}
-		serve_one(c, s, t, priv);
+		/* the client writes the entry: a slot index out of range names
+		 * no slot, and the ticket is dropped (its producer is broken) */
+		si = *(volatile uint32_t *)&e->slot;
+		pv_store_rel(ve_ring_taken(c->ring, c->nslots, t), t + 1u);
+		if (si < c->nslots)
+			serve_one(c, ve_ring_slot(c->ring, c->nslots, c->slot_arena, si), t, priv);
+		else
+			pv_log(PV_LOG_WARN, "pvaultd: client ticket %u names slot %u of %u: dropped",
+			       t, si, c->nslots);
 	}
 out:
 	pv_secmem_free(priv);
@@ -178,8 +186,6 @@ out:
 
 static int ring_create(pvd_client *c, uint32_t nslots, uint32_t arena)
 {
-	uint32_t i;
-
 	c->nslots = nslots;
 	c->slot_arena = arena;
 	c->ring_bytes = (size_t)ve_ring_bytes(nslots, arena);
@@ -195,15 +201,7 @@ static int ring_create(pvd_client *c, uint32_t nslots, uint32_t arena)
 		c->ring = NULL;
 		return PV_ERR_NOMEM;
 	}
-	{
-		ve_ring_hdr *h = (ve_ring_hdr *)c->ring;
-		h->magic = VE_RING_MAGIC;
-		h->version = VE_RING_VERSION;
-		h->nslots = nslots;
-		h->slot_arena = arena;
-	}
-	for (i = 0; i < nslots; i++)
-		ve_ring_slot(c->ring, nslots, arena, i)->host.free_seq = i;
+	ve_ring_init(c->ring, nslots, arena);
 	return PV_OK;
 }
 
@@ -212,9 +210,8 @@ static void client_free(pvd_client *c)
 	uint32_t i;
 	if (c->th != NULL) {
 		atomic_store(&c->stop, 1u);
-		for (i = 0; i < c->nslots; i++)
-			pv_futex_wake(&ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.ready_seq,
-			              PV_FUTEX_SHARED);
+		for (i = 0; i < VE_RING_TIX(c->nslots); i++)
+			pv_futex_wake(&ve_ring_tix(c->ring, c->nslots, i)->ready_seq, PV_FUTEX_SHARED);
 		for (i = 0; i < c->nworkers; i++)
 			pthread_join(c->th[i], NULL);
 		free(c->th);
@@ -426,9 +423,8 @@ void pvd_drain_all(pvd *d)
 	for (c = d->clients; c != NULL; c = c->next) {
 		/* workers: serve what is published, then exit */
 		atomic_store(&c->stop, 1u);
-		for (i = 0; i < c->nslots; i++)
-			pv_futex_wake(&ve_ring_slot(c->ring, c->nslots, c->slot_arena, i)->host.ready_seq,
-			              PV_FUTEX_SHARED);
+		for (i = 0; i < VE_RING_TIX(c->nslots); i++)
+			pv_futex_wake(&ve_ring_tix(c->ring, c->nslots, i)->ready_seq, PV_FUTEX_SHARED);
 		/* end the serving thread's recv without the client seeing EOF:
 		 * it sees the close only after client_free joined the workers */
 		shutdown(c->fd, SHUT_RD);

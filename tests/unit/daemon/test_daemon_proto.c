@@ -168,15 +168,24 @@ static void t_replay(void)
 	cases++;
 }
 
-/* Publish desc (and arena bytes) as ticket t on a raw ring; wait result. */
+/* Publish ticket t as naming slot si on a raw ring. */
+static void ring_pub(uint8_t *ring, const pvp_hello_ok *ok, uint32_t t, uint32_t si)
+{
+	ve_tix *e = ve_ring_tix(ring, ok->nslots, t);
+	e->slot = si;
+	pv_store_rel(&e->ready_seq, t + 1u);
+	pv_futex_wake(&e->ready_seq, PV_FUTEX_SHARED);
+}
+
+/* Publish desc (and arena bytes) as ticket t in slot t mod nslots on a raw
+ * ring; wait result. */
 static int ring_req(uint8_t *ring, const pvp_hello_ok *ok, uint32_t t, const ve_desc *d,
                     ve_result *res)
 {
 	ve_slot *s = ve_ring_slot(ring, ok->nslots, ok->slot_arena, t);
 	int i;
 	memcpy(&s->desc, d, sizeof *d);
-	pv_store_rel(&s->host.ready_seq, t + 1u);
-	pv_futex_wake(&s->host.ready_seq, PV_FUTEX_SHARED);
+	ring_pub(ring, ok, t, t & (ok->nslots - 1u));
 	for (i = 0; i < 500 && pv_load_acq(&s->dev.done_seq) != t + 1u; i++)
 		pv_futex_wait(&s->dev.done_seq, pv_load_acq(&s->dev.done_seq), 10, PV_FUTEX_SHARED);
 	if (pv_load_acq(&s->dev.done_seq) != t + 1u)
@@ -233,7 +242,16 @@ static void t_ring(void)
 	d.rsv1[17] = 0;
 	/* replayed ticket (ready_seq written again for a finished ticket):
 	 * ignored; the next ticket is served normally */
-	pv_store_rel(&ve_ring_slot(ring, ok.nslots, ok.slot_arena, t - 1)->host.ready_seq, t);
+	pv_store_rel(&ve_ring_tix(ring, ok.nslots, t - 1)->ready_seq, t);
+	CU_ASSERT_EQUAL_FATAL(ring_req(ring, &ok, t++, &d, &res), 0);
+	CU_ASSERT_EQUAL(res.status, PV_OK);
+	/* a ticket naming a slot that does not exist: dropped (the daemon
+	 * marks it taken), and the next ticket is served normally */
+	ring_pub(ring, &ok, t, ok.nslots + 7u);
+	for (i = 0; i < 500 && pv_load_acq(ve_ring_taken(ring, ok.nslots, t)) != t + 1u; i++)
+		usleep(1000);
+	CU_ASSERT_EQUAL(pv_load_acq(ve_ring_taken(ring, ok.nslots, t)), t + 1u);
+	t++;
 	CU_ASSERT_EQUAL_FATAL(ring_req(ring, &ok, t++, &d, &res), 0);
 	CU_ASSERT_EQUAL(res.status, PV_OK);
 	/* 400 garbage descriptors over garbage arenas */

@@ -64,11 +64,9 @@ static uint8_t *run_one(uint32_t op, int status, size_t state_cap, uint32_t len,
 	uint8_t st[64];
 	pv_req r;
 	ve_slot *s;
-	uint32_t i;
 
 	CU_ASSERT_FATAL(ring != NULL && in != NULL && out != NULL && copy != NULL);
-	for (i = 0; i < NSLOTS; i++)
-		ve_ring_slot(ring, NSLOTS, asz, i)->host.free_seq = i;
+	ve_ring_init(ring, NSLOTS, asz);
 	memset(&p, 0, sizeof p);
 	CU_ASSERT_EQUAL(pvp_attach(&p, ring, NSLOTS, asz + 4u, 0, PV_FUTEX_PRIVATE), PV_ERR_ARGS);
 	CU_ASSERT_EQUAL(pvp_attach(&p, ring, NSLOTS - 1u, asz, 0, PV_FUTEX_PRIVATE), PV_ERR_ARGS);
