@@ -244,6 +244,13 @@
 #      30 s over every op, then 30 s without RSA key generation
 #      (p11stress --exclude CKM_RSA_PKCS_KEY_PAIR_GEN), each op's mean and
 #      longest time
+#   72 a change to the ring's protocol (ring version 2, ticket entries
+#      apart from the slots): gpu_kat, gpu_ring, the blob / public-key /
+#      bad-input / thread-less / fork / session suites, e2e token-basic,
+#      daemon and ssh-login-daemon, the multi-process load (embedded and
+#      pvaultd), plan 71's two stresses, then p11bench P-256, SHA3-256 4
+#      KiB and RSA-2048 at 1 and 1,024 threads on A and on B (= $AB_B, the
+#      module before the change, swapped in as in 62)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -782,5 +789,33 @@ case "${1:-}" in
        echo "== $x"; head -2 "$OUT/summary-$x.txt"
        tar -xzOf "$OUT/logs-$x.tgz" --wildcards '*stress.log' | sed -n '/^mechanism/,$p' | sort -k6 -n -r | head -6
      done ;;
+  72) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=1 \
+        PV_UNIT_NAMES="engine_blob engine_pk p11pk p11_bad p11_nothreads pk_general pk_session" \
+        PV_E2E="token-basic daemon ssh-login-daemon" PV_E2E_LIMIT=100 \
+        PV_LOAD_SECS=8 PV_LOAD_LIMIT=45 PV_LOAD_CFGS="embedded:cuda:1:64 daemon:cuda:8:8"
+      timeout 300 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,e2e,load > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
+     grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"
+     for x in all no-rsa-keygen; do
+       (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
+        [ $x = no-rsa-keygen ] && export PV_STRESS_ARGS="--exclude CKM_RSA_PKCS_KEY_PAIR_GEN"
+        timeout 100 bash tests/gpu/run-device --bundle "$B" --phases stress > /dev/null 2>&1)
+       mv "$OUT/summary.txt" "$OUT/summary-$x.txt"; mv "$OUT/logs.tgz" "$OUT/logs-$x.tgz" 2>/dev/null
+       echo "== stress $x"; head -1 "$OUT/summary-$x.txt"
+       tar -xzOf "$OUT/logs-$x.tgz" --wildcards '*stress.log' | sed -n '/^mechanism/,$p' | sort -k6 -n -r | head -4
+     done
+     if [ -n "${AB_B:-}" ] && [ -f "$AB_B" ]; then
+       M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
+       cp "$M" /tmp/pv-module-a.so
+       for x in a b; do
+         case $x in a) cp /tmp/pv-module-a.so "$M" ;; b) cp "$AB_B" "$M" ;; esac
+         (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sha3-256-4k,rsa2048-sign \
+            PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=25
+          timeout 80 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+         echo "== $x"; grep -h '| token' "$OUT/summary.txt"
+         mv "$OUT/summary.txt" "$OUT/summary-bench-$x.txt"; rm -f "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
+       done
+       cp /tmp/pv-module-a.so "$M"
+     fi ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
