@@ -96,6 +96,44 @@ static void test_threads(void)
 	CU_ASSERT_EQUAL(done, NTHREADS * NITER * 3);
 }
 
+/* A long request holds its slot and nothing else (ring version 2): with an
+ * RSA-2048 key generation in flight on a 4-slot ring, blocking digests
+ * keep completing.  Under version 1 (ticket t in slot t mod nslots) the
+ * fourth digest after it waited for the key generation's slot, so at most
+ * 4 completed before it did. */
+static void test_long_request(void)
+{
+	static uint8_t blob[PV_PKBLOB_MAX], pub[PV_PK_PUB_MAX];
+	uint8_t msg[64], md[32], ref[32];
+	unsigned int l;
+	pv_vault *v;
+	pv_req g, r;
+	int n = 0, bad = 0;
+
+	ts_rand(msg, sizeof msg);
+	EVP_Digest(msg, sizeof msg, ref, &l, EVP_sha256(), NULL);
+	CU_ASSERT_EQUAL_FATAL(te_open_other(te_master, 32, 2, 4, 8192, &v), PV_OK);
+	pv_req_init(&g, PV_OP_GENERATE_PAIR, PV_MECH_RSA_KEY_PAIR_GEN);
+	g.new_len = 2048;
+	g.new_usage = PV_USE_SIGN;
+	ts_rand(g.new_id, sizeof g.new_id);
+	g.out = blob; g.out_cap = sizeof blob;
+	g.out2 = pub; g.out2_cap = sizeof pub;
+	CU_ASSERT_EQUAL_FATAL(pv_vault_submit(v, &g), PV_OK);
+	while (!pv_vault_done(v, &g)) {
+		pv_req_init(&r, PV_OP_DIGEST, PV_MECH_SHA256);
+		r.in = msg; r.in_len = sizeof msg; r.out = md; r.out_cap = sizeof md;
+		if (pv_vault_call(v, &r) != PV_OK || r.out_len != 32 || memcmp(md, ref, 32) != 0)
+			bad++;
+		n++;
+	}
+	CU_ASSERT_EQUAL(pv_vault_wait(v, &g), PV_OK);
+	printf("\n  %d digests while one RSA-2048 key generation ran (4 slots), %d bad ", n, bad);
+	CU_ASSERT(n >= 16);
+	CU_ASSERT_EQUAL(bad, 0);
+	pv_vault_close(v);
+}
+
 /* A full ring: try_submit answers BUSY while the slot it needs is held by
  * an unfinished request, and completes finished ones on the owner's behalf
  * (so it may also succeed); every result stays right either way. */
@@ -238,6 +276,7 @@ int main(void)
 	s = CU_add_suite("engine_threads", NULL, NULL);
 	CU_add_test(s, "8 threads x many requests, all checked", test_threads);
 	CU_add_test(s, "ring full -> try_submit BUSY", test_busy);
+	CU_add_test(s, "a long request holds only its slot", test_long_request);
 	CU_add_test(s, "forked child is refused", test_fork);
 	CU_add_test(s, "the process id after fork and clone", test_pid_after_fork);
 	CU_add_test(s, "CPU backend: engine states per slot in the caller mode", test_cpu_defaults);
