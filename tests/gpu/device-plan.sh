@@ -249,8 +249,8 @@
 #      bad-input / thread-less / fork / session suites, e2e token-basic,
 #      daemon and ssh-login-daemon, the multi-process load (embedded and
 #      pvaultd), plan 71's two stresses, then p11bench P-256, SHA3-256 4
-#      KiB and RSA-2048 at 1 and 1,024 threads on A and on B (= $AB_B, the
-#      module before the change, swapped in as in 62)
+#      KiB and RSA-2048 at 1 and 1,024 threads on A, B, A, B (ab_swap;
+#      B = $AB_B, the module before the change)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -804,18 +804,7 @@ case "${1:-}" in
        echo "== stress $x"; head -1 "$OUT/summary-$x.txt"
        tar -xzOf "$OUT/logs-$x.tgz" --wildcards '*stress.log' | sed -n '/^mechanism/,$p' | sort -k6 -n -r | head -4
      done
-     if [ -n "${AB_B:-}" ] && [ -f "$AB_B" ]; then
-       M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
-       cp "$M" /tmp/pv-module-a.so
-       for x in a b; do
-         case $x in a) cp /tmp/pv-module-a.so "$M" ;; b) cp "$AB_B" "$M" ;; esac
-         (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=p256-sign,sha3-256-4k,rsa2048-sign \
-            PV_BENCH_THREADS=1,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=25
-          timeout 80 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
-         echo "== $x"; grep -h '| token' "$OUT/summary.txt"
-         mv "$OUT/summary.txt" "$OUT/summary-bench-$x.txt"; rm -f "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
-       done
-       cp /tmp/pv-module-a.so "$M"
-     fi ;;
+     ab_swap p256-sign,sha3-256-4k,rsa2048-sign 1,1024 25
+     cat "$OUT/summary-ab.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
