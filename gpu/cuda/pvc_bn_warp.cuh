@@ -738,6 +738,32 @@ __host__ __device__ static inline int pvcw_hook_modexp2(uint32_t *x1, const uint
 #endif
 }
 
+/* Trial division of a prime candidate (kc_prime.c's hook): lane L takes
+ * the small primes L, L + 32, ...; the candidate passes when it passes on
+ * every lane (a vote of the whole warp, so every lane gets the answer). */
+__host__ __device__ static inline int pvcw_hook_split(size_t nl, uint32_t *first, uint32_t *step)
+{
+#ifdef __CUDA_ARCH__
+	if (!pvcw_on(nl))
+		return 0;
+	*first = pvcw_lane();
+	*step = 32u;
+	return 1;
+#else
+	(void)nl; (void)first; (void)step;
+	return 0;
+#endif
+}
+
+__host__ __device__ static inline uint32_t pvcw_hook_all(uint32_t ok)
+{
+#ifdef __CUDA_ARCH__
+	return __all_sync(PVCW_ALL, ok != 0u) ? 1u : 0u;
+#else
+	return ok;
+#endif
+}
+
 /* CTR over n full blocks (kc_ctr.c's hook), defined in pvc_ctr_warp.cuh
  * after the core (it calls the block cipher). */
 struct kc_bc;
@@ -763,6 +789,8 @@ __host__ __device__ static int pvcw_hook_ghash_pw(uint8_t y[16], const uint8_t (
 #define KC_BN_COOP_MODEXP(x, e, ebits, r2, m, nl, m0i) pvcw_hook_modexp(x, e, ebits, r2, m, nl, m0i)
 #define KC_BN_COOP_MODEXP_PUB(x, e, r2, m, nl, m0i) pvcw_hook_modexp_pub(x, e, r2, m, nl, m0i)
 #define KC_BN_COOP_R2(r2, m, nl, m0i, from) pvcw_hook_r2(r2, m, nl, m0i, from)
+#define KC_PRIME_COOP_SPLIT(nl, first, step) pvcw_hook_split(nl, first, step)
+#define KC_PRIME_COOP_ALL(ok) pvcw_hook_all(ok)
 #define KC_RSA_COOP_PREP_POST(cw, qb, db, rnd, bits, hl) pvcw_hook_prep_post(cw, qb, db, rnd, bits, hl)
 #define KC_RSA_COOP_PREP_TAKE(m, ex, px, r2, m0ip) pvcw_hook_prep_take(m, ex, px, r2, m0ip)
 

@@ -10,8 +10,9 @@
  *
  * Shape: a grid of (multiprocessors x resident blocks) blocks that never
  * return while the vault is open; one request per block (thread 0 runs
- * it, or for RSA and ECDSA/SM2 signing, large GCM/CTR/ECB messages and
- * SHA-3 all of warp 0 with warp 1 as its helper: pvc_lanes,
+ * it, or for RSA (key generation too) and ECDSA/SM2 signing, large
+ * GCM/CTR/ECB messages and SHA-3 all of warp 0 with warp 1 as its
+ * helper: pvc_lanes,
  * pvc_bn_warp.cuh, pvc_ec_warp.cuh, pvc_ctr_warp.cuh,
  * pvc_keccak_warp.cuh; the block moves its
  * data), one block of the grid is
@@ -292,17 +293,19 @@ __device__ static inline bool pvc_keccak(const ve_desc *d)
 	return (digest || mac) && d->in.len >= PVC_KECCAK_WARP_MIN;
 }
 
-/* An RSA mechanism: its request runs on two warps (pvc_lanes) and its
- * block skips the gather (pvc_sm_gather) */
+/* An RSA mechanism (key-pair generation included): its request runs on
+ * two warps (pvc_lanes) and its block skips the gather (pvc_sm_gather) */
 __device__ static inline bool pvc_rsa(const ve_desc *d)
 {
-	return d->mech >= PV_MECH_RSA_PKCS && d->mech <= PV_MECH_RSA_X_509;
+	return d->mech >= PV_MECH_RSA_KEY_PAIR_GEN && d->mech <= PV_MECH_RSA_X_509;
 }
 
 /* Lanes of warp 0 that run a request: RSA requests run on all 32 with
  * identical data, so that kc_bn's Montgomery arithmetic is done by the
  * warp, and warp 1 computes the second CRT half beside it (mode 2 of
- * pvc_bn_warp.cuh); ECDSA and SM2 signatures too, so that k*G is computed
+ * pvc_bn_warp.cuh); an RSA key-pair generation too (its candidates'
+ * trial division split over the lanes, Miller-Rabin's exponentiations
+ * and the pairwise check the warp's); ECDSA and SM2 signatures too, so that k*G is computed
  * by the warp (pvc_ec_warp.cuh; warp 1 only waits for the release);
  * AES/SM4 GCM, CTR and ECB encrypt/decrypt (any phase) with
  * PVC_SYM_WARP_MIN bytes of input or more, so that CTR, ECB and GHASH are
@@ -317,7 +320,8 @@ __device__ static __noinline__ uint32_t pvc_lanes(const ve_desc *d)
 {
 	const bool rsa = pvc_rsa(d);
 	const bool op = d->op == PV_OP_SIGN || d->op == PV_OP_VERIFY ||
-	                d->op == PV_OP_ENCRYPT || d->op == PV_OP_DECRYPT;
+	                d->op == PV_OP_ENCRYPT || d->op == PV_OP_DECRYPT ||
+	                d->op == PV_OP_GENERATE_PAIR;
 	const bool ecsign = (d->mech == PV_MECH_ECDSA || d->mech == PV_MECH_SM2_SIGN) &&
 	                    d->op == PV_OP_SIGN;
 	const bool symmech = d->mech == PV_MECH_AES_GCM || d->mech == PV_MECH_SM4_GCM ||

@@ -251,6 +251,12 @@
 #      pvaultd), plan 71's two stresses, then p11bench P-256, SHA3-256 4
 #      KiB and RSA-2048 at 1 and 1,024 threads on A, B, A, B (ab_swap;
 #      B = $AB_B, the module before the change)
+#   73 RSA key generation on the warp: gpu_kat, gpu_bench keygen (fixed
+#      seeds: 3 of 2,048 bits on the warp and on one thread, 3,072 and
+#      4,096 on the warp, each key compared with the host's), the
+#      public-key and oracle suites (engine_pk, p11pk, pk_general,
+#      p11_oracle), e2e token-basic and pubkey, the 60 s stress of 64
+#      threads with each op's mean and longest time
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -806,5 +812,16 @@ case "${1:-}" in
      done
      ab_swap p256-sign,sha3-256-4k,rsa2048-sign 1,1024 25
      cat "$OUT/summary-ab.txt" ;;
+  73) (export PV_KAT_LIMIT=40 PV_GPU_BENCH_ONLY=keygen PV_GPU_BENCH_LIMIT=150 PV_P11BENCH=0 \
+        PV_UNIT_SUITES="" PV_UNIT_LIMIT=240 PV_UNIT_TIMEOUT_SCALE=1 \
+        PV_UNIT_NAMES="engine_pk p11pk pk_general p11_oracle" PV_E2E="token-basic pubkey" PV_E2E_LIMIT=100
+      timeout 420 bash tests/gpu/run-device --bundle "$B" --phases kat,bench,unit,e2e > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
+     cat "$OUT/summary-checks.txt"
+     tar -xzOf "$OUT/logs-checks.tgz" --wildcards '*gpu_bench-keygen.log' | grep '^keygen'
+     (export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150
+      timeout 160 bash tests/gpu/run-device --bundle "$B" --phases stress > /dev/null 2>&1)
+     head -1 "$OUT/summary.txt"
+     tar -xzOf "$OUT/logs.tgz" --wildcards '*stress.log' | sed -n '/^mechanism/,$p' | sort -k6 -n -r | head -5 ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -26,7 +26,7 @@
  * on 1, 8 and 16 threads (the producer's copies of a request); and a
  * caller's 1 MiB buffers to the GPU by the copy engine, registered,
  * staged through a pinned buffer or pageable (hr_thread).
- * usage: gpu_bench [scale [latency|pk|pkhost|sig|pcie|mm|ecload|veload]]
+ * usage: gpu_bench [scale [latency|pk|pkhost|sig|pcie|mm|keygen|ecload|veload]]
  *   scale 1 = default sizes; 0.1 for a quick run;
  *   latency  the lone-request round trip alone;
  *   pk       the public-key kernel-only rates alone;
@@ -46,6 +46,11 @@
  *            VL_REPS 8: four requests per block; VL_SYNC 16: all blocks
  *            start each request together; VL_RSA 32: RSA-2048 instead
  *            of P-256);
+ *   keygen [n [bits]]  RSA key generation from n fixed seeds on the
+ *            vault's warp shape and, up to 2,048 bits, on one thread, each
+ *            key compared with the host's from the same seed (exit 1 on a
+ *            difference), milliseconds per key; without n: 3 seeds of
+ *            2,048 bits, one of 3,072 and one of 4,096;
  *   mm       the warp Montgomery product alone (pvc_bn_warp.cuh): cycles
  *            per product and per step for one limb per lane (32 limbs) and
  *            two (64 limbs), and a 1,088-bit exponentiation mod a 1,024-bit
@@ -1326,6 +1331,100 @@ __global__ void __launch_bounds__(64, 8) k_mm_exp2_lb(const uint32_t *m, uint32_
 	mm_exp_warp(m, x, e, ebits, r2, m0i, nl, warps, cyc);
 }
 
+/* RSA key-pair generation from a fixed seed, on the vault kernel's shape
+ * for it (mode 2: warp 0 runs kc_rsa_keygen on all lanes with identical
+ * data, warp 1 serves the pairwise check's second exponentiation) or on
+ * thread 0 alone (mode 0).  The same seed must give the host's key. */
+__global__ void __launch_bounds__(64, 8) k_keygen(const uint8_t *seed, uint32_t bits, uint32_t mode,
+                                                  kc_rsa_priv *out, int *rc)
+{
+	pvcw_mode(mode);
+	if (mode == 2u && threadIdx.x >= 32u) {
+		pvcw_helper();
+		return;
+	}
+	if (threadIdx.x >= (mode ? 32u : 1u))
+		return;
+	kc_drbg d;
+	kc_rsa_priv sk;
+	kc_wipe(&sk, sizeof sk);
+	int r = kc_drbg_init(&d, seed, 32, (const uint8_t *)"gpu_bench keygen", 16, NULL, 0);
+	if (r == PV_OK)
+		r = kc_rsa_keygen(&d, bits, 65537, &sk);
+	if (mode == 2u)
+		pvcw_release();
+	if (threadIdx.x == 0u) {
+		*out = sk;
+		*rc = r;
+	}
+	kc_drbg_clear(&d);
+	kc_wipe(&sk, sizeof sk);
+}
+
+/* "keygen [n [bits]]": n seeds, each generated on the host, on the warp
+ * shape and (up to 2,048 bits) on one thread; every key compared with the
+ * host's.  Returns the number of differences or failures. */
+static int keygen_bench(uint32_t n, uint32_t bits)
+{
+	uint8_t *dseed;
+	kc_rsa_priv *dk, host, got;
+	int *drc, bad = 0;
+	cudaEvent_t e0, e1;
+	double sum[2] = { 0, 0 }, hsum = 0;
+	uint32_t runs[2] = { 0, 0 };
+	CK(cudaMalloc(&dseed, 32));
+	CK(cudaMalloc(&dk, sizeof(kc_rsa_priv)));
+	CK(cudaMalloc(&drc, sizeof(int)));
+	CK(cudaEventCreate(&e0));
+	CK(cudaEventCreate(&e1));
+	for (uint32_t k = 0; k < n; k++) {
+		uint8_t seed[32];
+		kc_drbg d;
+		for (int j = 0; j < 32; j++)
+			seed[j] = (uint8_t)(k * 131u + (uint32_t)j * 29u + 7u);
+		double t0 = now_s();
+		int hrc = kc_drbg_init(&d, seed, 32, (const uint8_t *)"gpu_bench keygen", 16, NULL, 0);
+		if (hrc == PV_OK)
+			hrc = kc_rsa_keygen(&d, bits, 65537, &host);
+		kc_drbg_clear(&d);
+		double hms = 1e3 * (now_s() - t0);
+		hsum += hms;
+		CK(cudaMemcpy(dseed, seed, 32, cudaMemcpyHostToDevice));
+		for (uint32_t mode = 2u;; mode = 0u) {
+			int rc = -1;
+			float ms = 0;
+			CK(cudaMemset(dk, 0, sizeof(kc_rsa_priv)));
+			CK(cudaEventRecord(e0));
+			k_keygen<<<1, 64>>>(dseed, bits, mode, dk, drc);
+			CK(cudaEventRecord(e1));
+			CK(cudaEventSynchronize(e1));
+			CK(cudaGetLastError());
+			CK(cudaEventElapsedTime(&ms, e0, e1));
+			CK(cudaMemcpy(&got, dk, sizeof got, cudaMemcpyDeviceToHost));
+			CK(cudaMemcpy(&rc, drc, sizeof rc, cudaMemcpyDeviceToHost));
+			const bool same = hrc == PV_OK && rc == PV_OK && memcmp(&got, &host, sizeof got) == 0;
+			printf("keygen RSA-%u seed %u: host %.1f ms, %s %.1f ms, %s\n", bits, k, hms,
+			       mode ? "warp" : "one thread", (double)ms, same ? "the host's key" : "DIFFERENT");
+			bad += !same;
+			sum[mode ? 0 : 1] += ms;
+			runs[mode ? 0 : 1]++;
+			if (mode == 0u || bits > 2048u)
+				break;
+		}
+		kc_wipe(&host, sizeof host);
+		kc_wipe(&got, sizeof got);
+	}
+	printf("keygen RSA-%u mean of %u: host (one core) %.1f ms, warp %.1f ms", bits, n, hsum / n,
+	       runs[0] ? sum[0] / runs[0] : 0.0);
+	if (runs[1])
+		printf(", one thread %.1f ms", sum[1] / runs[1]);
+	printf("; %s\n", bad ? "FAILED" : "every key the host's");
+	CK(cudaFree(dseed));
+	CK(cudaFree(dk));
+	CK(cudaFree(drc));
+	return bad;
+}
+
 static int mm_bench(void)
 {
 	uint32_t hm[64], hx[64], he[34], hr2[32], got[64], want[64], t[64];
@@ -1884,6 +1983,17 @@ int main(int argc, char **argv)
 	if (argc > 2 && strcmp(argv[2], "mm") == 0) {
 		printf("gpu_bench: %s, warp Montgomery products, one warp\n", why);
 		return mm_bench();
+	}
+	/* "keygen [n [bits]]": RSA key generation, the warp shape against one
+	 * thread and the host, from fixed seeds */
+	if (argc > 2 && strcmp(argv[2], "keygen") == 0) {
+		printf("gpu_bench: %s, RSA key generation\n", why);
+		if (argc > 3)
+			return keygen_bench((uint32_t)atoi(argv[3]), argc > 4 ? (uint32_t)atoi(argv[4]) : 2048u) ? 1 : 0;
+		int bad = keygen_bench(3, 2048);
+		bad += keygen_bench(1, 3072);
+		bad += keygen_bench(1, 4096);
+		return bad ? 1 : 0;
 	}
 	/* "sig": signatures through the ring, without PKCS#11 */
 	if (argc > 2 && strcmp(argv[2], "sig") == 0) {

@@ -61,17 +61,26 @@ KC_PRIV uint32_t kc_prime_mod_sp(const uint32_t *x, size_t nl, uint32_t sp, uint
 	return r;
 }
 
+/* The vault kernel's warp shares the table out (pvc_bn_warp.cuh): when
+ * KC_PRIME_COOP_SPLIT(nl, &first, &step) is 1 this thread takes entries
+ * first, first + step, ... and KC_PRIME_COOP_ALL(ok) is the AND of every
+ * thread's ok. */
+#ifndef KC_PRIME_COOP_SPLIT
+#define KC_PRIME_COOP_SPLIT(nl, first, step) 0
+#define KC_PRIME_COOP_ALL(ok) (ok)
+#endif
+
 /* ctl 1 if no small prime divides x (x larger than every small prime);
  * all residues are computed (no early exit). */
 KC_PRIV uint32_t kc_prime_trial(const uint32_t *x, size_t nl)
 {
-	uint32_t ok = 1;
-	size_t i;
-	for (i = 0; i < KC_PRIME_NSMALL; i++) {
+	uint32_t ok = 1, first = 0, step = 1, i;
+	const int coop = KC_PRIME_COOP_SPLIT(nl, &first, &step);
+	for (i = first; i < KC_PRIME_NSMALL; i += step) {
 		uint32_t sp = kc_prime_small(i);
 		ok &= kc_ctl_neq32(kc_prime_mod_sp(x, nl, sp, 0xffffffffu / sp), 0);
 	}
-	return ok;
+	return coop ? KC_PRIME_COOP_ALL(ok) : ok;
 }
 
 KC_API uint32_t kc_prime_mr_rounds(uint32_t pbits)
