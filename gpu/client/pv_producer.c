@@ -4,6 +4,7 @@
 #include "gpu/engine/ve_ring.h"
 #include "gpu/host/pv_bulk.h"
 #include "gpu/host/pv_futex.h"
+#include "gpu/host/pv_slots.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -91,17 +92,7 @@ static int reap(pv_producer *p, uint32_t si, uint32_t t, const pv_req *self);
 /* A free slot of the pool, marked busy; UINT32_MAX if none. */
 static uint32_t take_slot(pv_producer *p)
 {
-	uint32_t i, k, m = p->nslots - 1u;
-
-	i = atomic_fetch_add_explicit(&p->next_slot, 1u, memory_order_relaxed);
-	for (k = 0; k < p->nslots; k++, i++) {
-		uint32_t zero = 0;
-		if (atomic_load_explicit(&p->slot_busy[i & m], memory_order_relaxed) == 0u &&
-		    atomic_compare_exchange_strong_explicit(&p->slot_busy[i & m], &zero, 1u,
-		        memory_order_acquire, memory_order_relaxed))
-			return i & m;
-	}
-	return UINT32_MAX;
+	return pv_slot_take(p->slot_busy, p->nslots, &p->next_slot);
 }
 
 /* Give slot si back; wake a producer that sleeps for one (the fence
@@ -109,7 +100,7 @@ static uint32_t take_slot(pv_producer *p)
  * here or sees slot_gen move). */
 static void give_slot(pv_producer *p, uint32_t si)
 {
-	atomic_store_explicit(&p->slot_busy[si], 0u, memory_order_release);
+	pv_slot_give(p->slot_busy, si);
 	atomic_fetch_add(PV_AW(&p->slot_gen), 1u);
 	atomic_thread_fence(memory_order_seq_cst);
 	if (atomic_load_explicit(&p->slot_sleepers, memory_order_relaxed) != 0u)

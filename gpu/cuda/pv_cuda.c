@@ -37,6 +37,7 @@
 #include "gpu/cuda/pvc_kernel.h"
 #include "gpu/cuda/pvc_ring.h"
 #include "gpu/host/pv_futex.h"
+#include "gpu/host/pv_slots.h"
 
 #define PVC_MAX_SLOTS 65536u
 #define PVC_MAX_ARENA_BYTES ((size_t)8 << 30)
@@ -64,8 +65,8 @@ struct pv_cuda {
 	uint32_t nslots, slot_arena;
 
 	uint32_t prod;             /* producer ticket counter (host only)    */
-	uint32_t next_slot;        /* where the next search for a free slot starts */
-	uint32_t *slot_busy;       /* per slot: 1 while a request holds it   */
+	_Atomic uint32_t next_slot; /* where the next search for a free slot starts */
+	_Atomic uint32_t *slot_busy; /* per slot: 1 while a request holds it (pv_slots.h) */
 	uint32_t *slot_ticket;     /* per slot: the ticket of its request    */
 	uint32_t *arena_used;      /* per slot: bytes the producer filled    */
 
@@ -374,7 +375,7 @@ static void pvc_free_host(pv_cuda *v)
 	pvc_unhold(v->dev);
 	free(v->arena_used);
 	free(v->seen_done);
-	free(v->slot_busy);
+	free((void *)v->slot_busy);
 	free(v->slot_ticket);
 	pthread_mutex_destroy(&v->why_mu);
 	free(v);
@@ -415,7 +416,7 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	v->slot_arena = sa;
 	v->arena_used = (uint32_t *)calloc(ns, sizeof(uint32_t));
 	v->seen_done = (uint32_t *)calloc(ns, sizeof(uint32_t));
-	v->slot_busy = (uint32_t *)calloc(ns, sizeof(uint32_t));
+	v->slot_busy = (_Atomic uint32_t *)calloc(ns, sizeof *v->slot_busy);
 	v->slot_ticket = (uint32_t *)calloc(ns, sizeof(uint32_t));
 	if (v->arena_used == NULL || v->seen_done == NULL || v->slot_busy == NULL || v->slot_ticket == NULL) {
 		pvc_free_host(v);
@@ -715,8 +716,7 @@ int pv_cuda_info_get(pv_cuda *v, pv_cuda_info *info)
 static int pvc_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32_t arena_len,
                       uint32_t *handle, int block)
 {
-	const uint32_t m = v != NULL ? v->nslots - 1u : 0u;
-	uint32_t t, i = 0, k;
+	uint32_t t, i;
 	unsigned spins = 0;
 	ve_tix *e;
 	ve_slot *s;
@@ -726,24 +726,13 @@ static int pvc_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32
 	if (arena_len > v->slot_arena)
 		return PV_ERR_DATA_LEN;
 	/* a free slot (ve_ring.h step 1) */
-	for (;;) {
-		uint32_t zero = 0;
-		i = __atomic_fetch_add(&v->next_slot, 1u, __ATOMIC_RELAXED);
-		for (k = 0; k <= m; k++, i++)
-			if (__atomic_compare_exchange_n(&v->slot_busy[i & m], &zero, 1u, 0,
-			                                __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-				break;
-			else
-				zero = 0;
-		if (k <= m)
-			break;
+	while ((i = pv_slot_take(v->slot_busy, v->nslots, &v->next_slot)) == UINT32_MAX) {
 		if (ld_acq(&v->gst->exited))
 			return PV_ERR_SEALED;
 		if (!block)
 			return PV_ERR_BUSY;
 		pvc_relax(&spins);
 	}
-	i &= m;
 	s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, i);
 	memcpy(&s->desc, d, sizeof *d);
 	if (arena_len > 0)
@@ -798,7 +787,7 @@ int pv_cuda_wait(pv_cuda *v, uint32_t h, ve_result *res, uint8_t *arena_out, uin
 		used = out_len;
 	explicit_bzero(ve_slot_arena(s), used);
 	explicit_bzero(&s->desc, sizeof s->desc);
-	__atomic_store_n(&v->slot_busy[h], 0u, __ATOMIC_RELEASE);
+	pv_slot_give(v->slot_busy, h);
 	return res->status;
 }
 

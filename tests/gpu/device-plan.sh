@@ -257,6 +257,9 @@
 #      public-key and oracle suites (engine_pk, p11pk, pk_general,
 #      p11_oracle), e2e token-basic and pubkey, the 60 s stress of 64
 #      threads with each op's mean and longest time
+#   74 the producers' slot search (pv_slots.h): gpu_ring, then gpu_bench's
+#      default run (kernel-only and through-the-ring rows) on A, B, A, B
+#      with B = build-devpack/gpu_bench-b (the program before the change)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -823,5 +826,17 @@ case "${1:-}" in
       timeout 160 bash tests/gpu/run-device --bundle "$B" --phases stress > /dev/null 2>&1)
      head -1 "$OUT/summary.txt"
      tar -xzOf "$OUT/logs.tgz" --wildcards '*stress.log' | sed -n '/^mechanism/,$p' | sort -k6 -n -r | head -5 ;;
+  74) (export PV_RING_LIMIT=60; timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
+     head -1 "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     G=/tmp/pv-bundle/build-dev/tests/gpu/gpu_bench
+     cp "$G" /tmp/pv-gpu-bench-a
+     for x in a1 b1 a2 b2; do
+       case $x in a*) cp /tmp/pv-gpu-bench-a "$G" ;; b*) cp build-devpack/gpu_bench-b "$G" ;; esac
+       (export PV_GPU_BENCH_ONLY=all PV_GPU_BENCH_LIMIT=90 PV_P11BENCH=0
+        timeout 100 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench --scale 0.3 > /dev/null 2>&1)
+       echo "== $x"; grep 'end-to-end\|latency ' "$OUT/summary.txt"
+       rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     done
+     cp /tmp/pv-gpu-bench-a "$G" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
