@@ -260,6 +260,10 @@
 #   74 the producers' slot search (pv_slots.h): gpu_ring, then gpu_bench's
 #      default run (kernel-only and through-the-ring rows) on A, B, A, B
 #      with B = build-devpack/gpu_bench-b (the program before the change)
+#   75 what plan 60 runs and runs 152-154 did not, in one call: e2e
+#      openssl, ssh-login, nss, gnutls, provision, then the Wycheproof
+#      suites (engine_pk_wycheproof, p11pk_wycheproof) and p11pk_keyref,
+#      engine_open, p11_bad, pk_session
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -838,5 +842,9 @@ case "${1:-}" in
        rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
      done
      cp /tmp/pv-gpu-bench-a "$G" ;;
+  75) export PV_UNIT_SUITES="" PV_UNIT_LIMIT=170 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="engine_pk_wycheproof p11pk_wycheproof p11pk_keyref engine_open p11_bad pk_session" \
+       PV_E2E="openssl ssh-login nss gnutls provision" PV_E2E_LIMIT=100
+     exec timeout 280 bash tests/gpu/run-device --bundle "$B" --phases e2e,unit ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
