@@ -288,6 +288,21 @@ ab_bench() (
 # module (A) and $AB_B's swapped in (B), A, B, A, B (the bundle must be
 # unpacked in /tmp/pv-bundle by an earlier run-device); the token and
 # execute rows into $OUT/summary-ab.txt.  Without AB_B, a line says so.
+# stress_keygen_pair: the 64-thread stress for 30 s over every op, then
+# without RSA key generation ($OUT/summary-{all,no-rsa-keygen}.txt, logs
+# likewise); prints each run's line and its six longest ops
+stress_keygen_pair() {
+  local x
+  for x in all no-rsa-keygen; do
+    (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
+     [ $x = no-rsa-keygen ] && export PV_STRESS_ARGS="--exclude CKM_RSA_PKCS_KEY_PAIR_GEN"
+     timeout 100 bash tests/gpu/run-device --bundle "$B" --phases stress > /dev/null 2>&1)
+    mv "$OUT/summary.txt" "$OUT/summary-$x.txt"; mv "$OUT/logs.tgz" "$OUT/logs-$x.tgz" 2>/dev/null
+    echo "== stress $x"; head -2 "$OUT/summary-$x.txt"
+    tar -xzOf "$OUT/logs-$x.tgz" --wildcards '*stress.log' | sed -n '/^mechanism/,$p' | sort -k6 -n -r | head -6
+  done
+}
+
 ab_swap() {
   local M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so x
   if [ -z "${AB_B:-}" ] || [ ! -f "$AB_B" ]; then
@@ -794,14 +809,7 @@ case "${1:-}" in
      ab_swap "${AB_MECH:-p256-sign,sm2-sign}" 1,1024 25
      grep -v '^CKM_\|^C_\|^BENCH ring-P256 *[0-9]\|^BENCH ring-RSA2048 *[0-9]' "$OUT/summary-release.txt"
      cat "$OUT/summary-ab.txt" ;;
-  71) for x in all no-rsa-keygen; do
-       (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
-        [ $x = no-rsa-keygen ] && export PV_STRESS_ARGS="--exclude CKM_RSA_PKCS_KEY_PAIR_GEN"
-        timeout 100 bash tests/gpu/run-device --bundle "$B" --phases stress > /dev/null 2>&1)
-       mv "$OUT/summary.txt" "$OUT/summary-$x.txt"; mv "$OUT/logs.tgz" "$OUT/logs-$x.tgz" 2>/dev/null
-       echo "== $x"; head -2 "$OUT/summary-$x.txt"
-       tar -xzOf "$OUT/logs-$x.tgz" --wildcards '*stress.log' | sed -n '/^mechanism/,$p' | sort -k6 -n -r | head -6
-     done ;;
+  71) stress_keygen_pair ;;
   72) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=1 \
         PV_UNIT_NAMES="engine_blob engine_pk p11pk p11_bad p11_nothreads pk_general pk_session" \
         PV_E2E="token-basic daemon ssh-login-daemon" PV_E2E_LIMIT=100 \
@@ -809,14 +817,7 @@ case "${1:-}" in
       timeout 300 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,e2e,load > /dev/null 2>&1)
      mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
      grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"
-     for x in all no-rsa-keygen; do
-       (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
-        [ $x = no-rsa-keygen ] && export PV_STRESS_ARGS="--exclude CKM_RSA_PKCS_KEY_PAIR_GEN"
-        timeout 100 bash tests/gpu/run-device --bundle "$B" --phases stress > /dev/null 2>&1)
-       mv "$OUT/summary.txt" "$OUT/summary-$x.txt"; mv "$OUT/logs.tgz" "$OUT/logs-$x.tgz" 2>/dev/null
-       echo "== stress $x"; head -1 "$OUT/summary-$x.txt"
-       tar -xzOf "$OUT/logs-$x.tgz" --wildcards '*stress.log' | sed -n '/^mechanism/,$p' | sort -k6 -n -r | head -4
-     done
+     stress_keygen_pair
      ab_swap p256-sign,sha3-256-4k,rsa2048-sign 1,1024 25
      cat "$OUT/summary-ab.txt" ;;
   73) (export PV_KAT_LIMIT=40 PV_GPU_BENCH_ONLY=keygen PV_GPU_BENCH_LIMIT=150 PV_P11BENCH=0 \
