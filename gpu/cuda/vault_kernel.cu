@@ -305,8 +305,9 @@ __device__ static inline bool pvc_rsa(const ve_desc *d)
  * warp, and warp 1 computes the second CRT half beside it (mode 2 of
  * pvc_bn_warp.cuh); an RSA key-pair generation too (its candidates'
  * trial division split over the lanes, Miller-Rabin's exponentiations
- * and the pairwise check the warp's); ECDSA and SM2 signatures too, so that k*G is computed
- * by the warp (pvc_ec_warp.cuh; warp 1 only waits for the release);
+ * and the pairwise check the warp's); ECDSA and SM2 signatures too, so
+ * that k*G is computed by the warp (pvc_ec_warp.cuh; warp 1 only waits
+ * for the release);
  * AES/SM4 GCM, CTR and ECB encrypt/decrypt (any phase) with
  * PVC_SYM_WARP_MIN bytes of input or more, so that CTR, ECB and GHASH are
  * split over the lanes (pvc_ctr_warp.cuh; warp 1 only waits);

@@ -1419,6 +1419,8 @@ static int keygen_bench(uint32_t n, uint32_t bits)
 	if (runs[1])
 		printf(", one thread %.1f ms", sum[1] / runs[1]);
 	printf("; %s\n", bad ? "FAILED" : "every key the host's");
+	CK(cudaEventDestroy(e0));
+	CK(cudaEventDestroy(e1));
 	CK(cudaFree(dseed));
 	CK(cudaFree(dk));
 	CK(cudaFree(drc));
