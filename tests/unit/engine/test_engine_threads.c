@@ -2,13 +2,15 @@
  * test_engine_threads.c - 8 threads x many requests on one vault at once
  * (blocking calls and overlapping async submits, a small ring so slots are
  * reused constantly); every result is checked against OpenSSL.  Also ring
- * back-pressure (try_submit -> BUSY), fork detection and the CPU
- * backend's default sizes.
+ * back-pressure (try_submit -> BUSY), the producers' slot pool
+ * (gpu/host/pv_slots.h), fork detection and the CPU backend's default
+ * sizes.
  */
 #include "te_common.h"
 
 #include <openssl/hmac.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "gpu/host/pv_pid.h"
+#include "gpu/host/pv_slots.h"
 
 #define NTHREADS 8
 #define NITER 300
@@ -258,6 +261,61 @@ static void test_cpu_defaults(void)
 	}
 }
 
+/* The slot pool alone: every slot once, then none; a slot given back is
+ * the one taken next; and NTHREADS threads taking and giving back never
+ * hold one slot together (each holder counts itself in and out). */
+#define POOL 8u
+static _Atomic uint32_t pool_busy[POOL], pool_next, pool_holders[POOL];
+static int pool_bad[NTHREADS];
+
+static void *pool_worker(void *arg)
+{
+	int id = (int)(intptr_t)arg, i;
+	for (i = 0; i < 20000; i++) {
+		uint32_t si = pv_slot_take(pool_busy, POOL, &pool_next);
+		if (si == UINT32_MAX)
+			continue;               /* all held: try again */
+		if (si >= POOL || atomic_fetch_add(&pool_holders[si], 1u) != 0u) {
+			pool_bad[id]++;
+			continue;
+		}
+		if (i % 8 == 0)
+			sched_yield();          /* hold it while others run */
+		atomic_fetch_sub(&pool_holders[si], 1u);
+		pv_slot_give(pool_busy, si);
+	}
+	return NULL;
+}
+
+static void test_slot_pool(void)
+{
+	uint32_t seen = 0, i, si;
+	pthread_t th[NTHREADS];
+	int bad = 0;
+
+	for (i = 0; i < POOL; i++) {
+		si = pv_slot_take(pool_busy, POOL, &pool_next);
+		CU_ASSERT_FATAL(si < POOL);
+		CU_ASSERT_EQUAL(seen & (1u << si), 0u);
+		seen |= 1u << si;
+	}
+	CU_ASSERT_EQUAL(seen, (1u << POOL) - 1u);
+	CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL, &pool_next), UINT32_MAX);
+	pv_slot_give(pool_busy, 5u);
+	CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL, &pool_next), 5u);
+	for (i = 0; i < POOL; i++)
+		pv_slot_give(pool_busy, i);
+	for (i = 0; i < NTHREADS; i++)
+		CU_ASSERT_FATAL(pthread_create(&th[i], NULL, pool_worker, (void *)(intptr_t)i) == 0);
+	for (i = 0; i < NTHREADS; i++) {
+		pthread_join(th[i], NULL);
+		bad += pool_bad[i];
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	for (i = 0; i < POOL; i++)
+		CU_ASSERT_EQUAL(atomic_load(&pool_busy[i]), 0u);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -277,6 +335,7 @@ int main(void)
 	CU_add_test(s, "8 threads x many requests, all checked", test_threads);
 	CU_add_test(s, "ring full -> try_submit BUSY", test_busy);
 	CU_add_test(s, "a long request holds only its slot", test_long_request);
+	CU_add_test(s, "the slot pool: each slot to one holder", test_slot_pool);
 	CU_add_test(s, "forked child is refused", test_fork);
 	CU_add_test(s, "the process id after fork and clone", test_pid_after_fork);
 	CU_add_test(s, "CPU backend: engine states per slot in the caller mode", test_cpu_defaults);
