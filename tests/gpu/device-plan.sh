@@ -237,7 +237,8 @@
 #      the key-blob path: gpu_kat, gpu_ring, the blob / open / public-key /
 #      oracle suites, the 60 s stress of 64 threads, gpu_bench's default
 #      run (kernel-only rates of every benchmarked primitive, the ring's,
-#      PCIe) and sig, the p11bench sweep of plan 19; then p11bench P-256
+#      PCIe), sig and keygen (RSA key generation on the warp, each key
+#      the host's), the p11bench sweep of plan 19; then p11bench P-256
 #      and SM2 (AB_MECH) at 1 and 1,024 threads on A, B (= $AB_B, a module
 #      swapped in as in 62), A, B; without AB_B, no A/B
 #   71 where the longest stress times come from: the 64-thread stress for
@@ -800,7 +801,7 @@ case "${1:-}" in
   69) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=120 PV_UNIT_TIMEOUT_SCALE=1 \
         PV_UNIT_NAMES="engine_blob engine_open engine_pk engine_oracle p11_master p11pk" \
         PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 \
-        PV_GPU_BENCH_ONLY=all,sig PV_GPU_BENCH_LIMIT=200 PV_BENCH_SECS=2 \
+        PV_GPU_BENCH_ONLY=all,sig,keygen PV_GPU_BENCH_LIMIT=200 PV_BENCH_SECS=2 \
         PV_BENCH_THREADS=1,16,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_P11BENCH_LIMIT=330
       timeout 500 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,stress,bench --scale 0.3 > /dev/null 2>&1)
      for f in summary p11bench logs; do
@@ -808,6 +809,7 @@ case "${1:-}" in
      done
      ab_swap "${AB_MECH:-p256-sign,sm2-sign}" 1,1024 25
      grep -v '^CKM_\|^C_\|^BENCH ring-P256 *[0-9]\|^BENCH ring-RSA2048 *[0-9]' "$OUT/summary-release.txt"
+     tar -xzOf "$OUT/logs-release.tgz" --wildcards '*gpu_bench-keygen.log' | grep 'mean of\|DIFFERENT'
      cat "$OUT/summary-ab.txt" ;;
   71) stress_keygen_pair ;;
   72) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=1 \
