@@ -89,12 +89,6 @@ static int check_in(const void *ptr, size_t n)
 
 static int reap(pv_producer *p, uint32_t si, uint32_t t, const pv_req *self);
 
-/* A free slot of the pool, marked busy; UINT32_MAX if none. */
-static uint32_t take_slot(pv_producer *p)
-{
-	return pv_slot_take(p->slot_busy, p->nslots, &p->next_slot);
-}
-
 /* Give slot si back; wake a producer that sleeps for one (the fence
  * orders the store before the count's load: a sleeper either is counted
  * here or sees slot_gen move). */
@@ -174,7 +168,7 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 		if (lost != NULL && lost(arg))
 			return r->status = PV_ERR_REMOVED;
 		gen = atomic_load(PV_AW(&p->slot_gen));
-		if ((si = take_slot(p)) != UINT32_MAX)
+		if ((si = pv_slot_take(p->slot_busy, p->nslots, &p->next_slot)) != UINT32_MAX)
 			break;
 		if (reap_any(p))
 			continue;

@@ -17,7 +17,7 @@
  *                                      the worker (disjoint spans)
  *
  * Tickets give the order, slots hold the requests, and the two are apart:
- * ticket t's entry tix[t & (nslots-1)] names whichever slot its producer
+ * ticket t's entry tix[t & (2 nslots - 1)] names whichever slot its producer
  * took, and the entry is free again as soon as a worker has claimed t, not
  * when the request completes.  So a request that runs for seconds (a key
  * generation) holds its slot and nothing else: no producer waits behind
