@@ -89,6 +89,32 @@ static int check_in(const void *ptr, size_t n)
 
 static int reap(pv_producer *p, uint32_t si, uint32_t t, const pv_req *self);
 
+/* 1 if the worker may write d's output over its plaintext in the host
+ * arena (ve_ring.h out_at): an encryption with no other output. */
+static int overwrites_plaintext(const ve_desc *d)
+{
+	return d->op == PV_OP_ENCRYPT && d->in.len != 0 && d->out2.len == 0 && d->state_out.len == 0;
+}
+
+/* Inputs [0, n) of slot si to the worker's own copy (p->stage); then none
+ * of them stays in host memory: an encryption's plaintext is left where
+ * the worker writes the ciphertext over it, the rest is wiped now. */
+static void stage_inputs(pv_producer *p, ve_slot *s, uint32_t si, const ve_desc *d, uint32_t n)
+{
+	uint8_t *a = ve_slot_arena(s);
+
+	if (p->stage(p->stage_ctx, si, n) != PV_OK)
+		return;
+	if (overwrites_plaintext(d)) {
+		pv_bulk_wipe(a, d->in.off);
+		pv_bulk_wipe(a + d->in.off + d->in.len, n - d->in.off - d->in.len);
+		s->host.out_at = d->in.off;
+	} else {
+		pv_bulk_wipe(a, n);
+	}
+	s->host.staged_len = n;
+}
+
 /* Give slot si back; wake a producer that sleeps for one (the fence
  * orders the store before the count's load: a sleeper either is counted
  * here or sees slot_gen move). */
@@ -123,7 +149,7 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	ve_slot *s;
 	ve_tix *e;
 	uint8_t *a;
-	uint64_t pos = 0;
+	uint64_t pos = 0, in_end;
 	uint32_t t, si;
 	int rc = PV_OK;
 
@@ -153,8 +179,10 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	    (rc = lay(&d.salt, r->salt_len, &pos, p->slot_arena)) ||
 	    (rc = lay(&d.in, r->in_len, &pos, p->slot_arena)) ||
 	    (rc = lay(&d.in2, r->in2_len, &pos, p->slot_arena)) ||
-	    (rc = lay(&d.state, r->state_len, &pos, p->slot_arena)) ||
-	    (rc = lay(&d.out, r->out_cap, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.state, r->state_len, &pos, p->slot_arena)))
+		return r->status = rc;
+	in_end = pos;       /* the inputs come first */
+	if ((rc = lay(&d.out, r->out_cap, &pos, p->slot_arena)) ||
 	    (rc = lay(&d.out2, r->out2_cap, &pos, p->slot_arena)) ||
 	    (rc = lay(&d.state_out, r->state_out_cap, &pos, p->slot_arena)))
 		return r->status = rc;
@@ -195,7 +223,11 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	PUT(d.state, r->state);
 #undef PUT
 	s->desc = d;
-	s->host.rsv[0] = (uint32_t)pos;      /* bytes to wipe after completion */
+	s->host.wipe_len = (uint32_t)pos;    /* bytes to wipe after completion */
+	s->host.staged_len = 0;
+	s->host.out_at = d.out.off;
+	if (p->stage != NULL && in_end != 0 && in_end >= p->stage_min)
+		stage_inputs(p, s, si, &d, (uint32_t)in_end);
 
 	/* 2: the next ticket.  Its entry is free (ve_ring.h: the tickets not
 	 * yet claimed hold a slot each); the wait only covers a worker
@@ -240,17 +272,29 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
  * (docs/benchmarks.md).  The rest of that span (scratch), the inputs (the
  * plaintext), the state and every other op's outputs are wiped
  * (pv_bulk_wipe: explicit_bzero, or non-temporal stores from
- * PV_BULK_MIN bytes on). */
-static void wipe_arena(uint8_t *a, uint32_t used, const ve_desc *d, const ve_result *res)
+ * PV_BULK_MIN bytes on).  A staged request's inputs were wiped when they
+ * were staged; if its ciphertext went over its plaintext (out_at), only
+ * the plaintext the worker did not overwrite is left to wipe. */
+static void wipe_arena(uint8_t *a, const ve_slot_host *h, uint32_t used, const ve_desc *d,
+                       const ve_result *res)
 {
-	const uint64_t o = d->out.off, n = res->out_len;
+	const uint64_t n = res->out_len;
+	const int kept = d->op == PV_OP_ENCRYPT && res->status == PV_OK && n > 0 && n <= d->out.len;
+	uint64_t lo = 0, hi = used, at = d->out.off;
 
-	if (d->op == PV_OP_ENCRYPT && res->status == PV_OK && n > 0 && n <= d->out.len &&
-	    o + n <= used) {
-		pv_bulk_wipe(a, (size_t)o);
-		pv_bulk_wipe(a + o + n, (size_t)(used - o - n));
-	} else {
-		pv_bulk_wipe(a, used);
+	if (h->staged_len != 0 && h->out_at != d->out.off) {
+		lo = at = h->out_at;            /* = d->in.off: stage_inputs */
+		hi = lo + (kept && n > d->in.len ? n : d->in.len);
+	} else if (h->staged_len != 0) {
+		lo = h->staged_len;
+	}
+	if (hi > used)
+		hi = used;
+	if (kept && at >= lo && at + n <= hi) {
+		pv_bulk_wipe(a + lo, (size_t)(at - lo));
+		pv_bulk_wipe(a + at + n, (size_t)(hi - at - n));
+	} else if (hi > lo) {
+		pv_bulk_wipe(a + lo, (size_t)(hi - lo));
 	}
 }
 
@@ -271,7 +315,7 @@ static size_t take_out(uint8_t *dst, size_t cap, const uint8_t *src, uint32_t n,
 static int reap(pv_producer *p, uint32_t si, uint32_t t, const pv_req *self)
 {
 	ve_slot *s = ve_ring_slot(p->ring, p->nslots, p->slot_arena, si);
-	uint32_t zero = 0;
+	uint32_t zero = 0, out_at;
 	ve_result res;
 	ve_desc d;
 	pv_req *r;
@@ -291,17 +335,19 @@ static int reap(pv_producer *p, uint32_t si, uint32_t t, const pv_req *self)
 	res = s->dev.res;
 	d = s->desc;
 	a = ve_slot_arena(s);
+	/* where the worker put the out span's bytes (ve_ring.h out_at) */
+	out_at = s->host.staged_len != 0 ? s->host.out_at : d.out.off;
 	r->status = res.status;
 	r->out_len = res.out_len;
 	r->out2_len = res.out2_len;
 	r->state_out_len = res.state_len;
 	if (res.status == PV_OK) {
-		r->out_len = take_out(r->out, r->out_cap, a + d.out.off, res.out_len, d.out.len);
+		r->out_len = take_out(r->out, r->out_cap, a + out_at, res.out_len, d.out.len);
 		r->out2_len = take_out(r->out2, r->out2_cap, a + d.out2.off, res.out2_len, d.out2.len);
 		r->state_out_len = take_out(r->state_out, r->state_out_cap, a + d.state_out.off,
 		                            res.state_len, d.state_out.len);
 	}
-	wipe_arena(a, s->host.rsv[0] <= p->slot_arena ? s->host.rsv[0] : p->slot_arena, &d, &res);
+	wipe_arena(a, &s->host, s->host.wipe_len <= p->slot_arena ? s->host.wipe_len : p->slot_arena, &d, &res);
 	if (p->stats != NULL)
 		pvrs_add(p->stats, r->t_pub_, s->dev.t_claim, s->dev.t_done, pvrs_now());
 	atomic_fetch_sub(&p->inflight, 1u);

@@ -46,6 +46,14 @@ typedef struct pv_producer {
 	 * request just published (ticket t in slot) in the submitting thread */
 	void (*exec)(void *ctx, void *slot, uint32_t t);
 	void *exec_ctx;
+	/* set after pvp_attach by a backend whose worker keeps a private copy
+	 * of each slot's arena (CUDA: pv_cuda_stage): for a request with at
+	 * least stage_min bytes of inputs, copies arena bytes [0, bytes) of
+	 * slot there before the ticket is taken (ve_ring.h staged_len);
+	 * PV_OK, or an error (the request then goes as if unstaged) */
+	int (*stage)(void *ctx, uint32_t slot, uint32_t bytes);
+	void *stage_ctx;
+	uint32_t stage_min;
 } pv_producer;
 
 /* 1 when the worker is gone for good (pvaultd's connection dropped); the

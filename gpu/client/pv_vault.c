@@ -25,6 +25,8 @@
 #include "gpu/host/pv_pid.h"
 #include "gpu/host/pv_secmem.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +89,37 @@ static int open_cpu(const pv_conf *conf, const pv_cpu_params *p, pv_vault *v)
 }
 
 #ifdef PV_HAVE_CUDA
+/* Requests with this many bytes of inputs go to the GPU by the copy
+ * engine (pv_cuda_stage); below it the kernel loads them itself, which
+ * costs a small request less than a copy's round trip.
+ * $PIXELVAULT_CUDA_STAGE_MIN overrides it (bytes; 0: never). */
+#define PV_CUDA_STAGE_MIN (256u << 10)
+
+static int cuda_stage(void *ctx, uint32_t slot, uint32_t bytes)
+{
+	return pv_cuda_stage((pv_cuda *)ctx, slot, bytes);
+}
+
+static void set_stage(pv_vault *v)
+{
+	const char *e = getenv("PIXELVAULT_CUDA_STAGE_MIN");
+	unsigned long n = PV_CUDA_STAGE_MIN;
+	char *end = NULL;
+
+	if (e != NULL && e[0] != '\0') {
+		errno = 0;
+		n = strtoul(e, &end, 10);
+		if (errno != 0 || *end != '\0' || e[0] == '-' || n > UINT32_MAX) {
+			pv_log(PV_LOG_WARN, "PIXELVAULT_CUDA_STAGE_MIN=%s is not a byte count; using %u",
+			       e, PV_CUDA_STAGE_MIN);
+			n = PV_CUDA_STAGE_MIN;
+		}
+	}
+	v->pr.stage = n != 0 ? cuda_stage : NULL;
+	v->pr.stage_ctx = v->cuda;
+	v->pr.stage_min = (uint32_t)n;
+}
+
 /* master: 32 bytes or NULL (sealed, for the reason no_master). */
 static int open_cuda(int device, uint32_t nslots, uint32_t blocks_per_sm, const uint8_t *master,
                      int no_master, pv_vault *v)
@@ -125,7 +158,10 @@ static int open_cuda(int device, uint32_t nslots, uint32_t blocks_per_sm, const 
 	{
 		uint32_t ns, sa;
 		void *ring = pv_cuda_ring(v->cuda, &ns, &sa);
-		return vault_finish_open(v, ring, ns, sa, 1);
+		rc = vault_finish_open(v, ring, ns, sa, 1);
+		if (rc == PV_OK)
+			set_stage(v);
+		return rc;
 	}
 }
 #endif

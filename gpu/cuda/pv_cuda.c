@@ -42,6 +42,7 @@
 #define PVC_MAX_SLOTS 65536u
 #define PVC_MAX_ARENA_BYTES ((size_t)8 << 30)
 #define PVC_WAKERS 4u              /* watchdog + wakers, at most */
+#define PVC_STAGE_STREAMS 8u       /* streams for pv_cuda_stage's copies */
 
 struct pv_cuda {
 	int dev;
@@ -69,6 +70,8 @@ struct pv_cuda {
 	_Atomic uint32_t *slot_busy; /* per slot: 1 while a request holds it (pv_slots.h) */
 	uint32_t *slot_ticket;     /* per slot: the ticket of its request    */
 	uint32_t *arena_used;      /* per slot: bytes the producer filled    */
+	cudaStream_t stage_stream[PVC_STAGE_STREAMS]; /* non-blocking; slot % n */
+	cudaEvent_t *stage_done;   /* per slot: its pv_cuda_stage copy is done */
 
 	pthread_t wd[PVC_WAKERS];  /* watchdog (0) and wakers                */
 	struct pvc_waker { struct pv_cuda *v; uint32_t k, n; } wk[PVC_WAKERS];
@@ -351,6 +354,12 @@ static void pvc_release(pv_cuda *v)
 		(void)PVC_CK(v, cudaStreamDestroy(v->stream));
 	if (v->side != NULL)
 		(void)PVC_CK(v, cudaStreamDestroy(v->side));
+	for (uint32_t i = 0; i < PVC_STAGE_STREAMS; i++)
+		if (v->stage_stream[i] != NULL)
+			(void)PVC_CK(v, cudaStreamDestroy(v->stage_stream[i]));
+	for (uint32_t i = 0; v->stage_done != NULL && i < v->nslots; i++)
+		if (v->stage_done[i] != NULL)
+			(void)PVC_CK(v, cudaEventDestroy(v->stage_done[i]));
 }
 
 /* Devices (ordinal < 32) that serve a vault of this process: the vault
@@ -377,6 +386,7 @@ static void pvc_free_host(pv_cuda *v)
 	free(v->seen_done);
 	free((void *)v->slot_busy);
 	free(v->slot_ticket);
+	free(v->stage_done);
 	pthread_mutex_destroy(&v->why_mu);
 	free(v);
 }
@@ -418,7 +428,9 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	v->seen_done = (uint32_t *)calloc(ns, sizeof(uint32_t));
 	v->slot_busy = (_Atomic uint32_t *)calloc(ns, sizeof *v->slot_busy);
 	v->slot_ticket = (uint32_t *)calloc(ns, sizeof(uint32_t));
-	if (v->arena_used == NULL || v->seen_done == NULL || v->slot_busy == NULL || v->slot_ticket == NULL) {
+	v->stage_done = (cudaEvent_t *)calloc(ns, sizeof(cudaEvent_t));
+	if (v->arena_used == NULL || v->seen_done == NULL || v->slot_busy == NULL || v->slot_ticket == NULL ||
+	    v->stage_done == NULL) {
 		pvc_free_host(v);
 		return PV_ERR_NOMEM;
 	}
@@ -457,6 +469,11 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	CK(cudaStreamCreateWithFlags(&v->stream, cudaStreamNonBlocking));
 	CK(cudaStreamCreateWithFlags(&v->side, cudaStreamNonBlocking));
 	CK(cudaEventCreateWithFlags(&v->done, cudaEventDisableTiming));
+	/* pv_cuda_stage: its callers sleep until their copy is done */
+	for (uint32_t i = 0; i < PVC_STAGE_STREAMS; i++)
+		CK(cudaStreamCreateWithFlags(&v->stage_stream[i], cudaStreamNonBlocking));
+	for (uint32_t i = 0; i < ns; i++)
+		CK(cudaEventCreateWithFlags(&v->stage_done[i], cudaEventDisableTiming | cudaEventBlockingSync));
 
 	/* the ring: pinned, mapped, zeroed, initialised as ve_ring.h says */
 	v->ring_bytes = (size_t)ve_ring_bytes(ns, sa);
@@ -735,6 +752,7 @@ static int pvc_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32
 	}
 	s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, i);
 	memcpy(&s->desc, d, sizeof *d);
+	s->host.staged_len = 0;      /* nothing staged: the kernel copies it all */
 	if (arena_len > 0)
 		memcpy(ve_slot_arena(s), arena, arena_len);
 	v->arena_used[i] = arena_len;
@@ -789,6 +807,33 @@ int pv_cuda_wait(pv_cuda *v, uint32_t h, ve_result *res, uint8_t *arena_out, uin
 	explicit_bzero(&s->desc, sizeof s->desc);
 	pv_slot_give(v->slot_busy, h);
 	return res->status;
+}
+
+int pv_cuda_stage(pv_cuda *v, uint32_t slot, uint32_t bytes)
+{
+	cudaStream_t st;
+	int cur = -1, rc;
+
+	if (v == NULL || slot >= v->nslots || bytes == 0 || bytes > v->slot_arena || bytes % 16u != 0)
+		return PV_ERR_ARGS;
+	if (__atomic_load_n(&v->sealed, __ATOMIC_ACQUIRE))
+		return PV_ERR_DEVICE;
+	/* the calling thread's current device may be the application's own */
+	if (cudaGetDevice(&cur) != cudaSuccess)
+		cur = -1;
+	if (cur != v->dev && (rc = PVC_CK(v, cudaSetDevice(v->dev))) != PV_OK)
+		return rc;
+	st = v->stage_stream[slot % PVC_STAGE_STREAMS];
+	rc = PVC_CK(v, cudaMemcpyAsync(v->darena + (size_t)slot * v->slot_arena,
+	                               ve_slot_arena(ve_ring_slot(v->ring, v->nslots, v->slot_arena, slot)),
+	                               bytes, cudaMemcpyHostToDevice, st));
+	if (rc == PV_OK)
+		rc = PVC_CK(v, cudaEventRecord(v->stage_done[slot], st));
+	if (rc == PV_OK)
+		rc = PVC_CK(v, cudaEventSynchronize(v->stage_done[slot]));
+	if (cur >= 0 && cur != v->dev)
+		(void)cudaSetDevice(cur);
+	return rc;
 }
 
 int pv_cuda_debug_staging_wiped(pv_cuda *v)

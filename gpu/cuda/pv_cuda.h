@@ -120,6 +120,16 @@ int pv_cuda_try_submit(pv_cuda *c, const ve_desc *d, const uint8_t *arena, uint3
 int pv_cuda_wait(pv_cuda *c, uint32_t handle, ve_result *res, uint8_t *arena_out,
                  uint32_t out_len);
 
+/* For a producer (gpu/client/pv_producer.h stage): copy arena bytes
+ * [0, bytes) of slot (a multiple of 16, at most the arena) from the ring
+ * into the kernel's device arena of that slot by the copy engine, and
+ * return once they are there (the calling thread sleeps meanwhile).  The
+ * slot must be held by the caller and not yet published (ve_ring.h
+ * staged_len).  For large inputs: the kernel's own loads of mapped host
+ * memory stop at ~25 GB/s on the H200 host, the copy engine's at ~53.
+ * PV_OK; PV_ERR_DEVICE (sealed, or the copy failed: that seals); PV_ERR_ARGS. */
+int pv_cuda_stage(pv_cuda *c, uint32_t slot, uint32_t bytes);
+
 /* Benchmarks: %globaltimer (ns) stamps of the last request a block
  * completed - claimed, inputs on the device, executed, completion
  * released (deltas only; racy when several requests are in flight). */

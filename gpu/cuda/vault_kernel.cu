@@ -184,15 +184,16 @@ __device__ static inline uint32_t pvc_find(const uint32_t *start, uint32_t n, ui
 
 #define PVC_MV_DESC 0   /* host slot.desc          -> device ddesc[slot]   */
 #define PVC_MV_IN 1     /* host arena [off, ...)   -> device arena         */
-#define PVC_MV_OUT 2    /* device arena [off, ...) -> host arena           */
+#define PVC_MV_OUT 2    /* device arena [off, ...) -> host arena [off + shift, ...) */
 #define PVC_MV_ZERO 3   /* device arena [off, ...) := 0                    */
 
 /* Block-cooperative 16-byte moves over up to PVC_NSEG segments, flattened
  * so that each thread has PVC_UNROLL loads in flight per round trip.
  * Segment i: slot sslot[i], byte offset soff[i] (multiple of 16), chunks
- * start[i+1] - start[i]. */
+ * start[i+1] - start[i]; PVC_MV_OUT writes the host arena shift[i] bytes
+ * further (a multiple of 16, negative too: ve_ring.h's out_at). */
 __device__ static void pvc_move(const pvc_kparams &p, int mode, uint32_t nseg,
-	const uint32_t *start, const uint32_t *sslot, const uint32_t *soff)
+	const uint32_t *start, const uint32_t *sslot, const uint32_t *soff, const int32_t *shift)
 {
 	const uint32_t total = start[nseg];
 	const uint32_t step = blockDim.x * PVC_UNROLL;
@@ -218,7 +219,7 @@ __device__ static void pvc_move(const pvc_kparams &p, int mode, uint32_t nseg,
 					dst[j] = (uint4 *)dev;
 				} else if (mode == PVC_MV_OUT) {
 					v[j] = *(const uint4 *)dev;
-					dst[j] = (uint4 *)host;
+					dst[j] = (uint4 *)(host + shift[r]);
 				} else {
 					dst[j] = (uint4 *)dev;
 				}
@@ -460,6 +461,7 @@ pvc_vault_kernel(const pvc_kparams p)
 	__shared__ uint32_t s_start[PVC_NSEG + 1];
 	__shared__ uint32_t s_slot[PVC_NSEG];
 	__shared__ uint32_t s_off[PVC_NSEG];
+	__shared__ int32_t s_shift[PVC_NSEG];
 	ve_vault *sv = (ve_vault *)s_dyn;
 	ve_worker *sw0 = (ve_worker *)((uint8_t *)s_dyn + PVC_VAULT_SMEM);
 	ve_worker *sw = sw0 + threadIdx.x;
@@ -586,20 +588,36 @@ pvc_vault_kernel(const pvc_kparams p)
 			for (uint32_t i = 1; i <= n; i++)
 				s_start[i] += s_start[i - 1];
 		__syncthreads();
-		pvc_move(p, PVC_MV_DESC, n, s_start, s_slot, s_off);
+		pvc_move(p, PVC_MV_DESC, n, s_start, s_slot, s_off, s_shift);
 		__syncthreads();
 
-		/* input spans -> device */
+		/* input spans -> device, past the bytes the producer staged there
+		 * (ve_ring.h staged_len; the out span then goes back to out_at) */
 		const ve_desc *dd = p.ddesc + slot;
 		uint32_t in_end = mine ? pvc_in_end(dd, p.slot_arena) : 0u;
-		if (mine)
-			s_start[tid + 1] = pvc_r16(in_end) >> 4;
+		uint32_t wipe_end = in_end;     /* grown by the outputs, below */
+		if (mine) {
+			int32_t out_shift = 0;
+			const volatile ve_slot_host *hh = &pvc_slot(p, slot)->host;
+			uint32_t staged = hh->staged_len & ~15u;
+			const uint32_t at = hh->out_at;
+			if (staged <= p.slot_arena && staged > wipe_end)
+				wipe_end = staged;      /* staged, then rejected: wiped too */
+			if (staged > pvc_r16(in_end))
+				staged = pvc_r16(in_end);
+			if (staged != 0u && (at & 15u) == 0u && (uint64_t)at + dd->out.len <= p.slot_arena)
+				out_shift = (int32_t)at - (int32_t)dd->out.off;
+			s_off[tid] = staged;
+			s_start[tid + 1] = (pvc_r16(in_end) - staged) >> 4;
+			s_shift[tid * 3] = out_shift;   /* for the out span, below */
+			s_shift[tid * 3 + 1] = s_shift[tid * 3 + 2] = 0;
+		}
 		__syncthreads();
 		if (tid == 0)
 			for (uint32_t i = 1; i <= n; i++)
 				s_start[i] += s_start[i - 1];
 		__syncthreads();
-		pvc_move(p, PVC_MV_IN, n, s_start, s_slot, s_off);
+		pvc_move(p, PVC_MV_IN, n, s_start, s_slot, s_off, s_shift);
 		__syncthreads();
 		if (mine) {
 			const uint64_t t1 = pvc_trace(p, 1);
@@ -611,7 +629,6 @@ pvc_vault_kernel(const pvc_kparams p)
 		 * warp 0 for RSA and EC signing (pvc_engine) */
 		ve_result res;
 		uint8_t *darena = p.darena + (size_t)slot * p.slot_arena;
-		uint32_t wipe_end = in_end;
 		const uint32_t lanes = pvc_lanes(dd);
 		const bool gather = !pvc_rsa(dd);
 		res.status = PV_ERR_PROTOCOL;
@@ -632,18 +649,19 @@ pvc_vault_kernel(const pvc_kparams p)
 			uint8_t *harena = ve_slot_arena(pvc_slot(p, slot));
 			for (int i = 0; i < 3; i++) {
 				uint32_t off, len, a0, a1;
+				volatile uint8_t *h = harena + s_shift[tid * 3 + i];
 				pvc_out_span(dd, &res, i, &off, &len);
 				a0 = pvc_r16(off);
 				a1 = (off + len) & ~15u;
 				if (len == 0 || a0 >= a1) {
 					a0 = a1 = off;
 					for (uint32_t b = off; b < off + len; b++)
-						((volatile uint8_t *)harena)[b] = darena[b];
+						h[b] = darena[b];
 				} else {
 					for (uint32_t b = off; b < a0; b++)
-						((volatile uint8_t *)harena)[b] = darena[b];
+						h[b] = darena[b];
 					for (uint32_t b = a1; b < off + len; b++)
-						((volatile uint8_t *)harena)[b] = darena[b];
+						h[b] = darena[b];
 				}
 				s_slot[tid * 3 + i] = slot;
 				s_off[tid * 3 + i] = a0;
@@ -663,7 +681,7 @@ pvc_vault_kernel(const pvc_kparams p)
 			for (uint32_t i = 1; i <= 3u * n; i++)
 				s_start[i] += s_start[i - 1];
 		__syncthreads();
-		pvc_move(p, PVC_MV_OUT, 3u * n, s_start, s_slot, s_off);
+		pvc_move(p, PVC_MV_OUT, 3u * n, s_start, s_slot, s_off, s_shift);
 		__syncthreads();
 
 		/* wipe the request's device copies BEFORE completing: once done_seq
@@ -681,7 +699,7 @@ pvc_vault_kernel(const pvc_kparams p)
 			for (uint32_t i = 1; i <= n; i++)
 				s_start[i] += s_start[i - 1];
 		__syncthreads();
-		pvc_move(p, PVC_MV_ZERO, n, s_start, s_slot, s_off);
+		pvc_move(p, PVC_MV_ZERO, n, s_start, s_slot, s_off, s_shift);
 		__threadfence_system();
 		__syncthreads();
 

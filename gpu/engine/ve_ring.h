@@ -34,6 +34,7 @@
  *                taken[e] == t - 2 nslots + 1 (t - 2 nslots claimed)
  *             3. stores tix[e] = { slot s, ready_seq t + 1 } (ready_seq
  *                last, release)
+ *             (a producer may also stage the inputs: staged_len below)
  *   worker    4. claims t with fetch_add on its own counter (on the GPU
  *                in device memory; never written by the host)
  *             5. waits until tix[e].ready_seq == t + 1 (acquire), reads
@@ -68,9 +69,21 @@ typedef struct ve_ring_hdr {
 	uint32_t rsv[11];
 } ve_ring_hdr;
 
+/* staged_len and out_at: a producer whose worker keeps a private copy of
+ * the arena (the CUDA backend's device arena) may have the inputs put
+ * there itself before it publishes (by the copy engine: docs/benchmarks.md,
+ * GCM 1 MiB).  Arena bytes [0, staged_len) are then in that copy already
+ * and the worker copies only what lies past them; the out span's bytes go
+ * back to the host arena at out_at instead of desc.out.off (an encryption
+ * writes its ciphertext over its plaintext there, so the host never wipes
+ * that plaintext).  staged_len = 0: nothing staged, out_at unused.  The
+ * CPU backend's producers never stage. */
 typedef struct ve_slot_host {
 	uint32_t ready_seq;            /* ticket + 1 of the request in the slot */
-	uint32_t rsv[15];              /* rsv[0]: the producer's bytes to wipe  */
+	uint32_t wipe_len;             /* the producer's bytes to wipe          */
+	uint32_t staged_len;           /* see above; a multiple of 16           */
+	uint32_t out_at;               /* see above; a multiple of 16           */
+	uint32_t rsv[12];
 } ve_slot_host;
 
 /* Ticket t's entry: which slot holds it, and t + 1 once it is published

@@ -265,6 +265,16 @@
 #      openssl, ssh-login, nss, gnutls, provision, then the Wycheproof
 #      suites (engine_pk_wycheproof, p11pk_wycheproof) and p11pk_keyref,
 #      engine_open, p11_bad, pk_session
+#   76 the copy engine for large inputs (pv_cuda_stage, ve_ring.h
+#      staged_len / out_at): gpu_kat, gpu_ring, then with every request
+#      staged (PIXELVAULT_CUDA_STAGE_MIN=1) the Wycheproof, master-key,
+#      bad-input and public-key PKCS#11 suites, e2e symmetric and
+#      token-basic; gpu_bench pcie (the link); p11bench GCM 1 MiB
+#      at 1, 128, 512, 1,024 threads with the default (256 KiB)
+#      and with no staging (=0), A, B, A, B
+#   77 the rest of 76's checks with every request staged: p11_oracle,
+#      engine_oracle, p11_close, p11_nothreads, the 30 s stress of 64
+#      threads, e2e daemon
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -849,5 +859,33 @@ case "${1:-}" in
        PV_UNIT_NAMES="engine_pk_wycheproof p11pk_wycheproof p11pk_keyref engine_open p11_bad pk_session" \
        PV_E2E="openssl ssh-login nss gnutls provision" PV_E2E_LIMIT=100
      exec timeout 280 bash tests/gpu/run-device --bundle "$B" --phases e2e,unit ;;
+  76) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=45 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 100 bash tests/gpu/run-device --bundle "$B" --phases kat,ring > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-kat.txt"
+     (export PIXELVAULT_CUDA_STAGE_MIN=1 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=1 \
+        PV_UNIT_NAMES="p11_wycheproof p11_master p11_bad p11pk pk_general" \
+        PV_E2E="symmetric token-basic" PV_E2E_LIMIT=90
+      timeout 260 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-staged.txt"; mv "$OUT/logs.tgz" "$OUT/logs-staged.tgz" 2>/dev/null
+     (export PV_GPU_BENCH_ONLY=pcie PV_GPU_BENCH_LIMIT=60 PV_P11BENCH=0
+      timeout 80 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-pcie.txt"
+     : > "$OUT/summary-ab.txt"
+     for x in a1 b1 a2 b2; do
+       (case $x in b*) export PIXELVAULT_CUDA_STAGE_MIN=0 ;; esac
+        export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=aes256gcm-1m \
+          PV_BENCH_THREADS=1,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=25
+        timeout 60 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+       { echo "== $x"; grep -h '| token' "$OUT/summary.txt"; } >> "$OUT/summary-ab.txt"
+       rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
+     done
+     grep -v '^CKM_\|^C_' "$OUT/summary-kat.txt" "$OUT/summary-staged.txt"
+     grep -h 'PCIe' "$OUT/summary-pcie.txt"
+     cat "$OUT/summary-ab.txt" ;;
+  77) export PIXELVAULT_CUDA_STAGE_MIN=1 PV_UNIT_SUITES="" PV_UNIT_LIMIT=230 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="p11_oracle engine_oracle p11_close p11_nothreads" \
+       PV_E2E="daemon" PV_E2E_LIMIT=60 PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
+     timeout 420 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress > /dev/null 2>&1
+     grep -v '^CKM_\|^C_' "$OUT/summary.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

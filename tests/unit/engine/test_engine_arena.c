@@ -8,6 +8,15 @@
  * state output are checked too, with a 100-byte message and with one past
  * PV_BULK_MIN (the non-temporal copies and wipes of gpu/host/pv_bulk.c,
  * also checked alone at every alignment against memcpy).
+ *
+ * Staged requests (pv_producer.h stage, ve_ring.h staged_len / out_at):
+ * a fake stage hook copies the inputs into a private "device" arena and
+ * the fake worker then does what the CUDA kernel does - copies only the
+ * inputs past staged_len, works on its own copy, writes the out span's
+ * out_len bytes back at out_at.  While the worker runs no input is left in
+ * the host arena but an encryption's plaintext (which its ciphertext then
+ * overwrites); afterwards the same bytes are zero as unstaged, with the
+ * ciphertext at out_at.  A failing hook leaves the request unstaged.
  */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
@@ -31,6 +40,27 @@ static uint32_t arena_for(uint32_t len)
 
 static int fake_status;
 
+/* staging: the hook's result, its calls, the worker's private arenas */
+static int stage_rc;
+static unsigned stage_calls;
+static uint32_t stage_bytes;
+static uint8_t *dev_arena[NSLOTS];
+static uint32_t dev_len;
+static unsigned host_inputs_left;    /* input bytes the worker saw in the host arena */
+
+static int fake_stage(void *ctx, uint32_t slot, uint32_t bytes)
+{
+	ve_slot *s = ve_ring_slot(ctx, NSLOTS, dev_len, slot);
+
+	stage_calls++;
+	stage_bytes = bytes;
+	if (stage_rc != PV_OK)
+		return stage_rc;
+	CU_ASSERT_FATAL(slot < NSLOTS && bytes <= dev_len && bytes % 16u == 0);
+	memcpy(dev_arena[slot], ve_slot_arena(s), bytes);
+	return PV_OK;
+}
+
 /* The worker: out = in ^ 0xA5 (in.len bytes), 0xEE over the rest of the
  * out span, 0x77 over state_out; completes ticket t. */
 static void fake_exec(void *ctx, void *slot, uint32_t t)
@@ -51,11 +81,56 @@ static void fake_exec(void *ctx, void *slot, uint32_t t)
 	__atomic_store_n(&s->dev.done_seq, t + 1u, __ATOMIC_RELEASE);
 }
 
+/* The CUDA kernel's part for a staged slot (vault_kernel.cu): inputs past
+ * staged_len into the private copy, fake_exec there, the outputs' bytes
+ * back (the out span's at out_at). */
+static void fake_exec_staged(void *ctx, void *slot, uint32_t t)
+{
+	ve_slot *s = (ve_slot *)slot;
+	uint8_t *a = ve_slot_arena(s);
+	const ve_desc *d = &s->desc;
+	const uint32_t si = (uint32_t)(((uint8_t *)s - (uint8_t *)ctx - ve_ring_slots_off(NSLOTS)) /
+	                               (VE_SLOT_HDR + dev_len));
+	const uint32_t in_end = d->state.off + d->state.len > d->in.off + d->in.len ?
+	                        d->state.off + d->state.len : d->in.off + d->in.len;
+	uint8_t *dv = dev_arena[si];
+	uint32_t i;
+
+	host_inputs_left = 0;
+	for (i = 0; i < in_end; i++)
+		if (a[i] != 0 && !(s->host.out_at == d->in.off && i >= d->in.off &&
+		                   i < d->in.off + d->in.len))
+			host_inputs_left++;
+	if (s->host.out_at == d->in.off)
+		for (i = 0; i < d->in.len; i++)
+			host_inputs_left += a[d->in.off + i] != 0x11;   /* the plaintext is there */
+	memcpy(dv + s->host.staged_len, a + s->host.staged_len, dev_len - s->host.staged_len);
+	memcpy(&s->desc, d, sizeof *d);
+	{
+		/* fake_exec on the private copy: a slot header over dv */
+		static uint8_t shadow[VE_SLOT_HDR + 2u * (3u * (PV_BULK_MIN + 4099u) + 64u)];
+		ve_slot *w = (ve_slot *)shadow;
+		CU_ASSERT_FATAL(VE_SLOT_HDR + dev_len <= sizeof shadow);
+		memcpy(w, s, VE_SLOT_HDR);
+		memcpy(ve_slot_arena(w), dv, dev_len);
+		fake_exec(NULL, w, t);   /* completes w, not s */
+		memcpy(dv, ve_slot_arena(w), dev_len);
+		s->dev.res = w->dev.res;
+	}
+	if (s->dev.res.status == PV_OK) {
+		memcpy(a + s->host.out_at, dv + d->out.off, s->dev.res.out_len);
+		memcpy(a + d->state_out.off, dv + d->state_out.off, s->dev.res.state_len);
+	}
+	memset(dv, 0, dev_len);
+	__atomic_store_n(&s->dev.done_seq, t + 1u, __ATOMIC_RELEASE);
+}
+
 /* One len-byte request through a fresh ring; returns a copy of the
  * slot's arena afterwards (arena_for(len) bytes, to free), *used the
- * bytes the request laid out. */
-static uint8_t *run_one(uint32_t op, int status, size_t state_cap, uint32_t len, uint32_t *used,
-                        ve_desc *desc)
+ * bytes the request laid out.  staged: through fake_stage and
+ * fake_exec_staged (stage_rc is the hook's answer). */
+static uint8_t *run_one_as(int staged, uint32_t op, int status, size_t state_cap, uint32_t len,
+                           uint32_t *used, ve_desc *desc, ve_slot_host *host)
 {
 	const uint32_t asz = arena_for(len);
 	uint8_t *ring = calloc(1, (size_t)ve_ring_bytes(NSLOTS, asz));
@@ -71,7 +146,17 @@ static uint8_t *run_one(uint32_t op, int status, size_t state_cap, uint32_t len,
 	CU_ASSERT_EQUAL(pvp_attach(&p, ring, NSLOTS, asz + 4u, 0, PV_FUTEX_PRIVATE), PV_ERR_ARGS);
 	CU_ASSERT_EQUAL(pvp_attach(&p, ring, NSLOTS - 1u, asz, 0, PV_FUTEX_PRIVATE), PV_ERR_ARGS);
 	CU_ASSERT_EQUAL_FATAL(pvp_attach(&p, ring, NSLOTS, asz, 0, PV_FUTEX_PRIVATE), PV_OK);
-	p.exec = fake_exec;
+	p.exec = staged ? fake_exec_staged : fake_exec;
+	p.exec_ctx = ring;
+	if (staged) {
+		for (unsigned k = 0; k < NSLOTS; k++)
+			CU_ASSERT_FATAL((dev_arena[k] = calloc(1, asz)) != NULL);
+		dev_len = asz;
+		p.stage = fake_stage;
+		p.stage_ctx = ring;
+		p.stage_min = 1;
+		stage_calls = 0;
+	}
 	fake_status = status;
 
 	memset(in, 0x11, len);
@@ -92,14 +177,29 @@ static uint8_t *run_one(uint32_t op, int status, size_t state_cap, uint32_t len,
 		CU_ASSERT_EQUAL(out[len - 1], 0x11 ^ 0xA5);
 	}
 	s = ve_ring_slot(ring, NSLOTS, asz, 0);
-	*used = s->host.rsv[0];
+	*used = s->host.wipe_len;
 	*desc = s->desc;
+	if (host != NULL)
+		*host = s->host;
 	memcpy(copy, ve_slot_arena(s), asz);
 	pvp_release(&p);
+	if (staged) {
+		CU_ASSERT_EQUAL(stage_calls, 1);
+		for (unsigned k = 0; k < NSLOTS; k++) {
+			free(dev_arena[k]);
+			dev_arena[k] = NULL;
+		}
+	}
 	free(ring);
 	free(in);
 	free(out);
 	return copy;
+}
+
+static uint8_t *run_one(uint32_t op, int status, size_t state_cap, uint32_t len, uint32_t *used,
+                        ve_desc *desc)
+{
+	return run_one_as(0, op, status, state_cap, len, used, desc, NULL);
 }
 
 static void encrypt_keeps_only_ciphertext(uint32_t len)
@@ -186,6 +286,73 @@ static void t_bulk_copy_wipe(void)
 	free(dst);
 }
 
+/* A staged encryption with no other output: the hook copies every input
+ * (16-byte rounded), the worker sees only the plaintext left in the host
+ * arena, and its ciphertext replaces it there (out_at = in.off); nothing
+ * else of the used arena is non-zero.  With a state output the
+ * ciphertext goes to its own span and no input is left at all. */
+static void t_staged_encrypt(void)
+{
+	const uint32_t lens[] = { SMALL, LARGE };
+	for (unsigned k = 0; k < 2; k++)
+		for (size_t state_cap = 0; state_cap <= 64; state_cap += 64) {
+			const uint32_t len = lens[k];
+			uint32_t used, i, bad = 0, at;
+			ve_slot_host h;
+			ve_desc d;
+			uint8_t *a;
+
+			stage_rc = PV_OK;
+			a = run_one_as(1, PV_OP_ENCRYPT, PV_OK, state_cap, len, &used, &d, &h);
+			CU_ASSERT_EQUAL(host_inputs_left, 0);
+			CU_ASSERT_EQUAL(stage_bytes, (d.in.off + len + 15u) & ~15u);
+			CU_ASSERT_EQUAL(h.staged_len, stage_bytes);
+			at = state_cap == 0 ? d.in.off : d.out.off;
+			CU_ASSERT_EQUAL(h.out_at, at);
+			CU_ASSERT(ts_all_zero(a, at));
+			for (i = 0; i < len; i++)
+				bad |= a[at + i] ^ (0x11 ^ 0xA5);
+			CU_ASSERT_EQUAL(bad, 0);
+			CU_ASSERT(ts_all_zero(a + at + len, used - at - len));
+			free(a);
+		}
+}
+
+/* Staged decryption, failed encryption (its plaintext then wiped at the
+ * end), and a hook that fails (the request goes unstaged): every used
+ * byte zero afterwards. */
+static void t_staged_wipes_all(void)
+{
+	const uint32_t lens[] = { SMALL, LARGE };
+	for (unsigned k = 0; k < 2; k++) {
+		uint32_t used;
+		ve_slot_host h;
+		ve_desc d;
+		uint8_t *a;
+
+		stage_rc = PV_OK;
+		a = run_one_as(1, PV_OP_DECRYPT, PV_OK, 64, lens[k], &used, &d, &h);
+		CU_ASSERT_EQUAL(host_inputs_left, 0);
+		CU_ASSERT(h.staged_len != 0 && h.out_at == d.out.off);
+		CU_ASSERT(ts_all_zero(a, used));
+		free(a);
+
+		a = run_one_as(1, PV_OP_ENCRYPT, PV_ERR_DATA_LEN, 0, lens[k], &used, &d, &h);
+		CU_ASSERT_EQUAL(host_inputs_left, 0);
+		CU_ASSERT(h.staged_len != 0 && h.out_at == d.in.off);
+		CU_ASSERT(ts_all_zero(a, used));
+		free(a);
+
+		stage_rc = PV_ERR_DEVICE;
+		a = run_one_as(1, PV_OP_ENCRYPT, PV_OK, 0, lens[k], &used, &d, &h);
+		CU_ASSERT(h.staged_len == 0 && h.out_at == d.out.off);
+		CU_ASSERT(ts_all_zero(a, d.out.off));               /* unstaged: as fake_exec */
+		CU_ASSERT(ts_all_zero(a + d.out.off + lens[k], used - d.out.off - lens[k]));
+		free(a);
+		stage_rc = PV_OK;
+	}
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -197,5 +364,7 @@ int main(void)
 	CU_add_test(s, "decryption: everything wiped", t_decrypt_wipes_all);
 	CU_add_test(s, "failed encryption: everything wiped", t_failed_encrypt_wipes_all);
 	CU_add_test(s, "bulk copy and wipe: exact bytes, every alignment", t_bulk_copy_wipe);
+	CU_add_test(s, "staged encryption: ciphertext over the plaintext", t_staged_encrypt);
+	CU_add_test(s, "staged decryption, failure, failed stage: everything wiped", t_staged_wipes_all);
 	return ts_run();
 }
