@@ -68,7 +68,6 @@ struct pv_cuda {
 	uint32_t prod;             /* producer ticket counter (host only)    */
 	_Atomic uint32_t next_slot; /* where the next search for a free slot starts */
 	_Atomic uint32_t *slot_busy; /* per slot: 1 while a request holds it (pv_slots.h) */
-	uint32_t *slot_ticket;     /* per slot: the ticket of its request    */
 	uint32_t *arena_used;      /* per slot: bytes the producer filled    */
 	cudaStream_t stage_stream[PVC_STAGE_STREAMS]; /* non-blocking; slot % n */
 	cudaEvent_t *stage_done;   /* per slot: its pv_cuda_stage copy is done */
@@ -385,7 +384,6 @@ static void pvc_free_host(pv_cuda *v)
 	free(v->arena_used);
 	free(v->seen_done);
 	free((void *)v->slot_busy);
-	free(v->slot_ticket);
 	free(v->stage_done);
 	pthread_mutex_destroy(&v->why_mu);
 	free(v);
@@ -427,10 +425,8 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	v->arena_used = (uint32_t *)calloc(ns, sizeof(uint32_t));
 	v->seen_done = (uint32_t *)calloc(ns, sizeof(uint32_t));
 	v->slot_busy = (_Atomic uint32_t *)calloc(ns, sizeof *v->slot_busy);
-	v->slot_ticket = (uint32_t *)calloc(ns, sizeof(uint32_t));
 	v->stage_done = (cudaEvent_t *)calloc(ns, sizeof(cudaEvent_t));
-	if (v->arena_used == NULL || v->seen_done == NULL || v->slot_busy == NULL || v->slot_ticket == NULL ||
-	    v->stage_done == NULL) {
+	if (v->arena_used == NULL || v->seen_done == NULL || v->slot_busy == NULL || v->stage_done == NULL) {
 		pvc_free_host(v);
 		return PV_ERR_NOMEM;
 	}
@@ -764,7 +760,6 @@ static int pvc_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32
 			break;
 		pvc_relax(&spins);
 	}
-	v->slot_ticket[i] = t;
 	st_rel(&s->host.ready_seq, t + 1u);
 	e = ve_ring_tix(v->ring, v->nslots, t);
 	e->slot = i;
@@ -794,7 +789,7 @@ int pv_cuda_wait(pv_cuda *v, uint32_t h, ve_result *res, uint8_t *arena_out, uin
 	if (v == NULL || res == NULL || out_len > v->slot_arena || h >= v->nslots)
 		return PV_ERR_ARGS;
 	s = ve_ring_slot(v->ring, v->nslots, v->slot_arena, h);
-	t = v->slot_ticket[h];
+	t = ld_acq(&s->host.ready_seq) - 1u;   /* pvc_submit stored t + 1 */
 	while (ld_acq(&s->dev.done_seq) != t + 1u)
 		pvc_relax(&spins);   /* the watchdog completes it if the GPU dies */
 	memcpy(res, (const void *)&s->dev.res, sizeof *res);

@@ -275,6 +275,9 @@
 #   77 the rest of 76's checks with every request staged: p11_oracle,
 #      engine_oracle, p11_close, p11_nothreads, the 30 s stress of 64
 #      threads, e2e daemon
+#   78 gpu_ring, gpu_bench pcie (with the malloc'd-memory rows: can a
+#      kernel use a caller's pageable buffer here?) and the driver's
+#      addressing mode (nvidia-smi -q)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -887,5 +890,9 @@ case "${1:-}" in
        PV_E2E="daemon" PV_E2E_LIMIT=60 PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
      timeout 420 bash tests/gpu/run-device --bundle "$B" --phases unit,e2e,stress > /dev/null 2>&1
      grep -v '^CKM_\|^C_' "$OUT/summary.txt" ;;
+  78) (export PV_RING_LIMIT=45 PV_GPU_BENCH_ONLY=pcie PV_GPU_BENCH_LIMIT=90 PV_P11BENCH=0
+      timeout 150 bash tests/gpu/run-device --bundle "$B" --phases ring,bench > /dev/null 2>&1)
+     nvidia-smi -q | grep -i 'addressing' || echo "nvidia-smi -q: no addressing mode line"
+     grep -v '^BENCH host-memory\|^BENCH caller-H2D' "$OUT/summary.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

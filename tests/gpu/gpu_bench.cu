@@ -22,7 +22,8 @@
  * and median GB/s of 7), the link the end-to-end rows go through; then the
  * same 256 MiB read and written by kernels with 16-byte loads / stores
  * (zero-copy, as the vault kernel moves a request's data) from 1 block to
- * 8 per multiprocessor; and the host's memcpy / explicit_bzero bandwidth
+ * 8 per multiprocessor; malloc'd memory the same way where the system
+ * lets a kernel use it (HMM); and the host's memcpy / explicit_bzero bandwidth
  * on 1, 8 and 16 threads (the producer's copies of a request); and a
  * caller's 1 MiB buffers to the GPU by the copy engine, registered,
  * staged through a pinned buffer or pageable (hr_thread).
@@ -1732,6 +1733,52 @@ static void pcie_zero_copy(void *h, size_t sz)
 	CK(cudaFree(sink));
 }
 
+/* The caller's own (pageable, malloc'd) memory read and written by a
+ * kernel, where the system lets the GPU use it (HMM: attribute
+ * cudaDevAttrPageableMemoryAccess): what a request could move with no
+ * copy through pinned memory.  Three passes each way (pages may migrate
+ * on the first); the host then reads back what the kernel wrote. */
+static void pcie_pageable(size_t sz)
+{
+	int pma = 0, hpt = 0, sms = 0;
+	CK(cudaDeviceGetAttribute(&pma, cudaDevAttrPageableMemoryAccess, 0));
+	CK(cudaDeviceGetAttribute(&hpt, cudaDevAttrPageableMemoryAccessUsesHostPageTables, 0));
+	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+	printf("BENCH PCIe-pageable pageable memory access %d, host page tables %d%s\n", pma, hpt,
+	       pma ? "" : ": a kernel cannot use malloc'd memory here");
+	if (!pma)
+		return;
+	uint4 *h = (uint4 *)aligned_alloc(4096, sz);
+	uint32_t *sink = NULL;
+	cudaEvent_t e0, e1;
+	if (h == NULL)
+		return;
+	memset(h, 0x5a, sz);
+	CK(cudaMalloc(&sink, 4));
+	CK(cudaEventCreate(&e0));
+	CK(cudaEventCreate(&e1));
+	for (int dir = 0; dir < 2; dir++)
+		for (int pass = 0; pass < 3; pass++) {
+			float ms = 0;
+			CK(cudaEventRecord(e0));
+			k_zc<<<8u * (unsigned)sms, 64>>>(h, h, sz / 16u, dir, sink);
+			CK(cudaEventRecord(e1));
+			CK(cudaEventSynchronize(e1));
+			CK(cudaGetLastError());
+			CK(cudaEventElapsedTime(&ms, e0, e1));
+			printf("BENCH PCIe-pageable %s pass %d: %8.3f GB/s (%u blocks x 64, 256 MiB malloc'd)\n",
+			       dir == 0 ? "loads " : "stores", pass + 1, (double)sz / (1e-3 * ms) / 1e9,
+			       8u * (unsigned)sms);
+		}
+	printf("BENCH PCIe-pageable the host reads the kernel's stores back: %s\n",
+	       h[12345].x == 12345u && h[12345].y == 1u ? "yes" : "NO");
+	fflush(stdout);
+	CK(cudaEventDestroy(e0));
+	CK(cudaEventDestroy(e1));
+	CK(cudaFree(sink));
+	free(h);
+}
+
 /* One thread of a host bandwidth row: what to do (mode), and back the
  * bytes per second it moved and whether a call failed. */
 struct bw_arg { int mode; double bytes; int err; };
@@ -1930,6 +1977,7 @@ static void pcie_bw(void)
 	}
 	fflush(stdout);
 	pcie_zero_copy(h, sz);
+	pcie_pageable(sz);
 	static const char *const hm_name[4] = { "memcpy", "explicit_bzero", "bulk-copy", "bulk-wipe" };
 	static const char *const hr_name[4] = { "register", "stage", "pageable", "stage-bulk" };
 	bw_rows("host-memory", hm_name, 4, hm_thread, "1 MiB at a time, buffers out of cache",
