@@ -278,6 +278,11 @@
 #   78 gpu_ring, gpu_bench pcie (with the malloc'd-memory rows: can a
 #      kernel use a caller's pageable buffer here?) and the driver's
 #      addressing mode (nvidia-smi -q)
+#   79 with every request staged (PIXELVAULT_CUDA_STAGE_MIN=1): what
+#      runs 157-159 did not run on 92804ba's kernel - e2e openssl,
+#      ssh-login, ssh-login-daemon, nss, gnutls, provision, pubkey, then
+#      engine_wycheproof, engine_pk_wycheproof, p11pk_wycheproof,
+#      p11pk_keyref, pk_session
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -894,5 +899,9 @@ case "${1:-}" in
       timeout 150 bash tests/gpu/run-device --bundle "$B" --phases ring,bench > /dev/null 2>&1)
      nvidia-smi -q | grep -i 'addressing' || echo "nvidia-smi -q: no addressing mode line"
      grep -v '^BENCH host-memory\|^BENCH caller-H2D' "$OUT/summary.txt" ;;
+  79) export PIXELVAULT_CUDA_STAGE_MIN=1 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="engine_wycheproof engine_pk_wycheproof p11pk_wycheproof p11pk_keyref pk_session" \
+       PV_E2E="openssl ssh-login ssh-login-daemon nss gnutls provision pubkey" PV_E2E_LIMIT=160
+     exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases e2e,unit ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
