@@ -283,6 +283,8 @@
 #      ssh-login, ssh-login-daemon, nss, gnutls, provision, pubkey, then
 #      engine_wycheproof, engine_pk_wycheproof, p11pk_wycheproof,
 #      p11pk_keyref, pk_session
+#   80 with every request staged: the multi-process load (embedded and
+#      pvaultd, 8 s each) and p11_fuzz_tmpl (20,000 fuzzed templates)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -903,5 +905,9 @@ case "${1:-}" in
        PV_UNIT_NAMES="engine_wycheproof engine_pk_wycheproof p11pk_wycheproof p11pk_keyref pk_session" \
        PV_E2E="openssl ssh-login ssh-login-daemon nss gnutls provision pubkey" PV_E2E_LIMIT=160
      exec timeout 400 bash tests/gpu/run-device --bundle "$B" --phases e2e,unit ;;
+  80) export PIXELVAULT_CUDA_STAGE_MIN=1 PV_UNIT_SUITES="" PV_UNIT_LIMIT=140 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="p11_fuzz_tmpl" PV_LOAD_SECS=8 PV_LOAD_LIMIT=45 \
+       PV_LOAD_CFGS="embedded:cuda:1:64 daemon:cuda:8:8"
+     exec timeout 240 bash tests/gpu/run-device --bundle "$B" --phases load,unit ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
