@@ -71,7 +71,6 @@ struct pv_cuda {
 	uint32_t *arena_used;      /* per slot: bytes the producer filled    */
 	cudaStream_t stage_stream[PVC_STAGE_STREAMS]; /* non-blocking; slot % n */
 	cudaEvent_t *stage_done;   /* per slot: its pv_cuda_stage copy is done */
-	int stage_poll;            /* experiment: poll the event, not sleep on it */
 
 	pthread_t wd[PVC_WAKERS];  /* watchdog (0) and wakers                */
 	struct pvc_waker { struct pv_cuda *v; uint32_t k, n; } wk[PVC_WAKERS];
@@ -467,8 +466,6 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	CK(cudaStreamCreateWithFlags(&v->side, cudaStreamNonBlocking));
 	CK(cudaEventCreateWithFlags(&v->done, cudaEventDisableTiming));
 	/* pv_cuda_stage: its callers sleep until their copy is done */
-	v->stage_poll = getenv("PIXELVAULT_CUDA_STAGE_WAIT") != NULL &&
-	                strcmp(getenv("PIXELVAULT_CUDA_STAGE_WAIT"), "poll") == 0;
 	for (uint32_t i = 0; i < PVC_STAGE_STREAMS; i++)
 		CK(cudaStreamCreateWithFlags(&v->stage_stream[i], cudaStreamNonBlocking));
 	for (uint32_t i = 0; i < ns; i++)
@@ -827,17 +824,8 @@ int pv_cuda_stage(pv_cuda *v, uint32_t slot, uint32_t bytes)
 	                               bytes, cudaMemcpyHostToDevice, st));
 	if (rc == PV_OK)
 		rc = PVC_CK(v, cudaEventRecord(v->stage_done[slot], st));
-	if (rc == PV_OK && !v->stage_poll)
+	if (rc == PV_OK)
 		rc = PVC_CK(v, cudaEventSynchronize(v->stage_done[slot]));
-	while (rc == PV_OK && v->stage_poll) {
-		cudaError_t e = cudaEventQuery(v->stage_done[slot]);
-		if (e == cudaSuccess)
-			break;
-		if (e != cudaErrorNotReady)
-			rc = PVC_CK(v, e);
-		else
-			sched_yield();
-	}
 	if (cur >= 0 && cur != v->dev)
 		(void)cudaSetDevice(cur);
 	return rc;

@@ -285,10 +285,6 @@
 #      p11pk_keyref, pk_session
 #   80 with every request staged: the multi-process load (embedded and
 #      pvaultd, 8 s each) and p11_fuzz_tmpl (20,000 fuzzed templates)
-#   81 how pv_cuda_stage waits (PIXELVAULT_CUDA_STAGE_WAIT=poll: query
-#      the event between sched_yield calls; else sleep on it): the
-#      embedded load with every request staged, then p11bench GCM 1 MiB
-#      at 128 and 1,024 threads, block / poll / block / poll
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -913,19 +909,5 @@ case "${1:-}" in
        PV_UNIT_NAMES="p11_fuzz_tmpl" PV_LOAD_SECS=8 PV_LOAD_LIMIT=45 \
        PV_LOAD_CFGS="embedded:cuda:1:64 daemon:cuda:8:8"
      exec timeout 240 bash tests/gpu/run-device --bundle "$B" --phases load,unit ;;
-  81) for x in b1 p1 b2 p2; do
-       (case $x in p*) export PIXELVAULT_CUDA_STAGE_WAIT=poll ;; esac
-        export PIXELVAULT_CUDA_STAGE_MIN=1 PV_LOAD_SECS=5 PV_LOAD_LIMIT=30 PV_LOAD_CFGS="embedded:cuda:1:64"
-        timeout 40 bash tests/gpu/run-device --bundle "$B" --phases load > /dev/null 2>&1)
-       echo "== load $x"; grep -h 'total' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
-     done
-     for x in b1 p1 b2 p2; do
-       (case $x in p*) export PIXELVAULT_CUDA_STAGE_WAIT=poll ;; esac
-        export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=aes256gcm-1m \
-          PV_BENCH_THREADS=128,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=20
-        timeout 45 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
-       echo "== gcm $x"; grep -h '| token' "$OUT/summary.txt"
-       rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
-     done ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
