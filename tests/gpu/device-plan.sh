@@ -285,6 +285,13 @@
 #      p11pk_keyref, pk_session
 #   80 with every request staged: the multi-process load (embedded and
 #      pvaultd, 8 s each) and p11_fuzz_tmpl (20,000 fuzzed templates)
+#   81 how to stage (AB_B: a module built from another branch - wip/stage-async,
+#      the kernel waits for the copy; wip/stage-poll, the host polls its
+#      event; AB_C optional, a third): gpu_ring on each, then A, B(, C), A,
+#      B(, C): the embedded load with every request staged (5 s) and
+#      p11bench GCM 1 MiB at 128 and 1,024 threads (default staging);
+#      then B's (and C's) checks with every request staged: p11_wycheproof,
+#      p11_bad, p11pk, p11_master, e2e symmetric
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -909,5 +916,30 @@ case "${1:-}" in
        PV_UNIT_NAMES="p11_fuzz_tmpl" PV_LOAD_SECS=8 PV_LOAD_LIMIT=45 \
        PV_LOAD_CFGS="embedded:cuda:1:64 daemon:cuda:8:8"
      exec timeout 240 bash tests/gpu/run-device --bundle "$B" --phases load,unit ;;
+  81) (export PV_RING_LIMIT=45; timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
+     head -1 "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
+     cp "$M" /tmp/pv-module-a.so
+     for x in a1 b1 ${AB_C:+c1} a2 b2 ${AB_C:+c2}; do
+       case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; c*) cp "$AB_C" "$M" ;; esac
+       (export PIXELVAULT_CUDA_STAGE_MIN=1 PV_LOAD_SECS=5 PV_LOAD_LIMIT=30 PV_LOAD_CFGS="embedded:cuda:1:64"
+        timeout 40 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases load > /dev/null 2>&1)
+       echo "== $x load, every request staged"; grep -h 'total\|rc=' "$OUT/summary.txt"
+       rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=aes256gcm-1m \
+          PV_BENCH_THREADS=128,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=20
+        timeout 45 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== $x gcm"; grep -h '| token' "$OUT/summary.txt"
+       rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
+     done
+     for x in b ${AB_C:+c}; do
+       case $x in b) cp "$AB_B" "$M" ;; c) cp "$AB_C" "$M" ;; esac
+       (export PIXELVAULT_CUDA_STAGE_MIN=1 PV_UNIT_SUITES="" PV_UNIT_LIMIT=90 PV_UNIT_TIMEOUT_SCALE=1 \
+          PV_UNIT_NAMES="p11_wycheproof p11_bad p11pk p11_master" PV_E2E="symmetric" PV_E2E_LIMIT=60
+        timeout 170 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit,e2e > /dev/null 2>&1)
+       echo "== $x checks, every request staged"; grep -v '^CKM_\|^C_' "$OUT/summary.txt"
+       rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     done
+     cp /tmp/pv-module-a.so "$M" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
