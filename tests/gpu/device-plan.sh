@@ -288,7 +288,9 @@
 #   81 how to stage (AB_B: a module built from another branch - wip/stage-async,
 #      the kernel waits for the copy; wip/stage-poll, the host polls its
 #      event; AB_C optional, a third): gpu_ring on each, then A, B(, C), A,
-#      B(, C): the embedded load with every request staged (5 s) and
+#      B(, C) after gpu_bench stagecalls (the copy engine's round trips
+#      from 1-64 threads, waited for three ways, without the token):
+#      the embedded load with every request staged (5 s) and
 #      p11bench GCM 1 MiB at 128 and 1,024 threads (default staging);
 #      then B's (and C's) checks with every request staged: p11_wycheproof,
 #      p11_bad, p11pk, p11_master, e2e symmetric
@@ -916,8 +918,9 @@ case "${1:-}" in
        PV_UNIT_NAMES="p11_fuzz_tmpl" PV_LOAD_SECS=8 PV_LOAD_LIMIT=45 \
        PV_LOAD_CFGS="embedded:cuda:1:64 daemon:cuda:8:8"
      exec timeout 240 bash tests/gpu/run-device --bundle "$B" --phases load,unit ;;
-  81) (export PV_RING_LIMIT=45; timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
-     head -1 "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+  81) (export PV_RING_LIMIT=45 PV_GPU_BENCH_ONLY=stagecalls PV_GPU_BENCH_LIMIT=60 PV_P11BENCH=0
+      timeout 130 bash tests/gpu/run-device --bundle "$B" --phases ring,bench > /dev/null 2>&1)
+     grep -h 'rc=\|^BENCH stage-calls' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
      M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
      cp "$M" /tmp/pv-module-a.so
      for x in a1 b1 ${AB_C:+c1} a2 b2 ${AB_C:+c2}; do

@@ -27,7 +27,7 @@
  * on 1, 8 and 16 threads (the producer's copies of a request); and a
  * caller's 1 MiB buffers to the GPU by the copy engine, registered,
  * staged through a pinned buffer or pageable (hr_thread).
- * usage: gpu_bench [scale [latency|pk|pkhost|sig|pcie|mm|keygen|ecload|veload]]
+ * usage: gpu_bench [scale [latency|pk|pkhost|sig|pcie|stagecalls|mm|keygen|ecload|veload]]
  *   scale 1 = default sizes; 0.1 for a quick run;
  *   latency  the lone-request round trip alone;
  *   pk       the public-key kernel-only rates alone;
@@ -37,6 +37,10 @@
  *            PKCS#11: a lone request split by stage, then 1024 in flight
  *            from 16 threads, and 512 threads with one request each;
  *   pcie     the PCIe copy bandwidth alone;
+ *   stagecalls  copies of 4 KiB and 1 MiB to the GPU from 1, 16 and 64
+ *            host threads with the vault open, each waited for by a
+ *            blocking-sync event, by polling its event, or not at all (a
+ *            word queued behind it): copies per second;
  *   ecload [n,... [carveout [dynamic shared bytes]]]  P-256 signatures on
  *            the vault's warp shape, kernel-only, n at once (default 1 to
  *            16 per multiprocessor);
@@ -66,6 +70,8 @@
 #include <cstring>
 #include <algorithm>
 #include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 #include <time.h>
 #include <vector>
 #include <cuda_runtime.h>
@@ -1990,6 +1996,134 @@ static void pcie_bw(void)
 	CK(cudaFreeHost(h));
 }
 
+/* "stagecalls": how fast host threads can have the copy engine move a
+ * buffer to the GPU and know it is there, in the three ways a producer
+ * could wait for it (pv_cuda_stage; docs/gpu-validation.md runs 157-162,
+ * where every request staged capped the embedded vault at ~22k/s):
+ * block = a blocking-sync event and cudaEventSynchronize (main's
+ * pv_cuda_stage), poll = cudaEventQuery between sched_yield calls
+ * (wip/stage-poll), async = the copy and a 4-byte word behind it queued,
+ * nothing waited for (wip/stage-async; counted when queued, the streams
+ * drained before the clock stops).  Copies go on 8 shared non-blocking
+ * streams by thread (as pv_cuda_stage's by slot), with the vault open so
+ * that its kernel holds the GPU as in the token. */
+struct sc_arg {
+	int mode;
+	size_t bytes;
+	uint8_t *h, *d;
+	uint32_t *word_h, *word_d;
+	cudaStream_t st;
+	cudaEvent_t ev;
+	volatile int *stop;
+	uint64_t n;
+	int err;
+};
+
+static void *sc_thread(void *vp)
+{
+	sc_arg *a = (sc_arg *)vp;
+	while (!*a->stop && !a->err) {
+		cudaError_t e = cudaMemcpyAsync(a->d, a->h, a->bytes, cudaMemcpyHostToDevice, a->st);
+		if (e == cudaSuccess && a->mode == 2) {
+			/* the word's value does not matter here; the driver throttles
+			 * the queue once it is full, so the rate is the copies' */
+			e = cudaMemcpyAsync(a->word_d, a->word_h, sizeof(uint32_t), cudaMemcpyHostToDevice, a->st);
+		} else if (e == cudaSuccess) {
+			e = cudaEventRecord(a->ev, a->st);
+			if (e == cudaSuccess && a->mode == 0)
+				e = cudaEventSynchronize(a->ev);
+			while (e == cudaSuccess && a->mode == 1) {
+				e = cudaEventQuery(a->ev);
+				if (e == cudaErrorNotReady) {
+					sched_yield();
+					e = cudaSuccess;
+				} else {
+					break;
+				}
+			}
+		}
+		if (e != cudaSuccess)
+			a->err = 1;
+		else
+			a->n++;
+	}
+	return NULL;
+}
+
+static int stage_calls(void)
+{
+	static const char *const mname[3] = { "block", "poll", "async" };
+	const int nthr[] = { 1, 16, 64 };
+	const size_t sizes[] = { 4096, (size_t)1 << 20 };
+	const int maxt = 64, nst = 8;
+	uint8_t *h = NULL, *d = NULL;
+	uint32_t *wh = NULL, *wd = NULL;
+	cudaStream_t st[8];
+	int bad = 0;
+	CK(cudaHostAlloc((void **)&h, (size_t)maxt << 20, cudaHostAllocPortable));
+	CK(cudaHostAlloc((void **)&wh, (size_t)maxt * 64, cudaHostAllocPortable));
+	CK(cudaMalloc((void **)&d, (size_t)maxt << 20));
+	CK(cudaMalloc((void **)&wd, (size_t)maxt * 64));
+	memset(h, 0x5a, (size_t)maxt << 20);
+	memset(wh, 0, (size_t)maxt * 64);
+	for (int i = 0; i < nst; i++)
+		CK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
+	pv_cuda *v = open_vault(64, 64u << 10, 0);
+	if (v == NULL)
+		return 1;
+	for (int m = 0; m < 3; m++)
+		for (size_t sz : sizes)
+			for (int t : nthr) {
+				std::vector<pthread_t> th((size_t)t);
+				std::vector<sc_arg> args((size_t)t);
+				volatile int stop = 0;
+				for (int i = 0; i < t; i++) {
+					sc_arg &a = args[(size_t)i];
+					memset(&a, 0, sizeof a);
+					a.mode = m;
+					a.bytes = sz;
+					a.h = h + ((size_t)i << 20);
+					a.d = d + ((size_t)i << 20);
+					a.word_h = wh + (size_t)i * 16u;
+					a.word_d = wd + (size_t)i * 16u;
+					a.st = st[i % nst];
+					a.stop = &stop;
+					CK(cudaEventCreateWithFlags(&a.ev, cudaEventDisableTiming |
+					                                   (m == 0 ? cudaEventBlockingSync : 0)));
+				}
+				const double t0 = now_s();
+				for (int i = 0; i < t; i++)
+					pthread_create(&th[(size_t)i], NULL, sc_thread, &args[(size_t)i]);
+				while (now_s() - t0 < 0.5)
+					usleep(1000);
+				stop = 1;
+				uint64_t n = 0;
+				int err = 0;
+				for (int i = 0; i < t; i++) {
+					pthread_join(th[(size_t)i], NULL);
+					n += args[(size_t)i].n;
+					err += args[(size_t)i].err;
+					CK(cudaEventDestroy(args[(size_t)i].ev));
+				}
+				for (int i = 0; i < nst; i++)
+					CK(cudaStreamSynchronize(st[i]));
+				const double el = now_s() - t0;
+				bad += err != 0;
+				printf("BENCH stage-calls  %-5s %7zu B %2d threads: %9.0f copies/s %8.3f GB/s%s\n",
+				       mname[m], sz, t, (double)n / el, (double)n * (double)sz / el / 1e9,
+				       err ? "  FAIL: a CUDA call failed" : "");
+				fflush(stdout);
+			}
+	pv_cuda_close(v);
+	for (int i = 0; i < nst; i++)
+		CK(cudaStreamDestroy(st[i]));
+	CK(cudaFree(d));
+	CK(cudaFree(wd));
+	CK(cudaFreeHost(h));
+	CK(cudaFreeHost(wh));
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	char why[256];
@@ -2044,6 +2178,11 @@ int main(int argc, char **argv)
 		bad += keygen_bench(1, 3072);
 		bad += keygen_bench(1, 4096);
 		return bad ? 1 : 0;
+	}
+	/* "stagecalls": the copy engine's round trips by way of waiting */
+	if (argc > 2 && strcmp(argv[2], "stagecalls") == 0) {
+		printf("gpu_bench: %s, copy-engine round trips from host threads\n", why);
+		return stage_calls();
 	}
 	/* "sig": signatures through the ring, without PKCS#11 */
 	if (argc > 2 && strcmp(argv[2], "sig") == 0) {
