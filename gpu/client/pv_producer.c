@@ -264,8 +264,8 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	return PV_OK;
 }
 
-/* Step 10's wipe of a slot's arena (used bytes) after its outputs were
- * taken.  Everything but a successful encryption's ciphertext: those
+/* Step 9's wipe of a slot's arena (its wipe_len bytes, at most cap)
+ * after its outputs were taken.  Everything but a successful encryption's ciphertext: those
  * out_len bytes are public and now in the caller's buffer, and for a
  * 1 MiB GCM request they are half the arena - on the H200 host the
  * producer's copies and wipes, not the GPU, bound that row
@@ -275,10 +275,10 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
  * PV_BULK_MIN bytes on).  A staged request's inputs were wiped when they
  * were staged; if its ciphertext went over its plaintext (out_at), only
  * the plaintext the worker did not overwrite is left to wipe. */
-static void wipe_arena(uint8_t *a, const ve_slot_host *h, uint32_t used, const ve_desc *d,
+static void wipe_arena(uint8_t *a, uint32_t cap, const ve_slot_host *h, const ve_desc *d,
                        const ve_result *res)
 {
-	const uint64_t n = res->out_len;
+	const uint64_t n = res->out_len, used = h->wipe_len <= cap ? h->wipe_len : cap;
 	const int kept = d->op == PV_OP_ENCRYPT && res->status == PV_OK && n > 0 && n <= d->out.len;
 	uint64_t lo = 0, hi = used, at = d->out.off;
 
@@ -347,7 +347,7 @@ static int reap(pv_producer *p, uint32_t si, uint32_t t, const pv_req *self)
 		r->state_out_len = take_out(r->state_out, r->state_out_cap, a + d.state_out.off,
 		                            res.state_len, d.state_out.len);
 	}
-	wipe_arena(a, &s->host, s->host.wipe_len <= p->slot_arena ? s->host.wipe_len : p->slot_arena, &d, &res);
+	wipe_arena(a, p->slot_arena, &s->host, &d, &res);
 	if (p->stats != NULL)
 		pvrs_add(p->stats, r->t_pub_, s->dev.t_claim, s->dev.t_done, pvrs_now());
 	atomic_fetch_sub(&p->inflight, 1u);

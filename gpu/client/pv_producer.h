@@ -1,6 +1,6 @@
 /*
  * pv_producer.h - the producer side of the vault's request ring
- * (gpu/engine/ve_ring.h steps 1-4 and 9-11), shared by the embedded vault
+ * (gpu/engine/ve_ring.h steps 1-3 and 8-9), shared by the embedded vault
  * (pv_vault.c: the CPU backend's threads or the CUDA kernel are the worker)
  * and the pvaultd transport (pv_dclient.c: the daemon is the worker).
  * Internal to gpu/client.
