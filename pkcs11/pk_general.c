@@ -4,8 +4,9 @@
  * C_GetInterfaceList, C_GetInterface, C_GetFunctionStatus,
  * C_CancelFunction.
  *
- * Interfaces offered: "PKCS 11" 3.0 (first, the default) and "PKCS 11"
- * 2.40.  CKF_INTERFACE_FORK_SAFE is not advertised: a forked child must
+ * Interfaces offered: "PKCS 11" 3.0 (first, the default), "PKCS 11" 3.2
+ * (3.0's functions, then 3.2's: the async ones of pk_async.c, the others
+ * not offered) and "PKCS 11" 2.40.  CKF_INTERFACE_FORK_SAFE is not advertised: a forked child must
  * call C_Initialize again.
  */
 #include <string.h>
@@ -81,6 +82,11 @@ CK_RV C_GetInfo(CK_INFO_PTR info)
 static CK_RV pk_get_info_30(CK_INFO_PTR info)
 {
 	return pk_get_info(info, 3, 0);
+}
+
+static CK_RV pk_get_info_32(CK_INFO_PTR info)
+{
+	return pk_get_info(info, 3, 2);
 }
 
 CK_RV C_GetFunctionStatus(CK_SESSION_HANDLE h)
@@ -172,39 +178,93 @@ static CK_FUNCTION_LIST pk_list_240 = {
 	PK_FUNCS_240(C_GetInfo),
 };
 
+#define PK_FUNCS_30 \
+	.C_GetInterfaceList = C_GetInterfaceList, \
+	.C_GetInterface = C_GetInterface, \
+	.C_LoginUser = C_LoginUser, \
+	.C_SessionCancel = C_SessionCancel, \
+	.C_MessageEncryptInit = C_MessageEncryptInit, \
+	.C_EncryptMessage = C_EncryptMessage, \
+	.C_EncryptMessageBegin = C_EncryptMessageBegin, \
+	.C_EncryptMessageNext = C_EncryptMessageNext, \
+	.C_MessageEncryptFinal = C_MessageEncryptFinal, \
+	.C_MessageDecryptInit = C_MessageDecryptInit, \
+	.C_DecryptMessage = C_DecryptMessage, \
+	.C_DecryptMessageBegin = C_DecryptMessageBegin, \
+	.C_DecryptMessageNext = C_DecryptMessageNext, \
+	.C_MessageDecryptFinal = C_MessageDecryptFinal, \
+	.C_MessageSignInit = C_MessageSignInit, \
+	.C_SignMessage = C_SignMessage, \
+	.C_SignMessageBegin = C_SignMessageBegin, \
+	.C_SignMessageNext = C_SignMessageNext, \
+	.C_MessageSignFinal = C_MessageSignFinal, \
+	.C_MessageVerifyInit = C_MessageVerifyInit, \
+	.C_VerifyMessage = C_VerifyMessage, \
+	.C_VerifyMessageBegin = C_VerifyMessageBegin, \
+	.C_VerifyMessageNext = C_VerifyMessageNext, \
+	.C_MessageVerifyFinal = C_MessageVerifyFinal
+
 static CK_FUNCTION_LIST_3_0 pk_list_30 = {
 	.version = { 3, 0 },
 	PK_FUNCS_240(pk_get_info_30),
-	.C_GetInterfaceList = C_GetInterfaceList,
-	.C_GetInterface = C_GetInterface,
-	.C_LoginUser = C_LoginUser,
-	.C_SessionCancel = C_SessionCancel,
-	.C_MessageEncryptInit = C_MessageEncryptInit,
-	.C_EncryptMessage = C_EncryptMessage,
-	.C_EncryptMessageBegin = C_EncryptMessageBegin,
-	.C_EncryptMessageNext = C_EncryptMessageNext,
-	.C_MessageEncryptFinal = C_MessageEncryptFinal,
-	.C_MessageDecryptInit = C_MessageDecryptInit,
-	.C_DecryptMessage = C_DecryptMessage,
-	.C_DecryptMessageBegin = C_DecryptMessageBegin,
-	.C_DecryptMessageNext = C_DecryptMessageNext,
-	.C_MessageDecryptFinal = C_MessageDecryptFinal,
-	.C_MessageSignInit = C_MessageSignInit,
-	.C_SignMessage = C_SignMessage,
-	.C_SignMessageBegin = C_SignMessageBegin,
-	.C_SignMessageNext = C_SignMessageNext,
-	.C_MessageSignFinal = C_MessageSignFinal,
-	.C_MessageVerifyInit = C_MessageVerifyInit,
-	.C_VerifyMessage = C_VerifyMessage,
-	.C_VerifyMessageBegin = C_VerifyMessageBegin,
-	.C_VerifyMessageNext = C_VerifyMessageNext,
-	.C_MessageVerifyFinal = C_MessageVerifyFinal,
+	PK_FUNCS_30,
+};
+
+/* 3.2 functions other than the async ones: not offered (no KEM
+ * mechanism, no authenticated wrapping, no validated mode; signature-first
+ * verification is C_VerifyInit + C_Verify). */
+static CK_RV pk_encapsulate(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
+                            CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_BYTE_PTR ct,
+                            CK_ULONG_PTR ctl, CK_OBJECT_HANDLE_PTR out)
+{ (void)m; (void)k; (void)t; (void)n; (void)ct; (void)ctl; (void)out; PK_STUB_30(h); }
+static CK_RV pk_decapsulate(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
+                            CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_BYTE_PTR ct,
+                            CK_ULONG ctl, CK_OBJECT_HANDLE_PTR out)
+{ (void)m; (void)k; (void)t; (void)n; (void)ct; (void)ctl; (void)out; PK_STUB_30(h); }
+static CK_RV pk_verify_sig_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
+                                CK_BYTE_PTR sig, CK_ULONG sigl)
+{ (void)m; (void)k; (void)sig; (void)sigl; PK_STUB_30(h); }
+static CK_RV pk_verify_sig(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
+{ (void)in; (void)inl; PK_STUB_30(h); }
+static CK_RV pk_verify_sig_final(CK_SESSION_HANDLE h)
+{ PK_STUB_30(h); }
+static CK_RV pk_validation_flags(CK_SESSION_HANDLE h, CK_SESSION_VALIDATION_FLAGS_TYPE t,
+                                 CK_FLAGS *f)
+{ (void)t; (void)f; PK_STUB_30(h); }
+static CK_RV pk_wrap_auth(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE wk,
+                          CK_OBJECT_HANDLE k, CK_BYTE_PTR ad, CK_ULONG adl,
+                          CK_BYTE_PTR out, CK_ULONG_PTR outl)
+{ (void)m; (void)wk; (void)k; (void)ad; (void)adl; (void)out; (void)outl; PK_STUB_30(h); }
+static CK_RV pk_unwrap_auth(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE uk,
+                            CK_BYTE_PTR in, CK_ULONG inl, CK_ATTRIBUTE_PTR t, CK_ULONG n,
+                            CK_BYTE_PTR ad, CK_ULONG adl, CK_OBJECT_HANDLE_PTR out)
+{ (void)m; (void)uk; (void)in; (void)inl; (void)t; (void)n; (void)ad; (void)adl; (void)out; PK_STUB_30(h); }
+
+static CK_FUNCTION_LIST_3_2 pk_list_32 = {
+	.v30 = {
+		.version = { 3, 2 },
+		PK_FUNCS_240(pk_get_info_32),
+		PK_FUNCS_30,
+	},
+	.C_EncapsulateKey = pk_encapsulate,
+	.C_DecapsulateKey = pk_decapsulate,
+	.C_VerifySignatureInit = pk_verify_sig_init,
+	.C_VerifySignature = pk_verify_sig,
+	.C_VerifySignatureUpdate = pk_verify_sig,
+	.C_VerifySignatureFinal = pk_verify_sig_final,
+	.C_GetSessionValidationFlags = pk_validation_flags,
+	.C_AsyncComplete = C_AsyncComplete,
+	.C_AsyncGetID = C_AsyncGetID,
+	.C_AsyncJoin = C_AsyncJoin,
+	.C_WrapKeyAuthenticated = pk_wrap_auth,
+	.C_UnwrapKeyAuthenticated = pk_unwrap_auth,
 };
 
 static CK_CHAR pk_iface_name[] = "PKCS 11";
 
 static CK_INTERFACE pk_ifaces[] = {
 	{ pk_iface_name, &pk_list_30, 0 },
+	{ pk_iface_name, &pk_list_32, 0 },
 	{ pk_iface_name, &pk_list_240, 0 },
 };
 

@@ -1,6 +1,6 @@
 /*
  * pk_int.h - internals of the PKCS#11 shell: precondition macros and the
- * function-list prototypes of the 3.0 entry points.
+ * function-list prototypes of the 3.0 and 3.2 entry points.
  *
  * Every C_* function is a thin shell: check initialisation (and the fork
  * pid), check pointer arguments, call the token layer (token/tk.h).
@@ -58,7 +58,7 @@
 	return CKR_OPERATION_NOT_INITIALIZED; \
 } while (0)
 
-/* 3.0 functions without an implementation yet. */
+/* 3.x functions not offered. */
 #define PK_STUB_30(h) do { \
 	PK_CHECK_INIT(); \
 	PK_CHECK_SESSION(h); \
@@ -106,5 +106,11 @@ CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG);
 CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG,
                           CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG);
 CK_RV C_MessageVerifyFinal(CK_SESSION_HANDLE);
+
+/* 3.2 entry points (pk_async.c; the rest of 3.2, not offered: pk_general.c) */
+CK_RV C_AsyncComplete(CK_SESSION_HANDLE h, CK_UTF8CHAR_PTR fn, CK_ASYNC_DATA_PTR res);
+CK_RV C_AsyncGetID(CK_SESSION_HANDLE h, CK_UTF8CHAR_PTR fn, CK_ULONG_PTR id);
+CK_RV C_AsyncJoin(CK_SESSION_HANDLE h, CK_UTF8CHAR_PTR fn, CK_ULONG id,
+                  CK_BYTE_PTR data, CK_ULONG len);
 
 #endif /* PK_INT_H */

@@ -1,7 +1,8 @@
 /*
- * pk_pkcs11_3.h - the PKCS#11 3.0 additions to p11-kit's 2.40 pkcs11.h
- * (values and layouts from the OASIS PKCS#11 3.0 specification, pkcs11t.h
- * and pkcs11f.h).  The one header of ours on top of <p11-kit/pkcs11.h>.
+ * pk_pkcs11_3.h - the PKCS#11 3.0 and 3.2 additions to p11-kit's 2.40
+ * pkcs11.h (values and layouts from the OASIS PKCS#11 3.0 and 3.2
+ * specifications, pkcs11t.h and pkcs11f.h).  The one header of ours on top
+ * of <p11-kit/pkcs11.h>.
  */
 #ifndef PK_PKCS11_3_H
 #define PK_PKCS11_3_H
@@ -33,6 +34,19 @@
 #endif
 #ifndef CKR_OPERATION_CANCEL_FAILED
 #define CKR_OPERATION_CANCEL_FAILED 0x00000202UL
+#endif
+
+/* 3.2: asynchronous sessions (token/tk.h has the same three for the
+ * token layer, which keeps those sessions and includes nothing of
+ * pkcs11/) */
+#ifndef CKF_ASYNC_SESSION
+#define CKF_ASYNC_SESSION           0x00000008UL
+#endif
+#ifndef CKF_ASYNC_SESSION_SUPPORTED
+#define CKF_ASYNC_SESSION_SUPPORTED 0x04000000UL
+#endif
+#ifndef CKR_PENDING
+#define CKR_PENDING                 0x00000204UL
 #endif
 
 /* ---- interfaces ---- */
@@ -244,6 +258,91 @@ typedef struct CK_FUNCTION_LIST_3_0 {
 } CK_FUNCTION_LIST_3_0;
 typedef CK_FUNCTION_LIST_3_0 *CK_FUNCTION_LIST_3_0_PTR;
 typedef CK_FUNCTION_LIST_3_0_PTR *CK_FUNCTION_LIST_3_0_PTR_PTR;
+
+/* ---- the 3.2 function list: the 3.0 list, then the 3.2 functions ---- */
+typedef struct CK_ASYNC_DATA {
+	CK_ULONG ulVersion;
+	CK_BYTE_PTR pValue;
+	CK_ULONG ulValue;
+	CK_OBJECT_HANDLE hObject;
+	CK_OBJECT_HANDLE hAdditionalObject;
+} CK_ASYNC_DATA;
+typedef CK_ASYNC_DATA *CK_ASYNC_DATA_PTR;
+typedef CK_ULONG CK_SESSION_VALIDATION_FLAGS_TYPE;
+
+typedef CK_RV (*CK_C_EncapsulateKey)(CK_SESSION_HANDLE hSession,
+                                     CK_MECHANISM_PTR pMechanism,
+                                     CK_OBJECT_HANDLE hPublicKey,
+                                     CK_ATTRIBUTE_PTR pTemplate,
+                                     CK_ULONG ulAttributeCount,
+                                     CK_BYTE_PTR pCiphertext,
+                                     CK_ULONG_PTR pulCiphertextLen,
+                                     CK_OBJECT_HANDLE_PTR phKey);
+typedef CK_RV (*CK_C_DecapsulateKey)(CK_SESSION_HANDLE hSession,
+                                     CK_MECHANISM_PTR pMechanism,
+                                     CK_OBJECT_HANDLE hPrivateKey,
+                                     CK_ATTRIBUTE_PTR pTemplate,
+                                     CK_ULONG ulAttributeCount,
+                                     CK_BYTE_PTR pCiphertext,
+                                     CK_ULONG ulCiphertextLen,
+                                     CK_OBJECT_HANDLE_PTR phKey);
+typedef CK_RV (*CK_C_VerifySignatureInit)(CK_SESSION_HANDLE hSession,
+                                          CK_MECHANISM_PTR pMechanism,
+                                          CK_OBJECT_HANDLE hKey,
+                                          CK_BYTE_PTR pSignature,
+                                          CK_ULONG ulSignatureLen);
+typedef CK_RV (*CK_C_VerifySignature)(CK_SESSION_HANDLE hSession,
+                                      CK_BYTE_PTR pData, CK_ULONG ulDataLen);
+typedef CK_RV (*CK_C_VerifySignatureUpdate)(CK_SESSION_HANDLE hSession,
+                                            CK_BYTE_PTR pPart, CK_ULONG ulPartLen);
+typedef CK_RV (*CK_C_VerifySignatureFinal)(CK_SESSION_HANDLE hSession);
+typedef CK_RV (*CK_C_GetSessionValidationFlags)(CK_SESSION_HANDLE hSession,
+                                                CK_SESSION_VALIDATION_FLAGS_TYPE type,
+                                                CK_FLAGS *pFlags);
+typedef CK_RV (*CK_C_AsyncComplete)(CK_SESSION_HANDLE hSession,
+                                    CK_UTF8CHAR_PTR pFunctionName,
+                                    CK_ASYNC_DATA_PTR pResult);
+typedef CK_RV (*CK_C_AsyncGetID)(CK_SESSION_HANDLE hSession,
+                                 CK_UTF8CHAR_PTR pFunctionName, CK_ULONG_PTR pulID);
+typedef CK_RV (*CK_C_AsyncJoin)(CK_SESSION_HANDLE hSession,
+                                CK_UTF8CHAR_PTR pFunctionName, CK_ULONG ulID,
+                                CK_BYTE_PTR pData, CK_ULONG ulData);
+typedef CK_RV (*CK_C_WrapKeyAuthenticated)(CK_SESSION_HANDLE hSession,
+                                           CK_MECHANISM_PTR pMechanism,
+                                           CK_OBJECT_HANDLE hWrappingKey,
+                                           CK_OBJECT_HANDLE hKey,
+                                           CK_BYTE_PTR pAssociatedData,
+                                           CK_ULONG ulAssociatedDataLen,
+                                           CK_BYTE_PTR pWrappedKey,
+                                           CK_ULONG_PTR pulWrappedKeyLen);
+typedef CK_RV (*CK_C_UnwrapKeyAuthenticated)(CK_SESSION_HANDLE hSession,
+                                             CK_MECHANISM_PTR pMechanism,
+                                             CK_OBJECT_HANDLE hUnwrappingKey,
+                                             CK_BYTE_PTR pWrappedKey,
+                                             CK_ULONG ulWrappedKeyLen,
+                                             CK_ATTRIBUTE_PTR pTemplate,
+                                             CK_ULONG ulAttributeCount,
+                                             CK_BYTE_PTR pAssociatedData,
+                                             CK_ULONG ulAssociatedDataLen,
+                                             CK_OBJECT_HANDLE_PTR phKey);
+
+/* The 3.0 list's members, in order, then these. */
+typedef struct CK_FUNCTION_LIST_3_2 {
+	CK_FUNCTION_LIST_3_0 v30;
+	CK_C_EncapsulateKey C_EncapsulateKey;
+	CK_C_DecapsulateKey C_DecapsulateKey;
+	CK_C_VerifySignatureInit C_VerifySignatureInit;
+	CK_C_VerifySignature C_VerifySignature;
+	CK_C_VerifySignatureUpdate C_VerifySignatureUpdate;
+	CK_C_VerifySignatureFinal C_VerifySignatureFinal;
+	CK_C_GetSessionValidationFlags C_GetSessionValidationFlags;
+	CK_C_AsyncComplete C_AsyncComplete;
+	CK_C_AsyncGetID C_AsyncGetID;
+	CK_C_AsyncJoin C_AsyncJoin;
+	CK_C_WrapKeyAuthenticated C_WrapKeyAuthenticated;
+	CK_C_UnwrapKeyAuthenticated C_UnwrapKeyAuthenticated;
+} CK_FUNCTION_LIST_3_2;
+typedef CK_FUNCTION_LIST_3_2 *CK_FUNCTION_LIST_3_2_PTR;
 
 /* ---- 3.0 mechanisms and parameters used by issue 3 ---- */
 #ifndef CKM_SHA3_256

@@ -15,6 +15,19 @@
 
 #include <p11-kit/pkcs11.h>
 
+/* PKCS#11 3.2's asynchronous sessions (OASIS pkcs11t.h values; p11-kit's
+ * header is 2.40; pkcs11/pk_pkcs11_3.h has them for the shell and the
+ * applications' side). */
+#ifndef CKF_ASYNC_SESSION
+#define CKF_ASYNC_SESSION               0x00000008UL
+#endif
+#ifndef CKF_ASYNC_SESSION_SUPPORTED
+#define CKF_ASYNC_SESSION_SUPPORTED     0x04000000UL
+#endif
+#ifndef CKR_PENDING
+#define CKR_PENDING                     0x00000204UL
+#endif
+
 /* ---- limits and policy (docs/token-store.md) ---- */
 #define TK_PIN_MIN            4
 #define TK_PIN_MAX            255

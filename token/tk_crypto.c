@@ -231,6 +231,30 @@ static int tk_op_feed(tk_op *p, const uint8_t *in, size_t in_len, uint8_t *out,
 	return rc;
 }
 
+/* Async sessions (tk_async.c): the end of a pending call's operation. */
+static void tk_op_async_end(tk_async *a)
+{
+	tk_op_put(a->os, a->op, 1);
+}
+
+/* p (reserved by this thread, of os) as a pending call. */
+static CK_RV tk_op_pend(tk_ops *os, tk_op *p, int kind, const uint8_t *in,
+                        size_t in_len, uint8_t *out, size_t cap)
+{
+	tk_async *a = tk_async_new(os, kind, tk_rv_op, tk_op_async_end, p);
+
+	if (a == NULL) {
+		tk_op_put(os, p, 1);
+		return CKR_HOST_MEMORY;
+	}
+	tk_op_req(p, &a->r, PV_PHASE_ONESHOT);
+	a->r.in = in;
+	a->r.in_len = in_len;
+	a->r.out = out;
+	a->r.out_cap = tk_cap(cap, tk_op_bound(p, in_len) + 64);
+	return tk_async_start(a);
+}
+
 CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
                     size_t in_len, uint8_t *out, CK_ULONG *out_len)
 {
@@ -249,6 +273,8 @@ CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 	}
 	if (in_len + tk_op_bound(p, in_len) + 64 + tk_op_overhead(p) <=
 	    tk_vault_max_data()) {
+		if (os->async_ok && out != NULL && cap >= tk_op_bound(p, in_len))
+			return tk_op_pend(os, p, kind, in, in_len, out, cap);
 		tk_op_req(p, &r, PV_PHASE_ONESHOT);
 		r.in = in;
 		r.in_len = in_len;

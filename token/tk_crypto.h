@@ -50,6 +50,9 @@ struct pv_req;
 CK_RV tk_vault(struct pv_vault **out);
 /* pv_vault_call on the process's vault; PV_ERR_DEVICE if there is none. */
 int tk_vault_call(struct pv_req *r);
+/* pv_vault_submit on the process's vault, which *v names after it (for
+ * pv_vault_done / _wait); PV_ERR_DEVICE if there is none. */
+int tk_vault_submit(struct pv_vault **v, struct pv_req *r);
 /* 1 when requests run on a GPU (CKF_HW), 0 otherwise. */
 int tk_vault_hw(void);
 /* 1 when the vault is open and not sealed (CKF_RNG). */
@@ -75,6 +78,17 @@ CK_RV tk_op_init(CK_SESSION_HANDLE h, int kind, const tk_mech *m,
  * operation kept; CKR_BUFFER_TOO_SMALL keeps it too; anything else ends it. */
 CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
                     size_t in_len, uint8_t *out, CK_ULONG *out_len);
+/* In a session opened with CKF_ASYNC_SESSION, tk_op_oneshot may answer
+ * CKR_PENDING: its request runs, out must stay valid, and
+ * tk_async_complete (C_AsyncComplete) with the function's name
+ * ("C_Encrypt", "C_Decrypt", "C_Digest", "C_Sign") answers CKR_PENDING
+ * until it has completed, then the call's own answer with *out / *out_len
+ * its output; CKR_OPERATION_NOT_INITIALIZED if that function is not
+ * pending in h.  Closing the session waits for its pending call.
+ * tk_async_pending: CKR_OK if fn is pending in h, else as above. */
+CK_RV tk_async_complete(CK_SESSION_HANDLE h, const char *fn, uint8_t **out,
+                        CK_ULONG *out_len);
+CK_RV tk_async_pending(CK_SESSION_HANDLE h, const char *fn);
 /* Multi-part update: encrypt/decrypt write output (out/out_len), digest/
  * sign/verify do not (out NULL, out_len NULL). */
 CK_RV tk_op_update(CK_SESSION_HANDLE h, int kind, const uint8_t *in,

@@ -9,6 +9,7 @@
 /* after pkcs11.h: its compat macros (iv_len, aad_len) rename pv_req
  * fields consistently in the files that include this one */
 #include "gpu/vault.h"
+#include "token/tk_async.h"
 
 /* Owned by the thread that reserved it (tk_op_take). */
 typedef struct tk_op {
@@ -33,6 +34,8 @@ struct tk_ops {
 	struct tk_ops *next;
 	CK_SESSION_HANDLE h;
 	int dead;                          /* session gone; last user frees   */
+	int async_ok;                      /* opened with CKF_ASYNC_SESSION    */
+	tk_async *async;                   /* under the bucket lock: its pending call */
 	/* under the bucket lock: */
 	uint8_t active[TK_OPK_N];          /* op[k] initialised               */
 	uint8_t busy[TK_OPK_N];            /* kind k reserved by a call       */

@@ -132,6 +132,7 @@ static CK_RV tk_ops_with(CK_SESSION_HANDLE h, int create,
 	o = tk_ops_find(b, h);
 	if (o == NULL && (o = calloc(1, sizeof *o)) != NULL) {
 		o->h = h;
+		o->async_ok = (tk_session_get(h)->flags & CKF_ASYNC_SESSION) != 0;
 		o->next = b->recs;
 		b->recs = o;
 	}
@@ -153,14 +154,21 @@ static void tk_ops_release(tk_opsbucket *b, tk_ops *os, int kind, tk_ops **fr)
 	}
 }
 
-/* Under g.mu (tk_session.c). */
+/* Under g.mu (tk_session.c).  A pending async call is waited for here
+ * (the vault needs no token lock to finish it), unless a thread is
+ * looking at it: tk_ops_unpark_end then hands it to that thread. */
 void tk_ops_forget(CK_SESSION_HANDLE h)
 {
 	tk_opsbucket *b = tk_ops_bucket(h);
 	tk_ops *o, *fr = NULL;
+	tk_async *a = NULL;
 
 	pthread_mutex_lock(&b->mu);
 	o = tk_ops_find(b, h);
+	if (o != NULL && o->async != NULL && !o->async->taken) {
+		a = o->async;
+		o->async = NULL;
+	}
 	if (o != NULL && tk_ops_busy(o)) {
 		o->dead = 1;
 	} else if (o != NULL) {
@@ -168,6 +176,8 @@ void tk_ops_forget(CK_SESSION_HANDLE h)
 		fr = o;
 	}
 	pthread_mutex_unlock(&b->mu);
+	if (a != NULL)
+		tk_async_drop(a);             /* its put frees the dead record */
 	tk_ops_really_free(fr);
 }
 
@@ -268,6 +278,63 @@ int tk_ops_other_active(CK_SESSION_HANDLE h, int kind)
 			other = 1;
 	pthread_mutex_unlock(&b->mu);
 	return other;
+}
+
+/* ---- async calls (tk_async.c) ---- */
+
+int tk_ops_async_ok(const tk_ops *os)
+{
+	return os->async_ok;
+}
+
+void tk_ops_park(tk_ops *os, tk_async *a)
+{
+	tk_opsbucket *b = tk_ops_bucket(os->h);
+
+	pthread_mutex_lock(&b->mu);
+	a->taken = 0;
+	os->async = a;
+	pthread_mutex_unlock(&b->mu);
+}
+
+struct tk_unpark { int kind; tk_ops *os; tk_async *a; };
+
+static CK_RV tk_unpark_fn(tk_ops *o, void *arg)
+{
+	struct tk_unpark *u = arg;
+
+	if (o->async == NULL || o->async->kind != u->kind)
+		return CKR_OPERATION_NOT_INITIALIZED;
+	if (o->async->taken)
+		return CKR_PENDING;
+	o->async->taken = 1;
+	u->os = o;
+	u->a = o->async;
+	return CKR_OK;
+}
+
+CK_RV tk_ops_unpark(CK_SESSION_HANDLE h, int kind, tk_ops **os, tk_async **a)
+{
+	struct tk_unpark u = { kind, NULL, NULL };
+	CK_RV rv = tk_ops_with(h, 0, tk_unpark_fn, &u);
+
+	*os = u.os;
+	*a = u.a;
+	return rv;
+}
+
+int tk_ops_unpark_end(tk_ops *os, tk_async *a, int done)
+{
+	tk_opsbucket *b = tk_ops_bucket(os->h);
+	int mine;
+
+	pthread_mutex_lock(&b->mu);
+	a->taken = 0;
+	mine = done || os->dead;
+	if (mine)
+		os->async = NULL;
+	pthread_mutex_unlock(&b->mu);
+	return mine;
 }
 
 /* ---- public-key operations (tk_pk.c) in the same records ---- */

@@ -14,6 +14,7 @@
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
 #include "include/pixelvault/pkcs11-vendor.h"
+#include "token/tk_async.h"
 #include "token/tk_key.h"
 #include "token/tk_pk.h"
 #include "token/tk_pk_int.h"
@@ -465,12 +466,40 @@ static CK_RV tk_pk_rv(int rc, int kind)
 	return tk_rv_from_pv(rc);
 }
 
+/* The most output p's call over n bytes can make. */
+static size_t tk_pk_need(const tk_pkop *p, size_t n)
+{
+	if (p->d->pv == PV_MECH_SM2_ENCRYPT)
+		return p->kind == TK_OPK_ENCRYPT ? n + 97 : (n > 97 ? n - 97 : 0);
+	return p->outmax;
+}
+
+/* p's request over in (its output left to the caller). */
+static void tk_pk_req(const tk_pkop *p, pv_req *r, const uint8_t *in, size_t n)
+{
+	static const uint32_t ops[] = { PV_OP_ENCRYPT, PV_OP_DECRYPT, 0, PV_OP_SIGN, PV_OP_VERIFY };
+
+	pv_req_init(r, ops[p->kind], p->d->pv);
+	r->prf = p->prf;
+	r->flags = p->flags;
+	r->tag_len = p->mgf;
+	r->ctr_bits = p->slen;
+	r->aad = p->aad;
+	r->aad_len = p->aadl;
+	r->key = p->key;
+	r->key_len = p->keyl;
+	r->key_type = p->key_type;
+	if (p->key_type == 0)
+		memcpy(r->key_id, p->id, PV_OBJ_ID_LEN);
+	r->in = in;
+	r->in_len = n;
+}
+
 /* Run p over in; sig for VERIFY.  Output into out (cap *outl). */
 static CK_RV tk_pk_run(tk_pkop *p, const uint8_t *in, size_t n, const uint8_t *sig,
                        size_t sl, uint8_t *out, CK_ULONG *outl, int *keep)
 {
-	static const uint32_t ops[] = { PV_OP_ENCRYPT, PV_OP_DECRYPT, 0, PV_OP_SIGN, PV_OP_VERIFY };
-	size_t need = p->outmax;
+	size_t need = tk_pk_need(p, n);
 	uint8_t *tmp = NULL;
 	pv_req r;
 	int rc;
@@ -480,8 +509,6 @@ static CK_RV tk_pk_run(tk_pkop *p, const uint8_t *in, size_t n, const uint8_t *s
 		*keep = 1;                /* C_Login(CKU_CONTEXT_SPECIFIC) first */
 		return CKR_USER_NOT_LOGGED_IN;
 	}
-	if (p->d->pv == PV_MECH_SM2_ENCRYPT)
-		need = p->kind == TK_OPK_ENCRYPT ? n + 97 : (n > 97 ? n - 97 : 0);
 	if (p->kind != TK_OPK_VERIFY) {
 		if (out == NULL) {
 			*outl = need;
@@ -494,20 +521,7 @@ static CK_RV tk_pk_run(tk_pkop *p, const uint8_t *in, size_t n, const uint8_t *s
 			return CKR_BUFFER_TOO_SMALL;
 		}
 	}
-	pv_req_init(&r, ops[p->kind], p->d->pv);
-	r.prf = p->prf;
-	r.flags = p->flags;
-	r.tag_len = p->mgf;
-	r.ctr_bits = p->slen;
-	r.aad = p->aad;
-	r.aad_len = p->aadl;
-	r.key = p->key;
-	r.key_len = p->keyl;
-	r.key_type = p->key_type;
-	if (p->key_type == 0)
-		memcpy(r.key_id, p->id, PV_OBJ_ID_LEN);
-	r.in = in;
-	r.in_len = n;
+	tk_pk_req(p, &r, in, n);
 	if (p->kind == TK_OPK_VERIFY) {
 		r.in2 = sig;
 		r.in2_len = sl;
@@ -536,6 +550,28 @@ static CK_RV tk_pk_run(tk_pkop *p, const uint8_t *in, size_t n, const uint8_t *s
 	return tk_pk_rv(rc, p->kind);
 }
 
+/* Async sessions (tk_async.c): the end of a pending call's operation. */
+static void tk_pk_async_end(tk_async *a)
+{
+	tk_ops_pk_put(a->os, a->kind, 1);
+}
+
+/* p's single-part call as a pending one, straight into out (large
+ * enough for any answer). */
+static CK_RV tk_pk_pend(tk_pkop *p, const uint8_t *in, size_t n, uint8_t *out, size_t need)
+{
+	tk_async *a = tk_async_new(p->os, p->kind, tk_pk_rv, tk_pk_async_end, p);
+
+	if (a == NULL) {
+		tk_pk_put(p, 1);
+		return CKR_HOST_MEMORY;
+	}
+	tk_pk_req(p, &a->r, in, n);
+	a->r.out = out;
+	a->r.out_cap = need;
+	return tk_async_start(a);
+}
+
 CK_RV tk_pk_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
                     size_t n, uint8_t *out, CK_ULONG *outl)
 {
@@ -549,6 +585,9 @@ CK_RV tk_pk_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 		tk_pk_put(p, 1);
 		return CKR_OPERATION_ACTIVE;
 	}
+	if (tk_ops_async_ok(p->os) && out != NULL && *outl >= tk_pk_need(p, n) &&
+	    !(p->need_auth && !p->authed))
+		return tk_pk_pend(p, in, n, out, tk_pk_need(p, n));
 	rv = tk_pk_run(p, in, n, NULL, 0, out, outl, &keep);
 	tk_pk_put(p, !keep);
 	return rv;

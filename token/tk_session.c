@@ -133,7 +133,7 @@ CK_RV tk_open_session(CK_SLOT_ID id, CK_FLAGS flags, CK_SESSION_HANDLE *out)
 		s->no_login = ti.no_login;
 		se->h = tk_g.next_sess++;
 		se->slot = s;
-		se->flags = flags & (CKF_RW_SESSION | CKF_SERIAL_SESSION);
+		se->flags = flags & (CKF_RW_SESSION | CKF_SERIAL_SESSION | CKF_ASYNC_SESSION);
 		tk_g.sess[se->h - 1] = se;
 		s->nsess++;
 		if (flags & CKF_RW_SESSION)

@@ -293,7 +293,7 @@ CK_RV tk_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info)
 		return tk_rv_from_pv(rc);
 	memcpy(info->label, ti.label, sizeof info->label);
 	tk_pad(info->serialNumber, sizeof info->serialNumber, ti.serial);
-	info->flags = CKF_TOKEN_INITIALIZED;
+	info->flags = CKF_TOKEN_INITIALIZED | CKF_ASYNC_SESSION_SUPPORTED;
 	if (!ti.no_login)
 		info->flags |= CKF_LOGIN_REQUIRED;
 	tk_mutex_lock(tk_g.mu);

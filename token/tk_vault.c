@@ -159,6 +159,13 @@ int tk_vault_call(pv_req *r)
 	return pv_vault_call(v, r);
 }
 
+int tk_vault_submit(struct pv_vault **v, pv_req *r)
+{
+	if (tk_vault(v) != CKR_OK)
+		return PV_ERR_DEVICE;
+	return pv_vault_submit(*v, r);
+}
+
 int tk_vault_hw(void)
 {
 	struct pv_vault *v;

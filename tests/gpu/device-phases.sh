@@ -167,7 +167,7 @@ if has bench; then
         PIXELVAULT_RING_STATS=1 phase "p11b-$m-$t" "${PV_P11BENCH_LIMIT:-60}" \
           "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" --mech "$m" --threads "$t" \
           --openssl-threads "${PV_BENCH_OSSL:-none}" ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
-          ${PV_BENCH_GPU_BPS:+--gpu-blocks-per-sm $PV_BENCH_GPU_BPS} \
+          ${PV_BENCH_GPU_BPS:+--gpu-blocks-per-sm $PV_BENCH_GPU_BPS} ${PV_BENCH_ASYNC:+--async $PV_BENCH_ASYNC} \
           --seconds "${PV_BENCH_SECS:-2}"
         grep -hE "^\| $m |^  (total|queue|execute|notify) " "$L/p11b-$m-$t.log" | tee -a "$OUT/summary.txt"
         if [ -n "${PV_BENCH_TOP:-}" ]; then
@@ -185,7 +185,7 @@ if has bench; then
     # reach the split rows above (before 2026-11-30 20:00 UTC they did not)
     phase p11bench "${PV_P11BENCH_LIMIT:-480}" "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" \
       ${PV_BENCH_MECH:+--mech $PV_BENCH_MECH} ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
-      ${PV_BENCH_GPU_BPS:+--gpu-blocks-per-sm $PV_BENCH_GPU_BPS} \
+      ${PV_BENCH_GPU_BPS:+--gpu-blocks-per-sm $PV_BENCH_GPU_BPS} ${PV_BENCH_ASYNC:+--async $PV_BENCH_ASYNC} \
       --threads "${PV_BENCH_THREADS:-1,4,16,64,128}" --openssl-threads "${PV_BENCH_OSSL:-1,16}" \
       --seconds "${PV_BENCH_SECS:-2}" --csv "$OUT/p11bench.csv"
     cp "$L/p11bench.log" "$OUT/p11bench.txt"

@@ -294,6 +294,11 @@
 #      p11bench GCM 1 MiB at 128 and 1,024 threads (default staging);
 #      then B's (and C's) checks with every request staged: p11_wycheproof,
 #      p11_bad, p11pk, p11_master, e2e symmetric
+#   82 PKCS#11 3.2 async sessions on the CUDA backend: gpu_ring,
+#      p11_async, p11_close, p11_nothreads; p11bench SHA3-256 / SM3 4 KiB
+#      with 64 and 256 async sessions per thread on 1, 4, 8, 16 threads
+#      (OpenSSL on 16 in the same call), then the same without async at
+#      1,024 threads
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -944,5 +949,20 @@ case "${1:-}" in
        rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
      done
      cp /tmp/pv-module-a.so "$M" ;;
+  82) (export PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 \
+        PV_UNIT_NAMES="p11_async p11_close p11_nothreads"
+      timeout 220 bash tests/gpu/run-device --bundle "$B" --phases ring,unit > /dev/null 2>&1)
+     grep -v '^CKM_\|^C_' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     for n in 64 256 0; do
+       (export PV_GPU_BENCH=0 PV_BENCH_MECH=sha3-256-4k,sm3-4k PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 \
+          PV_P11BENCH_LIMIT=70 PV_BENCH_THREADS=1,4,8,16
+        [ $n != 0 ] && export PV_BENCH_ASYNC=$n
+        [ $n = 0 ] && export PV_BENCH_THREADS=1024
+        [ $n = 64 ] && export PV_BENCH_OSSL=16 || export PV_BENCH_OSSL=none
+        timeout 90 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== p11bench, async sessions per thread: $n"; grep -h '^| [a-z]' "$OUT/p11bench.txt"
+       mv "$OUT/p11bench.csv" "$OUT/p11bench-async-$n.csv" 2>/dev/null
+       rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/logs.tgz"
+     done ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -31,6 +31,7 @@ const p11b_mech p11b_mechs[] = {
 const size_t p11b_nmechs = sizeof p11b_mechs / sizeof p11b_mechs[0];
 
 static CK_FUNCTION_LIST *F;
+static CK_FUNCTION_LIST_3_2 *F32;     /* NULL: the module has no 3.2 interface */
 static void *dl;
 static CK_SLOT_ID slot;
 static CK_SESSION_HANDLE setup;       /* owns the session keys for the run */
@@ -107,6 +108,9 @@ int p11b_token_open(const char *module, unsigned gpu_slots, unsigned gpu_bps, ch
 {
 	CK_C_INITIALIZE_ARGS ia = { NULL, NULL, NULL, NULL, CKF_OS_LOCKING_OK, NULL };
 	CK_C_GetFunctionList gfl;
+	CK_C_GetInterface gif;
+	CK_VERSION v32 = { 3, 2 };
+	CK_INTERFACE *ifc = NULL;
 	CK_SLOT_ID slots[64];
 	CK_ULONG n = 64;
 	CK_UTF8CHAR label[32];
@@ -126,6 +130,9 @@ int p11b_token_open(const char *module, unsigned gpu_slots, unsigned gpu_bps, ch
 		return -1;
 	}
 	gfl = (CK_C_GetFunctionList)dlsym(dl, "C_GetFunctionList");
+	gif = (CK_C_GetInterface)dlsym(dl, "C_GetInterface");
+	if (gif != NULL && gif((CK_UTF8CHAR_PTR)"PKCS 11", &v32, &ifc, 0) == CKR_OK)
+		F32 = ifc->pFunctionList;
 	if (gfl == NULL || gfl(&F) != CKR_OK || F->C_Initialize(&ia) != CKR_OK ||
 	    F->C_GetSlotList(CK_FALSE, slots, &n) != CKR_OK || n == 0) {
 		fprintf(stderr, "p11bench: %s: cannot initialize the module\n", module);
@@ -163,9 +170,25 @@ void p11b_token_close(void)
 	rm_dir();
 }
 
-int p11b_token_session(CK_SESSION_HANDLE *s)
+int p11b_token_session(CK_SESSION_HANDLE *s, int async)
 {
-	return F->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL, s) == CKR_OK ? 0 : -1;
+	CK_FLAGS fl = CKF_SERIAL_SESSION | (async ? CKF_ASYNC_SESSION : 0);
+
+	if (async && F32 == NULL)
+		return -1;
+	return F->C_OpenSession(slot, fl, NULL, NULL, s) == CKR_OK ? 0 : -1;
+}
+
+CK_RV p11b_token_complete(CK_SESSION_HANDLE s, const p11b_state *st, p11b_out *o)
+{
+	static const char *const fn[] = { [K_SIGN] = "C_Sign", [K_DIGEST] = "C_Digest",
+	                                  [K_GCM] = "C_Encrypt" };
+	CK_ASYNC_DATA res = { 0, NULL, 0, 0, 0 };
+	CK_RV rv = F32->C_AsyncComplete(s, (CK_UTF8CHAR_PTR)fn[st->m->kind], &res);
+
+	if (rv == CKR_OK)
+		o->len = res.ulValue;
+	return rv;
 }
 
 void p11b_token_end_session(CK_SESSION_HANDLE s)
@@ -292,6 +315,7 @@ CK_RV p11b_token_op(CK_SESSION_HANDLE s, const p11b_state *st, p11b_out *o)
 			rv = F->C_Encrypt(s, st->in, m->len, o->buf, &ol);
 		break;
 	}
-	o->len = ol;
+	if (rv != CKR_PENDING)
+		o->len = ol;
 	return rv;
 }

@@ -8,7 +8,9 @@
  * the module's own threads included) and context switches per operation
  * (getrusage over the timed run: what each operation costs the host).  Every token (and OpenSSL) output of the
  * last operation of every thread is checked with OpenSSL, and the run fails
- * on a wrong answer.  `p11bench --help` lists the options.
+ * on a wrong answer.  With --async N each token thread keeps N PKCS#11 3.2
+ * async sessions' calls pending instead (rows "async"), every session's
+ * last output checked.  `p11bench --help` lists the options.
  */
 #include <getopt.h>
 #include <pthread.h>
@@ -42,6 +44,7 @@ typedef struct opts {
 	int ossl_given, mech[16], nmech;
 	unsigned gpu_slots;
 	unsigned gpu_bps;
+	int async;                /* --async N: sessions per token thread */
 } opts;
 
 typedef struct worker {
@@ -50,6 +53,11 @@ typedef struct worker {
 	CK_RV rv;
 	CK_SESSION_HANDLE s;
 	p11b_out o;
+	int nas;                  /* --async: its sessions, each with a call pending */
+	CK_SESSION_HANDLE *as;
+	p11b_out *ao;
+	uint64_t *t_sub;          /* when each session's call started */
+	uint8_t *busy, *done_any;
 	uint32_t *lat;            /* ns per operation, saturating */
 	size_t n, cap;
 	double secs;
@@ -65,6 +73,7 @@ typedef struct row {
 static volatile sig_atomic_t stop;     /* SIGINT / SIGTERM */
 static volatile int halt;              /* a row could not start all threads */
 static double run_secs;
+static int async_n;                    /* --async */
 static pthread_mutex_t go_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t go_cv = PTHREAD_COND_INITIALIZER;
 static int go;
@@ -97,6 +106,53 @@ static int push_lat(worker *w, uint64_t ns)
 	return 0;
 }
 
+/* --async: each of the thread's sessions keeps a call pending; a call's
+ * latency runs from its C_Digest / C_Sign / C_Encrypt to the
+ * C_AsyncComplete that answers it, and the next call of that session
+ * starts at once.  Returns when the time is up and nothing is pending. */
+static uint64_t async_loop(worker *w, uint64_t end)
+{
+	int i, live = 0, more = 1;
+	uint64_t t = now_ns();
+	CK_RV rv;
+
+	while (more || live > 0) {
+		more = !w->err && !stop && !halt && t < end;
+		for (i = 0; i < w->nas; i++) {
+			if (w->busy[i]) {
+				rv = p11b_token_complete(w->as[i], w->st, &w->ao[i]);
+				if (rv == CKR_PENDING)
+					continue;
+				w->busy[i] = 0;
+				live--;
+				t = now_ns();
+				w->done_any[i] = 1;
+				if (rv != CKR_OK || push_lat(w, t - w->t_sub[i]) != 0) {
+					w->rv = rv;
+					w->err = 1;
+				}
+			}
+			if (!more || w->err)
+				continue;
+			w->t_sub[i] = now_ns();
+			rv = p11b_token_op(w->as[i], w->st, &w->ao[i]);
+			if (rv == CKR_PENDING) {
+				w->busy[i] = 1;
+				live++;
+			} else if (rv == CKR_OK) {
+				w->done_any[i] = 1;
+				if (push_lat(w, now_ns() - w->t_sub[i]) != 0)
+					w->err = 1;
+			} else {
+				w->rv = rv;
+				w->err = 1;
+			}
+		}
+		t = now_ns();
+	}
+	return t;
+}
+
 static void *worker_main(void *arg)
 {
 	worker *w = arg;
@@ -112,7 +168,9 @@ static void *worker_main(void *arg)
 	end = t0 + (uint64_t)(run_secs * 1e9);
 	if (!w->token && (c == NULL || cx == NULL))
 		w->err = 1;
-	while (!w->err && !stop && !halt && t2 < end) {
+	if (w->nas > 0)
+		t2 = async_loop(w, end);
+	while (w->nas == 0 && !w->err && !stop && !halt && t2 < end) {
 		t1 = now_ns();
 		if (w->token)
 			w->rv = p11b_token_op(w->s, w->st, &w->o);
@@ -183,6 +241,56 @@ static int summarize(worker *w, int nt, size_t len, const struct rusage *u0,
 	return 0;
 }
 
+/* --async: n sessions for w, each with its own output buffer and IV. */
+static int async_setup(worker *w, int n)
+{
+	int i;
+
+	w->as = calloc((size_t)n, sizeof *w->as);
+	w->ao = calloc((size_t)n, sizeof *w->ao);
+	w->t_sub = calloc((size_t)n, sizeof *w->t_sub);
+	w->busy = calloc((size_t)n, 1);
+	w->done_any = calloc((size_t)n, 1);
+	if (w->as == NULL || w->ao == NULL || w->t_sub == NULL || w->busy == NULL ||
+	    w->done_any == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		w->ao[i].cap = w->o.cap;
+		if ((w->ao[i].buf = malloc(w->ao[i].cap)) == NULL ||
+		    RAND_bytes(w->ao[i].iv, sizeof w->ao[i].iv) != 1 ||
+		    p11b_token_session(&w->as[i], 1) != 0)
+			return -1;
+		w->nas++;
+	}
+	return 0;
+}
+
+/* Every session's last output checked with OpenSSL (0: all right). */
+static int async_check(const worker *w)
+{
+	int i;
+
+	for (i = 0; i < w->nas; i++)
+		if (w->done_any[i] && p11b_ossl_check(w->st, &w->ao[i], 1) != 0)
+			return -1;
+	return 0;
+}
+
+static void async_free(worker *w)
+{
+	int i;
+
+	for (i = 0; w->ao != NULL && i < w->nas; i++) {
+		p11b_token_end_session(w->as[i]);
+		free(w->ao[i].buf);
+	}
+	free(w->as);
+	free(w->ao);
+	free(w->t_sub);
+	free(w->busy);
+	free(w->done_any);
+}
+
 /* Runs and checks one (impl, mech, threads) row; 0 or -1 (message printed). */
 static int measure(const p11b_state *st, int token, int nt, row *r)
 {
@@ -201,7 +309,8 @@ static int measure(const p11b_state *st, int token, int nt, row *r)
 		w[i].o.cap = m->kind == K_GCM ? m->len + 64 : 1024;
 		w[i].o.buf = malloc(w[i].o.cap);
 		if (w[i].o.buf == NULL || RAND_bytes(w[i].o.iv, sizeof w[i].o.iv) != 1 ||
-		    (token && p11b_token_session(&w[i].s) != 0)) {
+		    (token && !async_n && p11b_token_session(&w[i].s, 0) != 0) ||
+		    (token && async_n && async_setup(&w[i], async_n) != 0)) {
 			fprintf(stderr, "p11bench: %s: cannot set up thread %d\n", m->name, i);
 			goto out;
 		}
@@ -228,7 +337,8 @@ static int measure(const p11b_state *st, int token, int nt, row *r)
 			        token ? "token" : "openssl", m->name, nt, (unsigned long)w[i].rv);
 			goto out;
 		}
-		if (w[i].n > 0 && p11b_ossl_check(st, &w[i].o, token) != 0) {
+		if ((w[i].nas == 0 && w[i].n > 0 && p11b_ossl_check(st, &w[i].o, token) != 0) ||
+		    async_check(&w[i]) != 0) {
 			fprintf(stderr, "p11bench: %s %s T=%d: WRONG ANSWER (thread %d's output does "
 			        "not verify with OpenSSL)\n", token ? "token" : "openssl", m->name, nt, i);
 			goto out;
@@ -239,6 +349,7 @@ out:
 	for (i = 0; i < nt; i++) {
 		if (token && w[i].s != CK_INVALID_HANDLE)
 			p11b_token_end_session(w[i].s);
+		async_free(&w[i]);
 		free(w[i].o.buf);
 		free(w[i].lat);
 	}
@@ -252,7 +363,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: p11bench [--module PATH] [--threads LIST] [--openssl-threads LIST|none]\n"
 	           "                [--seconds S] [--mech LIST] [--csv FILE] [--quick] [--lone]\n"
-	           "                [--gpu-slots N] [--gpu-blocks-per-sm N]\n"
+	           "                [--gpu-slots N] [--gpu-blocks-per-sm N] [--async N]\n"
 	           "  --module PATH    the PKCS#11 module (default %s)\n"
 	           "  --threads LIST   token thread counts (default 1,2,4,8,16,32,64)\n"
 	           "  --openssl-threads LIST  OpenSSL thread counts (default: --threads\n"
@@ -263,6 +374,8 @@ static void usage(FILE *f)
 	           "  --csv FILE       one row per (impl, mech, threads)\n"
 	           "  --gpu-slots N    the token's gpu_slots (GPU requests in flight)\n"
 	           "  --gpu-blocks-per-sm N  the token's gpu_blocks_per_sm (1..32)\n"
+	           "  --async N        each token thread keeps N PKCS#11 3.2 async sessions'\n"
+	           "                   calls pending (C_AsyncComplete; rows \"async\")\n"
 	           "  --mech LIST      default all of:", P11B_MODULE_PATH);
 	for (i = 0; i < p11b_nmechs; i++)
 		fprintf(f, "%s%s", i ? "," : " ", p11b_mechs[i].name);
@@ -315,7 +428,7 @@ static int parse_opts(int argc, char **argv, opts *o)
 		{ "openssl-threads", 1, NULL, 'o' }, { "seconds", 1, NULL, 's' },
 		{ "mech", 1, NULL, 'M' }, { "csv", 1, NULL, 'c' }, { "quick", 0, NULL, 'q' },
 		{ "lone", 0, NULL, 'l' }, { "gpu-slots", 1, NULL, 'g' }, { "help", 0, NULL, 'h' },
-		{ "gpu-blocks-per-sm", 1, NULL, 'B' },
+		{ "gpu-blocks-per-sm", 1, NULL, 'B' }, { "async", 1, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, threads_given = 0, secs_given = 0, quick = 0, lone = 0;
@@ -364,6 +477,11 @@ static int parse_opts(int argc, char **argv, opts *o)
 			if (*end != 0 || o->gpu_bps == 0 || o->gpu_bps > 32)
 				return -1;
 			break;
+		case 'A':
+			o->async = (int)strtol(optarg, &end, 10);
+			if (*end != 0 || o->async < 1 || o->async > 1024)
+				return -1;
+			break;
 		case 'h': usage(stdout); exit(0);
 		default: return -1;
 		}
@@ -404,13 +522,15 @@ static void print_row(FILE *csv, const char *backend, const p11b_mech *m, int to
 		snprintf(tp, sizeof tp, "%.2f GB/s", r->mb_s / 1e3);
 	else
 		snprintf(tp, sizeof tp, "%.1f MB/s", r->mb_s);
+	const char *impl = !token ? "openssl" : async_n ? "async" : "token";
+
 	printf("| %-13s | %-7s | %4d | %11.0f | %13s | %9.1f | %9.1f | %9.1f | %9.1f | %9.1f | %6.2f |\n",
-	       m->name, token ? "token" : "openssl", nt, r->ops_s, tp, r->p50, r->p99, r->p999,
+	       m->name, impl, nt, r->ops_s, tp, r->p50, r->p99, r->p999,
 	       r->cpu_us, r->sys_us, r->csw);
 	fflush(stdout);
 	if (csv != NULL)
 		fprintf(csv, "%s,%s,%s,%d,%ld,%.1f,%.3f,%.2f,%.2f,%.2f,%.2f,%.2f,%.3f\n",
-		        token ? "token" : "openssl", token ? backend : "host", m->name, nt, r->ops,
+		        impl, token ? backend : "host", m->name, nt, r->ops,
 		        r->ops_s, r->mb_s, r->p50, r->p99, r->p999, r->cpu_us, r->sys_us, r->csw);
 }
 
@@ -427,7 +547,7 @@ static int prepare(p11b_state *st)
 	if (st->in == NULL || o.buf == NULL || RAND_bytes(st->in, (int)st->m->len) != 1 ||
 	    p11b_ossl_keys(st) != 0 || p11b_token_keys(st) != 0) {
 		fprintf(stderr, "p11bench: %s: cannot make the keys\n", st->m->name);
-	} else if (p11b_token_session(&s) == 0) {
+	} else if (p11b_token_session(&s, 0) == 0) {
 		CK_RV rv = p11b_token_op(s, st, &o);
 
 		rc = rv == CKR_OK && p11b_ossl_check(st, &o, 1) == 0 ? 0 : -1;
@@ -479,6 +599,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
 	run_secs = o.seconds;
+	async_n = o.async;
 	if (o.csv != NULL && (csv = fopen(o.csv, "w")) == NULL) {
 		perror(o.csv);
 		return 1;
@@ -492,6 +613,8 @@ int main(int argc, char **argv)
 	       model, backend, OpenSSL_version(OPENSSL_VERSION), sysconf(_SC_NPROCESSORS_ONLN),
 	       o.seconds);
 	print_list("threads", &o.threads);
+	if (o.async)
+		printf(" x %d async sessions", o.async);
 	print_list("; openssl threads", &o.ossl_threads);
 	printf("\n\n| %-13s | %-7s | %4s | %11s | %13s | %9s | %9s | %9s | %9s | %9s | %6s |\n",
 	       "mechanism", "impl", "T", "ops/s", "throughput", "p50 us", "p99 us", "p99.9 us",

@@ -3,7 +3,8 @@
  *
  * p11bench.c     options, thread sweep, latency percentiles, table and CSV
  * p11b_token.c   the module: temporary token, keys generated in the vault,
- *                one token operation (Init + single-part call)
+ *                one token operation (Init + single-part call), in a plain
+ *                or a PKCS#11 3.2 async session
  * p11b_ossl.c    OpenSSL 3 EVP: the same operations, and the check that a
  *                token (or OpenSSL) output is right
  */
@@ -57,9 +58,13 @@ extern const size_t p11b_nmechs;
 int p11b_token_open(const char *module, unsigned gpu_slots, unsigned gpu_bps, char *model, size_t modelcap);
 void p11b_token_close(void);
 int p11b_token_keys(p11b_state *st);
-int p11b_token_session(CK_SESSION_HANDLE *s);
+/* async: a PKCS#11 3.2 async session (CKF_ASYNC_SESSION), whose
+ * p11b_token_op may answer CKR_PENDING; p11b_token_complete then answers
+ * CKR_PENDING until the call completes (C_AsyncComplete), then its CK_RV */
+int p11b_token_session(CK_SESSION_HANDLE *s, int async);
 void p11b_token_end_session(CK_SESSION_HANDLE s);
 CK_RV p11b_token_op(CK_SESSION_HANDLE s, const p11b_state *st, p11b_out *o);
+CK_RV p11b_token_complete(CK_SESSION_HANDLE s, const p11b_state *st, p11b_out *o);
 
 /* p11b_ossl.c */
 int p11b_ossl_keys(p11b_state *st);
