@@ -299,6 +299,11 @@
 #      with 64 and 256 async sessions per thread on 1, 4, 8, 16 threads
 #      (OpenSSL on 16 in the same call), then the same without async at
 #      1,024 threads
+#   83 async sessions with their public-key calls: gpu_ring, p11_async,
+#      p11pk, p11_close, p11_wycheproof, e2e token-basic and openssl; then
+#      p11bench of every mechanism whose calls pend with 64 async sessions
+#      per thread on 8 and 16 threads (OpenSSL on 16 in the same call),
+#      and the same mechanisms in plain sessions at 1,024 threads
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -960,6 +965,20 @@ case "${1:-}" in
         [ $n = 0 ] && export PV_BENCH_THREADS=1024
         [ $n = 64 ] && export PV_BENCH_OSSL=16 || export PV_BENCH_OSSL=none
         timeout 90 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== p11bench, async sessions per thread: $n"; grep -h '^| [a-z]' "$OUT/p11bench.txt"
+       mv "$OUT/p11bench.csv" "$OUT/p11bench-async-$n.csv" 2>/dev/null
+       rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/logs.tgz"
+     done ;;
+  83) (export PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 \
+        PV_UNIT_NAMES="p11_async p11pk p11_close p11_wycheproof" PV_E2E="token-basic openssl" PV_E2E_LIMIT=100
+      timeout 360 bash tests/gpu/run-device --bundle "$B" --phases ring,unit,e2e > /dev/null 2>&1)
+     grep -v '^CKM_\|^C_' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     for n in 64 0; do
+       (export PV_GPU_BENCH=0 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=110 \
+          PV_BENCH_MECH=rsa2048-sign,p256-sign,sm2-sign,sha3-256-4k,sm3-4k,aes256gcm-16k
+        [ $n != 0 ] && export PV_BENCH_ASYNC=$n PV_BENCH_THREADS=8,16 PV_BENCH_OSSL=16
+        [ $n = 0 ] && export PV_BENCH_THREADS=1024 PV_BENCH_OSSL=none
+        timeout 130 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
        echo "== p11bench, async sessions per thread: $n"; grep -h '^| [a-z]' "$OUT/p11bench.txt"
        mv "$OUT/p11bench.csv" "$OUT/p11bench-async-$n.csv" 2>/dev/null
        rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/logs.tgz"

@@ -2,7 +2,11 @@
  * test_daemon_p11.c - the PKCS#11 module in daemon mode across a pvaultd
  * restart, in one application process: sessions opened before the restart
  * answer CKR_DEVICE_REMOVED (or CKR_SESSION_HANDLE_INVALID) for crypto, and
- * a new C_OpenSession + C_Login works again without C_Finalize.
+ * a new C_OpenSession + C_Login works again without C_Finalize.  Then
+ * PKCS#11 3.2 async sessions through pvaultd: 16 sessions' digests
+ * pending at once answer what a plain session answers, and calls
+ * pending when pvaultd dies answer CKR_DEVICE_REMOVED through
+ * C_AsyncComplete (no hang).
  */
 #include "td_p11.h"
 
@@ -11,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "pkcs11/pk_pkcs11_3.h"
 
 static td_daemon D;
 static CK_FUNCTION_LIST_PTR F;
@@ -111,6 +118,84 @@ static void t_restart(void)
 	F->C_CloseSession(s2);
 }
 
+#define NA 16
+
+static void t_async(void)
+{
+	CK_RV (*gif)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS);
+	CK_VERSION v32 = { 3, 2 };
+	CK_INTERFACE *ifc = NULL;
+	CK_FUNCTION_LIST_3_2 *F32;
+	CK_MECHANISM m = { CKM_SHA256, NULL, 0 };
+	CK_SESSION_HANDLE h[NA], plain;
+	static uint8_t msg[NA][8192];
+	uint8_t out[NA][32], want[32];
+	CK_ASYNC_DATA res;
+	CK_ULONG ol;
+	struct timespec t0, t1;
+	int i, ok = 0, removed = 0, left;
+	CK_RV rv;
+
+	gif = (CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS))
+	      dlsym(lib, "C_GetInterface");
+	CU_ASSERT_FATAL(gif != NULL && gif((CK_UTF8CHAR_PTR)"PKCS 11", &v32, &ifc, 0) == CKR_OK);
+	F32 = ifc->pFunctionList;
+	CU_ASSERT_EQUAL_FATAL(F->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL, &plain), CKR_OK);
+	for (i = 0; i < NA; i++) {
+		memset(msg[i], 'a' + i, sizeof msg[i]);
+		CU_ASSERT_EQUAL_FATAL(F->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_ASYNC_SESSION,
+		                                       NULL, NULL, &h[i]), CKR_OK);
+		ol = 32;
+		CU_ASSERT_EQUAL_FATAL(F->C_DigestInit(h[i], &m), CKR_OK);
+		CU_ASSERT_EQUAL(F->C_Digest(h[i], msg[i], sizeof msg[i], out[i], &ol), CKR_PENDING);
+	}
+	for (i = NA - 1; i >= 0; i--) {
+		do {
+			memset(&res, 0, sizeof res);
+			rv = F32->C_AsyncComplete(h[i], (CK_UTF8CHAR_PTR)"C_Digest", &res);
+		} while (rv == CKR_PENDING);
+		ol = 32;
+		CU_ASSERT_EQUAL_FATAL(F->C_DigestInit(plain, &m), CKR_OK);
+		CU_ASSERT_EQUAL_FATAL(F->C_Digest(plain, msg[i], sizeof msg[i], want, &ol), CKR_OK);
+		ok += rv == CKR_OK && res.ulValue == 32 && memcmp(out[i], want, 32) == 0;
+	}
+	CU_ASSERT_EQUAL(ok, NA);
+
+	/* pvaultd dies with calls pending: each answers, none hangs */
+	for (i = 0; i < NA; i++) {
+		ol = 32;
+		CU_ASSERT_EQUAL_FATAL(F->C_DigestInit(h[i], &m), CKR_OK);
+		CU_ASSERT_EQUAL(F->C_Digest(h[i], msg[i], sizeof msg[i], out[i], &ol), CKR_PENDING);
+	}
+	CU_ASSERT_EQUAL(td_stop(&D, SIGKILL), 128 + SIGKILL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (left = NA; left > 0; ) {
+		for (i = 0; i < NA; i++) {
+			if (h[i] == CK_INVALID_HANDLE)
+				continue;
+			rv = F32->C_AsyncComplete(h[i], (CK_UTF8CHAR_PTR)"C_Digest", &res);
+			if (rv == CKR_PENDING)
+				continue;
+			/* finished before the kill, or told the daemon is gone */
+			removed += rv == CKR_DEVICE_REMOVED;
+			CU_ASSERT(rv == CKR_OK || rv == CKR_DEVICE_REMOVED);
+			F->C_CloseSession(h[i]);
+			h[i] = CK_INVALID_HANDLE;
+			left--;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (t1.tv_sec - t0.tv_sec > 20)
+			break;
+	}
+	fprintf(stderr, "  %d of %d pending digests answered CKR_DEVICE_REMOVED\n", removed, NA);
+	CU_ASSERT_EQUAL(left, 0);
+	for (i = 0; i < NA; i++)
+		if (h[i] != CK_INVALID_HANDLE)
+			F->C_CloseSession(h[i]);
+	F->C_CloseSession(plain);
+	CU_ASSERT_EQUAL(td_start(&D), 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -118,5 +203,6 @@ int main(void)
 		return 1;
 	s = CU_add_suite("daemon_p11", suite_init, suite_clean);
 	CU_add_test(s, "PKCS#11 across a pvaultd restart: DEVICE_REMOVED, then a new session works", t_restart);
+	CU_add_test(s, "async sessions through pvaultd; calls pending when it dies answer", t_async);
 	return ts_run();
 }

@@ -65,6 +65,25 @@ static void t_function_list(void)
 	for (i = 0; i < n; i++)
 		CU_ASSERT_PTR_NOT_NULL(fp[i]);
 	CU_ASSERT(pkt_f3->version.major == 3 && pkt_f3->version.minor == 0);
+	/* the 3.2 list: the 3.0 functions, then 3.2's twelve */
+	{
+		CK_C_GetInterface gi = (CK_C_GetInterface)dlsym(pkt_dl, "C_GetInterface");
+		CK_VERSION v32 = { 3, 2 };
+		CK_INTERFACE *ip = NULL;
+		CK_FUNCTION_LIST_3_2 *f32;
+
+		CU_ASSERT_FATAL(gi((CK_UTF8CHAR_PTR)"PKCS 11", &v32, &ip, 0) == CKR_OK);
+		f32 = ip->pFunctionList;
+		CU_ASSERT(f32->v30.version.major == 3 && f32->v30.version.minor == 2);
+		fp = (void **)&f32->v30.C_Initialize;
+		n = (sizeof *f32 - offsetof(CK_FUNCTION_LIST_3_0, C_Initialize)) / sizeof(void *);
+		CU_ASSERT(n == 104);
+		for (i = 0; i < n; i++)
+			CU_ASSERT_PTR_NOT_NULL(fp[i]);
+		/* the 3.0 part is the 3.0 list's */
+		CU_ASSERT_PTR_EQUAL(f32->v30.C_Digest, pkt_f3->C_Digest);
+		CU_ASSERT_PTR_EQUAL(f32->v30.C_MessageVerifyFinal, pkt_f3->C_MessageVerifyFinal);
+	}
 }
 
 static void t_interfaces(void)
@@ -75,17 +94,17 @@ static void t_interfaces(void)
 	CK_INTERFACE list[4], *ip = NULL;
 	CK_ULONG n = 0, i;
 	CK_VERSION v240 = { 2, 40 }, v30 = { 3, 0 }, v31 = { 3, 1 };
-	int seen240 = 0, seen30 = 0;
+	int seen240 = 0, seen30 = 0, seen32 = 0;
 
 	CU_ASSERT(gil(NULL, NULL) == CKR_ARGUMENTS_BAD);
 	CU_ASSERT(gil(NULL, &n) == CKR_OK);
-	CU_ASSERT(n == 2);
-	n = 1;
+	CU_ASSERT(n == 3);
+	n = 2;
 	CU_ASSERT(gil(list, &n) == CKR_BUFFER_TOO_SMALL);
-	CU_ASSERT(n == 2);
+	CU_ASSERT(n == 3);
 	n = 4;
 	CU_ASSERT(gil(list, &n) == CKR_OK);
-	CU_ASSERT(n == 2);
+	CU_ASSERT(n == 3);
 	for (i = 0; i < n; i++) {
 		CK_VERSION *v = list[i].pFunctionList;
 		CU_ASSERT_STRING_EQUAL((char *)list[i].pInterfaceName, "PKCS 11");
@@ -94,14 +113,17 @@ static void t_interfaces(void)
 			seen240 = 1;
 		if (v->major == 3 && v->minor == 0)
 			seen30 = 1;
+		if (v->major == 3 && v->minor == 2)
+			seen32 = 1;
 	}
-	CU_ASSERT(seen240 && seen30);
+	CU_ASSERT(seen240 && seen30 && seen32);
 
 	CU_ASSERT(gi(NULL, NULL, NULL, 0) == CKR_ARGUMENTS_BAD);
 	CU_ASSERT(gi(NULL, NULL, &ip, 0) == CKR_OK);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ip);
 	CU_ASSERT_PTR_NOT_NULL(ip->pFunctionList);
 	CU_ASSERT(((CK_VERSION *)ip->pFunctionList)->major == 3);
+	CU_ASSERT_PTR_EQUAL(ip->pFunctionList, pkt_f3);    /* 3.0 is the default */
 	ip = NULL;
 	CU_ASSERT(gi((CK_UTF8CHAR_PTR)"PKCS 11", &v240, &ip, 0) == CKR_OK);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ip);
