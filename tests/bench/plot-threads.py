@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """plot-threads.py - SVG line chart of a p11bench CSV: throughput (ops/s, log
 scale) against thread count (log2 scale), one colour per mechanism, the
-token solid with dots, OpenSSL dashed with squares.  Python 3 stdlib only.
+token solid with dots, the token's async sessions (p11bench --async) dotted
+with triangles, OpenSSL dashed with squares.  Python 3 stdlib only.
 
 usage: plot-threads.py RESULTS.csv [-o OUT.svg] [--title TEXT] [--xlabel TEXT]
 """
@@ -84,7 +85,8 @@ def render(series, mechs, title, xlabel):
     ly = TOP
     for i, mech in enumerate(mechs):
         col = COLOURS[i % len(COLOURS)]
-        for impl, dash in (("token", ""), ("openssl", ' stroke-dasharray="6,4"')):
+        for impl, dash in (("token", ""), ("async", ' stroke-dasharray="2,3"'),
+                           ("openssl", ' stroke-dasharray="6,4"')):
             pts = series.get((mech, impl))
             if not pts:
                 continue
@@ -93,10 +95,14 @@ def render(series, mechs, title, xlabel):
                        f'stroke-width="2"{dash}/>')
             for t, o in pts:
                 x, y = px(t), py(o)
-                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{col}"/>'
-                           if impl == "token" else
-                           f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="6" height="6" '
-                           f'fill="white" stroke="{col}"/>')
+                if impl == "token":
+                    out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{col}"/>')
+                elif impl == "async":
+                    out.append(f'<polygon points="{x:.1f},{y - 4.5:.1f} {x - 4:.1f},{y + 3:.1f} '
+                               f'{x + 4:.1f},{y + 3:.1f}" fill="{col}"/>')
+                else:
+                    out.append(f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="6" height="6" '
+                               f'fill="white" stroke="{col}"/>')
             lx = W - RIGHT + 20
             out.append(f'<line x1="{lx}" y1="{ly}" x2="{lx + 30}" y2="{ly}" stroke="{col}" '
                        f'stroke-width="2"{dash}/>')

@@ -304,6 +304,9 @@
 #      p11bench of every mechanism whose calls pend with 64 async sessions
 #      per thread on 8 and 16 threads (OpenSSL on 16 in the same call),
 #      and the same mechanisms in plain sessions at 1,024 threads
+#   84 GCM 1 MiB from async sessions: gpu_bench pcie (the link, same
+#      call), p11bench aes256gcm-1m with 4 and 16 async sessions per
+#      thread on 8 and 16 threads, and plain sessions at 1,024 threads
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -981,6 +984,19 @@ case "${1:-}" in
         timeout 130 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
        echo "== p11bench, async sessions per thread: $n"; grep -h '^| [a-z]' "$OUT/p11bench.txt"
        mv "$OUT/p11bench.csv" "$OUT/p11bench-async-$n.csv" 2>/dev/null
+       rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/logs.tgz"
+     done ;;
+  84) (export PV_GPU_BENCH_ONLY=pcie PV_GPU_BENCH_LIMIT=90 PV_P11BENCH=0
+      timeout 120 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+     grep -h 'rc=\|^BENCH' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     for n in 4 16 0; do
+       (export PV_GPU_BENCH=0 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=60 \
+          PV_BENCH_MECH=aes256gcm-1m PV_BENCH_OSSL=none
+        [ $n != 0 ] && export PV_BENCH_ASYNC=$n PV_BENCH_THREADS=8,16
+        [ $n = 0 ] && export PV_BENCH_THREADS=1024
+        timeout 80 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== p11bench, async sessions per thread: $n"; grep -h '^| [a-z]' "$OUT/p11bench.txt"
+       mv "$OUT/p11bench.csv" "$OUT/p11bench-gcm-async-$n.csv" 2>/dev/null
        rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/logs.tgz"
      done ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
