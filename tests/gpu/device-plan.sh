@@ -307,6 +307,9 @@
 #   84 GCM 1 MiB from async sessions: gpu_bench pcie (the link, same
 #      call), p11bench aes256gcm-1m with 4 and 16 async sessions per
 #      thread on 8 and 16 threads, and plain sessions at 1,024 threads
+#   85 A/B of a module (AB_B) on digests from async sessions: gpu_ring,
+#      then A, B, A, B: p11bench SHA3-256 / SM3 4 KiB with 64 async
+#      sessions on 8 threads; then p11_async on B
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -999,5 +1002,23 @@ case "${1:-}" in
        mv "$OUT/p11bench.csv" "$OUT/p11bench-gcm-async-$n.csv" 2>/dev/null
        rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/logs.tgz"
      done ;;
+  85) (export PV_RING_LIMIT=45 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
+     grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
+     cp "$M" /tmp/pv-module-a.so
+     for x in a1 b1 a2 b2; do
+       case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
+       (export PV_GPU_BENCH=0 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
+          PV_BENCH_MECH=sha3-256-4k,sm3-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=8 PV_BENCH_OSSL=none
+        timeout 60 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== $x"; grep -h '^| [a-z]' "$OUT/p11bench.txt" | grep -v mechanism
+       rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
+     done
+     cp "$AB_B" "$M"
+     (export PV_UNIT_SUITES="" PV_UNIT_NAMES="p11_async" PV_UNIT_LIMIT=60
+      timeout 80 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit > /dev/null 2>&1)
+     echo "== B checks"; grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     cp /tmp/pv-module-a.so "$M" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -25,6 +25,7 @@ const p11b_mech p11b_mechs[] = {
 	{ "sha3-256-4k",   K_DIGEST, A_SHA3_256, CKM_SHA3_256,        4096 },
 	{ "sm3-4k",        K_DIGEST, A_SM3,      CKM_PV_SM3,          4096 },
 	{ "sha256-4k",     K_DIGEST, A_SHA256,   CKM_SHA256,          4096 },
+	{ "sha3-256-64",   K_DIGEST, A_SHA3_256, CKM_SHA3_256,        64 },
 	{ "aes256gcm-1m",  K_GCM,    A_AES,      CKM_AES_GCM,         1 << 20 },
 	{ "aes256gcm-16k", K_GCM,    A_AES,      CKM_AES_GCM,         16384 },
 };
