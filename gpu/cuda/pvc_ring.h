@@ -30,12 +30,14 @@
  * while every idle leader still read hdr.stop over PCIe).
  *
  * Worker side of the protocol, ticket t:
- *   the block leader reads claim c and load-acquires (device scope)
- *   dready[c]; once its ready word is c + 1 it claims c with
- *   atomicCAS(claim, c, c+1), takes the slot s the entry names and
- *   store-releases taken[c] = c + 1 (system scope: the entry is free for
- *   ticket c + 2 nslots); one ticket per block (the grid has more blocks
- *   than the ring slots).
+ *   the block leader takes c = atomicAdd(claim, 1) (each number goes to
+ *   exactly one block, in order) and load-acquires (device scope)
+ *   dready[c] until its ready word is c + 1, then takes the slot s the
+ *   entry names and store-releases taken[c] = c + 1 (system scope: the
+ *   entry is free for ticket c + 2 nslots); one ticket per block (the
+ *   grid has more blocks than the ring slots).  A leader that sees stop
+ *   while its ticket is not ready leaves (the poller mirrors every ticket
+ *   published before stop first).
  *   The descriptor and the input spans are copied into device memory
  *   (block-cooperative 16-byte loads), thread 0 runs ve_execute() on the
  *   private device copy, the block copies the output spans back and wipes

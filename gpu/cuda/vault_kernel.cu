@@ -27,9 +27,10 @@
  *   poll   the poller block mirrors the host's ticket entries and
  *          hdr.stop (system-scope acquire over PCIe) into dready and
  *          dev.stop in device memory.
- *   loop   the leader polls dready (device-scope acquire, __nanosleep
- *          back-off while idle) and claims the next ticket with atomicCAS
- *          on the device claim counter; the descriptor and input spans are
+ *   loop   the leader takes the next ticket number (atomicAdd on the
+ *          device claim counter: no retries, one block per number) and
+ *          polls that ticket's dready entry (device-scope acquire,
+ *          __nanosleep back-off) until it is ready; the descriptor and input spans are
  *          copied host -> device (16-byte loads by the block);
  *          ve_execute() runs on the private copies; output spans are
  *          copied back byte-exact; the device copies are wiped; then
@@ -458,6 +459,8 @@ pvc_vault_kernel(const pvc_kparams p)
 	__shared__ uint32_t s_c, s_n, s_go, s_si;
 	__shared__ uint64_t s_tclaim;
 	uint32_t sm = PVC_MAX_SM;     /* thread 0: this block's multiprocessor */
+	uint32_t hc = 0;              /* thread 0: the ticket number it holds */
+	bool held = false;
 	__shared__ uint32_t s_start[PVC_NSEG + 1];
 	__shared__ uint32_t s_slot[PVC_NSEG];
 	__shared__ uint32_t s_off[PVC_NSEG];
@@ -502,43 +505,55 @@ pvc_vault_kernel(const pvc_kparams p)
 		goto out;
 	}
 	for (;;) {
-		/* wait for the next ticket to be ready: the leader polls one word
-		 * of device memory (the poller's mirror) and claims that one
-		 * ticket at once (no block-wide scan by the losers: they go back
-		 * to polling) */
+		/* the next ticket: the leader takes its number from the claim
+		 * counter with one atomicAdd (the CAS it replaced, retried by
+		 * every block that lost the race for the same number, capped
+		 * small requests at ~1.1M/s: docs/gpu-validation.md run 168)
+		 * and polls its entry of the poller's mirror until the host
+		 * publishes it.  A block without a ticket computes ahead first
+		 * (ve_idle_wanted) if the next ticket is not ready; one that
+		 * holds a ticket only waits for it, so a lone request never
+		 * waits behind idle work. */
 		if (tid == 0) {
 			unsigned ns = 32;
 			cuda::atomic_ref<uint32_t, cuda::thread_scope_device> claim(p.dev->claim);
+			const uint32_t mask = VE_RING_TIX(p.nslots) - 1u;
 			s_go = 0;
-			for (;;) {
-				uint32_t c = claim.load(cuda::memory_order_relaxed);
-				const uint64_t e = pvc_ld_acq_gpu64(&p.dready[c & (VE_RING_TIX(p.nslots) - 1u)]);
-				if ((uint32_t)e == c + 1u) {
-					if (atomicCAS(&p.dev->claim, c, c + 1u) == c) {
-						/* the entry is free for its next ticket as soon as
-						 * its slot is read (ve_ring.h step 5) */
-						s_si = (uint32_t)(e >> 32);
-						pvc_st_rel_sys(ve_ring_taken(p.ring, p.nslots, c), c + 1u);
-						if (s_si >= p.nslots) {   /* names no slot: the host is broken */
-							pvc_st_rlx_sys(&p.gst->fatal, 1u);
-							s_go = 3;
-							break;
-						}
-						if (sm < PVC_MAX_SM)
-							atomicAdd(&p.dev->sm_busy[sm], 1u);
-						s_tclaim = pvc_trace(p, 0);
-						s_c = c;
-						s_go = 1;
+			if (!held) {
+				/* idle work only while the next ticket is not ready;
+				 * then take the next ticket number: no retries */
+				const uint32_t c0 = claim.load(cuda::memory_order_relaxed);
+				if ((uint32_t)pvc_ld_acq_gpu64(&p.dready[c0 & mask]) != c0 + 1u &&
+				    !pvc_ld_acq_gpu(&p.dev->stop) && ve_idle_wanted(sv, sw0)) {
+					s_go = 2;
+				} else {
+					hc = atomicAdd(&p.dev->claim, 1u);
+					held = true;
+				}
+			}
+			while (held) {
+				const uint64_t e = pvc_ld_acq_gpu64(&p.dready[hc & mask]);
+				if ((uint32_t)e == hc + 1u) {
+					const uint32_t c = hc;
+					held = false;
+					/* the entry is free for its next ticket as soon as
+					 * its slot is read (ve_ring.h step 5) */
+					s_si = (uint32_t)(e >> 32);
+					pvc_st_rel_sys(ve_ring_taken(p.ring, p.nslots, c), c + 1u);
+					if (s_si >= p.nslots) {   /* names no slot: the host is broken */
+						pvc_st_rlx_sys(&p.gst->fatal, 1u);
+						s_go = 3;
 						break;
 					}
-					continue;       /* another block took it */
+					if (sm < PVC_MAX_SM)
+						atomicAdd(&p.dev->sm_busy[sm], 1u);
+					s_tclaim = pvc_trace(p, 0);
+					s_c = c;
+					s_go = 1;
+					break;
 				}
 				if (pvc_ld_acq_gpu(&p.dev->stop))
 					break;
-				if (ve_idle_wanted(sv, sw0)) {   /* nothing to claim: compute ahead */
-					s_go = 2;
-					break;
-				}
 				__nanosleep(ns);
 				if (ns < 1024)
 					ns <<= 1;

@@ -310,6 +310,17 @@
 #   85 A/B of a module (AB_B) on digests from async sessions: gpu_ring,
 #      then A, B, A, B: p11bench SHA3-256 / SM3 4 KiB with 64 async
 #      sessions on 8 threads; then p11_async on B
+#   86 A/B of a module that changes the kernel's claims (AB_B): gpu_ring,
+#      then A, B, A, B: p11bench SHA3-256 64 B / 4 KiB and SM3 4 KiB with
+#      64 async sessions on 8 threads, P-256 lone and at 1,024 threads;
+#      then B's checks: p11_async, p11_close, p11pk, p11_wycheproof and a
+#      20 s stress of 64 threads
+#   87 a change to the kernel's claims: gpu_kat, gpu_ring, p11_async,
+#      p11_close, p11pk, p11_wycheproof, p11_bad, engine_oracle, e2e
+#      token-basic, openssl and daemon, a 30 s stress of 64 threads, then
+#      p11bench SHA3-256 64 B / 4 KiB and SM3 4 KiB with 64 async sessions
+#      on 8 threads (OpenSSL on 16), P-256 and RSA-2048 lone and P-256 at
+#      1,024 threads
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -1020,5 +1031,45 @@ case "${1:-}" in
       timeout 80 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit > /dev/null 2>&1)
      echo "== B checks"; grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
      cp /tmp/pv-module-a.so "$M" ;;
+  86) (export PV_RING_LIMIT=45 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
+     grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
+     cp "$M" /tmp/pv-module-a.so
+     for x in a1 b1 a2 b2; do
+       case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
+       echo "== $x"
+       for n in 64 0; do
+         (export PV_GPU_BENCH=0 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40 PV_BENCH_OSSL=none
+          [ $n != 0 ] && export PV_BENCH_MECH=sha3-256-64,sha3-256-4k,sm3-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=8
+          [ $n = 0 ] && export PV_BENCH_MECH=p256-sign PV_BENCH_THREADS=1,1024
+          timeout 60 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+         grep -h '^| [a-z]' "$OUT/p11bench.txt" | grep -v mechanism
+         rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
+       done
+     done
+     cp "$AB_B" "$M"
+     (export PV_UNIT_SUITES="" PV_UNIT_NAMES="p11_async p11_close p11pk p11_wycheproof" PV_UNIT_LIMIT=150 \
+        PV_STRESS_SECS=20 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60
+      timeout 240 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit,stress > /dev/null 2>&1)
+     echo "== B checks"; grep -v '^CKM_\|^C_' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     cp /tmp/pv-module-a.so "$M" ;;
+  87) (export PV_KAT_LIMIT=60 PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 \
+        PV_UNIT_NAMES="p11_async p11_close p11pk p11_wycheproof p11_bad engine_oracle" \
+        PV_E2E="token-basic openssl daemon" PV_E2E_LIMIT=150 \
+        PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=70
+      timeout 480 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,e2e,stress > /dev/null 2>&1)
+     grep -v '^CKM_\|^C_' "$OUT/summary.txt" | grep -v '^mechanism\|^ *[a-z0-9_-]* *[0-9]* *[0-9]'
+     rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     for n in 64 0; do
+       (export PV_GPU_BENCH=0 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=60
+        [ $n != 0 ] && export PV_BENCH_MECH=sha3-256-64,sha3-256-4k,sm3-4k PV_BENCH_ASYNC=64 \
+          PV_BENCH_THREADS=8 PV_BENCH_OSSL=16
+        [ $n = 0 ] && export PV_BENCH_MECH=p256-sign,rsa2048-sign PV_BENCH_THREADS=1,1024 PV_BENCH_OSSL=none
+        timeout 80 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== p11bench, async sessions per thread: $n"; grep -h '^| [a-z]' "$OUT/p11bench.txt" | grep -v mechanism
+       mv "$OUT/p11bench.csv" "$OUT/p11bench-claims-$n.csv" 2>/dev/null
+       rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/logs.tgz"
+     done ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
