@@ -36,18 +36,11 @@
 #define CKR_OPERATION_CANCEL_FAILED 0x00000202UL
 #endif
 
-/* 3.2: asynchronous sessions (token/tk.h has the same three for the
- * token layer, which keeps those sessions and includes nothing of
+/* 3.2: asynchronous sessions - CKF_ASYNC_SESSION,
+ * CKF_ASYNC_SESSION_SUPPORTED, CKR_PENDING - are defined in token/tk.h
+ * (the token layer keeps those sessions and includes nothing of
  * pkcs11/) */
-#ifndef CKF_ASYNC_SESSION
-#define CKF_ASYNC_SESSION           0x00000008UL
-#endif
-#ifndef CKF_ASYNC_SESSION_SUPPORTED
-#define CKF_ASYNC_SESSION_SUPPORTED 0x04000000UL
-#endif
-#ifndef CKR_PENDING
-#define CKR_PENDING                 0x00000204UL
-#endif
+#include "token/tk.h"
 
 /* ---- interfaces ---- */
 typedef struct CK_INTERFACE {

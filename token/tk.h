@@ -16,8 +16,8 @@
 #include <p11-kit/pkcs11.h>
 
 /* PKCS#11 3.2's asynchronous sessions (OASIS pkcs11t.h values; p11-kit's
- * header is 2.40; pkcs11/pk_pkcs11_3.h has them for the shell and the
- * applications' side). */
+ * header is 2.40): the token layer keeps them; pkcs11/pk_pkcs11_3.h,
+ * the shell's 3.x header, takes them from here. */
 #ifndef CKF_ASYNC_SESSION
 #define CKF_ASYNC_SESSION               0x00000008UL
 #endif
