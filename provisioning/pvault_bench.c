@@ -67,7 +67,7 @@ static const struct {
 } bench_opts[] = {
 	{ "--threads", 1 }, { "--seconds", 1 }, { "--mech", 1 }, { "--csv", 1 },
 	{ "--openssl-threads", 1 }, { "--lone", 0 }, { "--quick", 0 }, { "--gpu-slots", 1 },
-	{ "--gpu-blocks-per-sm", 1 },
+	{ "--gpu-blocks-per-sm", 1 }, { "--async", 1 },
 };
 
 /* Checks argv[1..] (names only: p11bench checks the values). */
@@ -139,7 +139,7 @@ const pv_cmd pv_bench_cmds[] = {
 	{ NULL, "bench", "measure the token (and OpenSSL) on this host",
 	  "pvault bench [--threads LIST] [--seconds S] [--mech LIST] [--csv FILE]\n"
 	  "                    [--openssl-threads LIST|none] [--lone] [--quick]\n"
-	  "                    [--gpu-slots N] [--gpu-blocks-per-sm N]\n\n"
+	  "                    [--gpu-slots N] [--gpu-blocks-per-sm N] [--async N]\n\n"
 	  "DESCRIPTION\n"
 	  "  Measures the PixelVault PKCS#11 module on this host, and OpenSSL on the\n"
 	  "  same data for comparison: for each mechanism and thread count, ops/s,\n"
@@ -165,8 +165,8 @@ const pv_cmd pv_bench_cmds[] = {
 	  "  --seconds S              seconds per row (default 3)\n"
 	  "  --mech LIST              mechanisms, comma-separated (default all):\n"
 	  "                           rsa2048-sign, p256-sign, sm2-sign, ed25519-sign,\n"
-	  "                           sha3-256-4k, sm3-4k, sha256-4k, aes256gcm-1m,\n"
-	  "                           aes256gcm-16k\n"
+	  "                           sha3-256-4k, sm3-4k, sha256-4k, sha3-256-64,\n"
+	  "                           aes256gcm-1m, aes256gcm-16k\n"
 	  "  --csv FILE               also write one CSV row per (impl, mech, threads)\n"
 	  "  --lone                   threads 1 only: the latency of a lone request\n"
 	  "  --quick                  threads 1,2 and 0.25 s per row: a smoke test\n"
@@ -176,6 +176,9 @@ const pv_cmd pv_bench_cmds[] = {
 	  "  --gpu-blocks-per-sm N    the temporary token's gpu_blocks_per_sm (1..32;\n"
 	  "                           default: as many as fit): fewer can give more EC\n"
 	  "                           signatures and fewer RSA ones\n"
+	  "  --async N                each token thread keeps N PKCS#11 3.2 async\n"
+	  "                           sessions' calls pending (rows \"async\"): what an\n"
+	  "                           application gets from few threads\n"
 	  "\nENVIRONMENT\n"
 	  "  PIXELVAULT_BACKEND  auto (default), cpu or cuda: the backend measured\n"
 	  "\nEXIT STATUS\n"

@@ -46,6 +46,10 @@ ok "--gpu-blocks-per-sm reaches the token's configuration (the CPU backend ignor
 ok "--gpu-blocks-per-sm 33: p11bench refuses it" bash -c \
   'PIXELVAULT_BACKEND=cpu "$PV" bench --quick --lone --mech sha256-4k --openssl-threads none \
      --gpu-blocks-per-sm 33 >/dev/null 2>"$T/e4"; [ $? -ne 0 ]'
+ok "--async 4: the token's rows come from async sessions" bash -c \
+  'PIXELVAULT_BACKEND=cpu "$PV" bench --quick --threads 1 --mech sha256-4k --openssl-threads none \
+     --async 4 >"$T/out5" && grep -Eq "^\| sha256-4k +\| async +\| +1 \| +[0-9]+ \|" "$T/out5" &&
+   ! grep -q "| token " "$T/out5"'
 ok "pvault bench --bogus: exit 2, pvault's usage message" bash -c \
   '"$PV" bench --bogus >"$T/o" 2>"$T/e"; rc=$?; cat "$T/e"; [ $rc -eq 2 ] && [ ! -s "$T/o" ] &&
    grep -q "^pvault: bench: unknown option .--bogus." "$T/e" && ! grep -q p11bench "$T/e"'
