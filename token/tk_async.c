@@ -2,13 +2,14 @@
  * tk_async.c - PKCS#11 3.2 asynchronous sessions in the token layer.
  *
  * In a session opened with CKF_ASYNC_SESSION, a single-part C_Encrypt,
- * C_Decrypt, C_Digest or C_Sign whose message fits one vault request and
- * whose output buffer is large enough for any answer submits its request
- * and returns CKR_PENDING at once (tk_crypto.c for symmetric mechanisms,
- * digests and MACs; tk_pk.c for public-key ones).  A size query, a buffer
- * that may be short, a message split over several requests, C_Verify and
- * everything else run synchronously, as the specification allows (those
- * cannot answer CKR_PENDING, or need no wait).  The request runs like any
+ * C_Decrypt, C_Digest, C_Sign or C_Verify whose message fits one vault
+ * request and whose output buffer (none for C_Verify) is large enough for
+ * any answer submits its request and returns CKR_PENDING at once
+ * (tk_crypto.c for symmetric mechanisms, digests and MACs; tk_pk.c for
+ * public-key ones).  A size query, a buffer that may be short, a message
+ * split over several requests, multi-part calls and everything else run
+ * synchronously, as the specification allows (those cannot answer
+ * CKR_PENDING, or need no wait).  The request runs like any
  * other, so many sessions of one thread fill the ring without a thread
  * asleep per request; C_AsyncComplete takes the answer.  A session's
  * pending call is its record's (tk_optab.c: one per session), its
@@ -26,6 +27,7 @@
 static const char *const tk_async_fn[TK_OPK_N] = {
 	[TK_OPK_ENCRYPT] = "C_Encrypt", [TK_OPK_DECRYPT] = "C_Decrypt",
 	[TK_OPK_DIGEST] = "C_Digest", [TK_OPK_SIGN] = "C_Sign",
+	[TK_OPK_VERIFY] = "C_Verify",
 };
 
 static int tk_async_kind(const char *fn)

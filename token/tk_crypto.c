@@ -255,6 +255,24 @@ static CK_RV tk_op_pend(tk_ops *os, tk_op *p, int kind, const uint8_t *in,
 	return tk_async_start(a);
 }
 
+/* C_Verify of p as a pending call (no output: its answer is the CK_RV). */
+static CK_RV tk_op_pend_verify(tk_ops *os, tk_op *p, const uint8_t *in, size_t in_len,
+                               const uint8_t *sig, size_t sig_len)
+{
+	tk_async *a = tk_async_new(os, TK_OPK_VERIFY, tk_rv_op, tk_op_async_end, p);
+
+	if (a == NULL) {
+		tk_op_put(os, p, 1);
+		return CKR_HOST_MEMORY;
+	}
+	tk_op_req(p, &a->r, PV_PHASE_ONESHOT);
+	a->r.in = in;
+	a->r.in_len = in_len;
+	a->r.in2 = sig;
+	a->r.in2_len = sig_len;
+	return tk_async_start(a);
+}
+
 CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
                     size_t in_len, uint8_t *out, CK_ULONG *out_len)
 {
@@ -425,6 +443,8 @@ CK_RV tk_op_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t in_len,
 		return CKR_OPERATION_ACTIVE;
 	}
 	if (!final && in_len + sig_len + tk_op_overhead(p) <= tk_vault_max_data()) {
+		if (os->async_ok)
+			return tk_op_pend_verify(os, p, in, in_len, sig, sig_len);
 		tk_op_req(p, &r, PV_PHASE_ONESHOT);
 		r.in = in;
 		r.in_len = in_len;

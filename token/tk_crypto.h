@@ -78,10 +78,11 @@ CK_RV tk_op_init(CK_SESSION_HANDLE h, int kind, const tk_mech *m,
  * operation kept; CKR_BUFFER_TOO_SMALL keeps it too; anything else ends it. */
 CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
                     size_t in_len, uint8_t *out, CK_ULONG *out_len);
-/* In a session opened with CKF_ASYNC_SESSION, tk_op_oneshot may answer
- * CKR_PENDING: its request runs, out must stay valid, and
+/* In a session opened with CKF_ASYNC_SESSION, tk_op_oneshot,
+ * tk_op_verify (single part) and their public-key twins may answer
+ * CKR_PENDING: the request runs, out must stay valid, and
  * tk_async_complete (C_AsyncComplete) with the function's name
- * ("C_Encrypt", "C_Decrypt", "C_Digest", "C_Sign") answers CKR_PENDING
+ * ("C_Encrypt", "C_Decrypt", "C_Digest", "C_Sign", "C_Verify") answers CKR_PENDING
  * until it has completed, then the call's own answer with *out / *out_len
  * its output; CKR_OPERATION_NOT_INITIALIZED if that function is not
  * pending in h.  Closing the session waits for its pending call.

@@ -557,8 +557,9 @@ static void tk_pk_async_end(tk_async *a)
 }
 
 /* p's single-part call as a pending one, straight into out (large
- * enough for any answer). */
-static CK_RV tk_pk_pend(tk_pkop *p, const uint8_t *in, size_t n, uint8_t *out, size_t need)
+ * enough for any answer; C_Verify: none, sig the signature). */
+static CK_RV tk_pk_pend(tk_pkop *p, const uint8_t *in, size_t n, const uint8_t *sig,
+                        size_t sl, uint8_t *out, size_t need)
 {
 	tk_async *a = tk_async_new(p->os, p->kind, tk_pk_rv, tk_pk_async_end, p);
 
@@ -567,6 +568,8 @@ static CK_RV tk_pk_pend(tk_pkop *p, const uint8_t *in, size_t n, uint8_t *out, s
 		return CKR_HOST_MEMORY;
 	}
 	tk_pk_req(p, &a->r, in, n);
+	a->r.in2 = sig;
+	a->r.in2_len = sl;
 	a->r.out = out;
 	a->r.out_cap = need;
 	return tk_async_start(a);
@@ -587,7 +590,7 @@ CK_RV tk_pk_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 	}
 	if (tk_ops_async_ok(p->os) && out != NULL && *outl >= tk_pk_need(p, n) &&
 	    !(p->need_auth && !p->authed))
-		return tk_pk_pend(p, in, n, out, tk_pk_need(p, n));
+		return tk_pk_pend(p, in, n, NULL, 0, out, tk_pk_need(p, n));
 	rv = tk_pk_run(p, in, n, NULL, 0, out, outl, &keep);
 	tk_pk_put(p, !keep);
 	return rv;
@@ -652,6 +655,8 @@ CK_RV tk_pk_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t n,
 
 	if (p == NULL)
 		return rv;
+	if (!final && p->bl == 0 && tk_ops_async_ok(p->os))
+		return tk_pk_pend(p, in, n, sig, sl, NULL, 0);
 	if (final)
 		rv = tk_pk_run(p, p->buf, p->bl, sig, sl, NULL, NULL, &keep);
 	else

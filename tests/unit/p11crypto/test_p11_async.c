@@ -211,6 +211,15 @@ static void t_mechanisms(void)
 	CU_ASSERT(pkt_f->C_Sign(h, pt, sizeof pt, mac, &ol) == CKR_PENDING);
 	CU_ASSERT(complete(h, "C_Sign", &res) == CKR_OK);
 	CU_ASSERT(res.ulValue == 32 && memcmp(mac, wmac, 32) == 0);
+	CU_ASSERT_FATAL(pkt_f->C_VerifyInit(h, &hm, mac_key) == CKR_OK);
+	CU_ASSERT(pkt_f->C_Verify(h, pt, sizeof pt, wmac, 32) == CKR_PENDING);
+	CU_ASSERT(complete(h, "C_Verify", &res) == CKR_OK);
+	wmac[0] ^= 0x80;
+	CU_ASSERT_FATAL(pkt_f->C_VerifyInit(h, &hm, mac_key) == CKR_OK);
+	CU_ASSERT(pkt_f->C_Verify(h, pt, sizeof pt, wmac, 32) == CKR_PENDING);
+	CU_ASSERT(F->C_AsyncComplete(h, (CK_UTF8CHAR_PTR)"C_Sign", &res) ==
+	          CKR_OPERATION_NOT_INITIALIZED);
+	CU_ASSERT(complete(h, "C_Verify", &res) == CKR_SIGNATURE_INVALID);
 	CU_ASSERT(pkt_f->C_CloseSession(h) == CKR_OK);
 }
 
@@ -266,10 +275,16 @@ static void t_public_key(void)
 	CU_ASSERT(complete(h[0], "C_Sign", &res) == CKR_OK);
 	CU_ASSERT_FATAL(pkt_f->C_VerifyInit(v, &rss, rp) == CKR_OK);
 	CU_ASSERT(pkt_f->C_Verify(v, msg, sizeof msg, rsig, 256) == CKR_OK);
-	/* a wrong signature through C_Verify in an async session: answered at once */
+	/* C_Verify pends too: right and wrong signatures, in an async session */
+	CU_ASSERT_FATAL(pkt_f->C_VerifyInit(h[1], &ecs, ep) == CKR_OK);
+	CU_ASSERT(pkt_f->C_Verify(h[1], msg, sizeof msg, sig[1], 64) == CKR_PENDING);
+	CU_ASSERT(complete(h[1], "C_Verify", &res) == CKR_OK);
+	CU_ASSERT(res.pValue == NULL && res.ulValue == 0);
 	rsig[9] ^= 1;
 	CU_ASSERT_FATAL(pkt_f->C_VerifyInit(h[1], &rss, rp) == CKR_OK);
-	CU_ASSERT(pkt_f->C_Verify(h[1], msg, sizeof msg, rsig, 256) == CKR_SIGNATURE_INVALID);
+	CU_ASSERT(pkt_f->C_Verify(h[1], msg, sizeof msg, rsig, 256) == CKR_PENDING);
+	CU_ASSERT(complete(h[1], "C_Verify", &res) == CKR_SIGNATURE_INVALID);
+	CU_ASSERT(pkt_f->C_Verify(h[1], msg, sizeof msg, rsig, 256) == CKR_OPERATION_NOT_INITIALIZED);
 	for (i = 0; i < 16; i++)
 		CU_ASSERT(pkt_f->C_CloseSession(h[i]) == CKR_OK);
 	CU_ASSERT(pkt_f->C_CloseSession(v) == CKR_OK);
@@ -452,9 +467,9 @@ int main(void)
 	            t_interface);
 	CU_add_test(s, "one thread, 64 sessions' digests pending at once, OpenSSL's answers",
 	            t_many_pending);
-	CU_add_test(s, "AES-GCM both ways and HMAC pending, a bad tag through C_AsyncComplete",
+	CU_add_test(s, "AES-GCM both ways, HMAC sign and verify pending, bad tags through C_AsyncComplete",
 	            t_mechanisms);
-	CU_add_test(s, "P-256 and RSA-2048 signatures pending, verified by the token",
+	CU_add_test(s, "P-256 and RSA-2048 signatures and verifications pending",
 	            t_public_key);
 	CU_add_test(s, "size queries, short buffers and plain sessions do not pend; the errors",
 	            t_rules);
