@@ -237,9 +237,11 @@ static void tk_op_async_end(tk_async *a)
 	tk_op_put(a->os, a->op, 1);
 }
 
-/* p (reserved by this thread, of os) as a pending call. */
-static CK_RV tk_op_pend(tk_ops *os, tk_op *p, int kind, const uint8_t *in,
-                        size_t in_len, uint8_t *out, size_t cap)
+/* p (reserved by this thread, of os) as a pending single-part call:
+ * into out (cap bytes, large enough for any answer), or for C_Verify
+ * over sig (no output: its answer is the CK_RV). */
+static CK_RV tk_op_pend(tk_ops *os, tk_op *p, int kind, const uint8_t *in, size_t in_len,
+                        const uint8_t *sig, size_t sig_len, uint8_t *out, size_t cap)
 {
 	tk_async *a = tk_async_new(os, kind, tk_rv_op, tk_op_async_end, p);
 
@@ -250,26 +252,10 @@ static CK_RV tk_op_pend(tk_ops *os, tk_op *p, int kind, const uint8_t *in,
 	tk_op_req(p, &a->r, PV_PHASE_ONESHOT);
 	a->r.in = in;
 	a->r.in_len = in_len;
-	a->r.out = out;
-	a->r.out_cap = tk_cap(cap, tk_op_bound(p, in_len) + 64);
-	return tk_async_start(a);
-}
-
-/* C_Verify of p as a pending call (no output: its answer is the CK_RV). */
-static CK_RV tk_op_pend_verify(tk_ops *os, tk_op *p, const uint8_t *in, size_t in_len,
-                               const uint8_t *sig, size_t sig_len)
-{
-	tk_async *a = tk_async_new(os, TK_OPK_VERIFY, tk_rv_op, tk_op_async_end, p);
-
-	if (a == NULL) {
-		tk_op_put(os, p, 1);
-		return CKR_HOST_MEMORY;
-	}
-	tk_op_req(p, &a->r, PV_PHASE_ONESHOT);
-	a->r.in = in;
-	a->r.in_len = in_len;
 	a->r.in2 = sig;
 	a->r.in2_len = sig_len;
+	a->r.out = out;
+	a->r.out_cap = out != NULL ? tk_cap(cap, tk_op_bound(p, in_len) + 64) : 0;
 	return tk_async_start(a);
 }
 
@@ -292,7 +278,7 @@ CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 	if (in_len + tk_op_bound(p, in_len) + 64 + tk_op_overhead(p) <=
 	    tk_vault_max_data()) {
 		if (os->async_ok && out != NULL && cap >= tk_op_bound(p, in_len))
-			return tk_op_pend(os, p, kind, in, in_len, out, cap);
+			return tk_op_pend(os, p, kind, in, in_len, NULL, 0, out, cap);
 		tk_op_req(p, &r, PV_PHASE_ONESHOT);
 		r.in = in;
 		r.in_len = in_len;
@@ -444,7 +430,7 @@ CK_RV tk_op_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t in_len,
 	}
 	if (!final && in_len + sig_len + tk_op_overhead(p) <= tk_vault_max_data()) {
 		if (os->async_ok)
-			return tk_op_pend_verify(os, p, in, in_len, sig, sig_len);
+			return tk_op_pend(os, p, TK_OPK_VERIFY, in, in_len, sig, sig_len, NULL, 0);
 		tk_op_req(p, &r, PV_PHASE_ONESHOT);
 		r.in = in;
 		r.in_len = in_len;
