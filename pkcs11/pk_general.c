@@ -210,17 +210,21 @@ static CK_FUNCTION_LIST_3_0 pk_list_30 = {
 	PK_FUNCS_30,
 };
 
-/* 3.2 functions other than the async ones: not offered (no KEM
- * mechanism, no authenticated wrapping, no validated mode; signature-first
- * verification is C_VerifyInit + C_Verify). */
+/* 3.2 functions other than the async ones (pk_async.c).  No mechanism of
+ * the token encapsulates keys or wraps them with associated data, so those
+ * four answer CKR_MECHANISM_INVALID to any mechanism, as an Init does for
+ * a mechanism the table lacks.  The module is not in a validated mode, so
+ * the last operation's validation flags are 0.  Signature-first
+ * verification (C_VerifySignature*) is not offered:
+ * CKR_FUNCTION_NOT_SUPPORTED (C_VerifyInit + C_Verify do the same work). */
 static CK_RV pk_encapsulate(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
                             CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_BYTE_PTR ct,
                             CK_ULONG_PTR ctl, CK_OBJECT_HANDLE_PTR out)
-{ (void)m; (void)k; (void)t; (void)n; (void)ct; (void)ctl; (void)out; PK_STUB_30(h); }
+{ (void)k; (void)t; (void)n; (void)ct; (void)ctl; (void)out; PK_STUB_INIT(h, m); }
 static CK_RV pk_decapsulate(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
                             CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_BYTE_PTR ct,
                             CK_ULONG ctl, CK_OBJECT_HANDLE_PTR out)
-{ (void)m; (void)k; (void)t; (void)n; (void)ct; (void)ctl; (void)out; PK_STUB_30(h); }
+{ (void)k; (void)t; (void)n; (void)ct; (void)ctl; (void)out; PK_STUB_INIT(h, m); }
 static CK_RV pk_verify_sig_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
                                 CK_BYTE_PTR sig, CK_ULONG sigl)
 { (void)m; (void)k; (void)sig; (void)sigl; PK_STUB_30(h); }
@@ -230,15 +234,21 @@ static CK_RV pk_verify_sig_final(CK_SESSION_HANDLE h)
 { PK_STUB_30(h); }
 static CK_RV pk_validation_flags(CK_SESSION_HANDLE h, CK_SESSION_VALIDATION_FLAGS_TYPE t,
                                  CK_FLAGS *f)
-{ (void)t; (void)f; PK_STUB_30(h); }
+{
+	PK_CHECK_INIT();
+	PK_CHECK_SESSION(h);
+	PK_CHECK_ARG(f != NULL && t == CKS_LAST_VALIDATION_OK);
+	*f = 0;                        /* no validation authority accepted it */
+	return CKR_OK;
+}
 static CK_RV pk_wrap_auth(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE wk,
                           CK_OBJECT_HANDLE k, CK_BYTE_PTR ad, CK_ULONG adl,
                           CK_BYTE_PTR out, CK_ULONG_PTR outl)
-{ (void)m; (void)wk; (void)k; (void)ad; (void)adl; (void)out; (void)outl; PK_STUB_30(h); }
+{ (void)wk; (void)k; (void)ad; (void)adl; (void)out; (void)outl; PK_STUB_INIT(h, m); }
 static CK_RV pk_unwrap_auth(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE uk,
                             CK_BYTE_PTR in, CK_ULONG inl, CK_ATTRIBUTE_PTR t, CK_ULONG n,
                             CK_BYTE_PTR ad, CK_ULONG adl, CK_OBJECT_HANDLE_PTR out)
-{ (void)m; (void)uk; (void)in; (void)inl; (void)t; (void)n; (void)ad; (void)adl; (void)out; PK_STUB_30(h); }
+{ (void)uk; (void)in; (void)inl; (void)t; (void)n; (void)ad; (void)adl; (void)out; PK_STUB_INIT(h, m); }
 
 static CK_FUNCTION_LIST_3_2 pk_list_32 = {
 	.v30 = {

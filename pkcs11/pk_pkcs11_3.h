@@ -262,6 +262,7 @@ typedef struct CK_ASYNC_DATA {
 } CK_ASYNC_DATA;
 typedef CK_ASYNC_DATA *CK_ASYNC_DATA_PTR;
 typedef CK_ULONG CK_SESSION_VALIDATION_FLAGS_TYPE;
+#define CKS_LAST_VALIDATION_OK 0x00000001UL
 
 typedef CK_RV (*CK_C_EncapsulateKey)(CK_SESSION_HANDLE hSession,
                                      CK_MECHANISM_PTR pMechanism,

@@ -96,11 +96,32 @@ static void t_interface(void)
 	CU_ASSERT(info.cryptokiVersion.major == 3 && info.cryptokiVersion.minor == 2);
 	CU_ASSERT(F->v30.C_GetSessionInfo(h, &si) == CKR_OK);
 	CU_ASSERT(si.flags & CKF_ASYNC_SESSION);
-	/* 3.2's other functions: not offered, and they say so */
-	CU_ASSERT(F->C_GetSessionValidationFlags(h, 0, &fl) == CKR_FUNCTION_NOT_SUPPORTED);
+	/* 3.2's other functions: no validated mode (flags 0), no KEM or
+	 * authenticated-wrap mechanism, signature-first verification not offered */
+	fl = 99;
+	CU_ASSERT(F->C_GetSessionValidationFlags(h, CKS_LAST_VALIDATION_OK, &fl) == CKR_OK);
+	CU_ASSERT(fl == 0);
+	CU_ASSERT(F->C_GetSessionValidationFlags(h, 7, &fl) == CKR_ARGUMENTS_BAD);
+	CU_ASSERT(F->C_GetSessionValidationFlags(h, CKS_LAST_VALIDATION_OK, NULL) == CKR_ARGUMENTS_BAD);
+	CU_ASSERT(F->C_GetSessionValidationFlags(h + 1000, CKS_LAST_VALIDATION_OK, &fl) ==
+	          CKR_SESSION_HANDLE_INVALID);
+	{
+		CK_MECHANISM m = { CKM_AES_GCM, NULL, 0 };
+		CK_BYTE ct[64];
+		CK_ULONG cl = sizeof ct;
+		CK_OBJECT_HANDLE k = 0;
+		CU_ASSERT(F->C_EncapsulateKey(h, &m, aes_key, NULL, 0, ct, &cl, &k) ==
+		          CKR_MECHANISM_INVALID);
+		CU_ASSERT(F->C_DecapsulateKey(h, &m, aes_key, NULL, 0, ct, cl, &k) ==
+		          CKR_MECHANISM_INVALID);
+		CU_ASSERT(F->C_WrapKeyAuthenticated(h, &m, aes_key, mac_key, NULL, 0, ct, &cl) ==
+		          CKR_MECHANISM_INVALID);
+		CU_ASSERT(F->C_UnwrapKeyAuthenticated(h, &m, aes_key, ct, cl, NULL, 0, NULL, 0, &k) ==
+		          CKR_MECHANISM_INVALID);
+		CU_ASSERT(F->C_EncapsulateKey(h, NULL, 0, NULL, 0, NULL, NULL, NULL) ==
+		          CKR_ARGUMENTS_BAD);
+	}
 	CU_ASSERT(F->C_VerifySignatureFinal(h) == CKR_FUNCTION_NOT_SUPPORTED);
-	CU_ASSERT(F->C_EncapsulateKey(h, NULL, 0, NULL, 0, NULL, NULL, NULL) ==
-	          CKR_FUNCTION_NOT_SUPPORTED);
 	CU_ASSERT(F->C_VerifySignatureFinal(h + 1000) == CKR_SESSION_HANDLE_INVALID);
 	CU_ASSERT(pkt_f->C_CloseSession(h) == CKR_OK);
 }
@@ -463,7 +484,7 @@ int main(void)
 	CU_pSuite s = pc_suite("p11_async");
 
 	CU_add_test(s, "setup: token, keys, the 3.2 interface, CKF_ASYNC_SESSION_SUPPORTED", t_setup);
-	CU_add_test(s, "the 3.2 interface list, C_GetInfo, the session flag, 3.2 functions not offered",
+	CU_add_test(s, "the 3.2 interface list, C_GetInfo, the session flag, 3.2's other functions",
 	            t_interface);
 	CU_add_test(s, "one thread, 64 sessions' digests pending at once, OpenSSL's answers",
 	            t_many_pending);
