@@ -169,7 +169,7 @@ if has bench; then
           --openssl-threads "${PV_BENCH_OSSL:-none}" ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
           ${PV_BENCH_GPU_BPS:+--gpu-blocks-per-sm $PV_BENCH_GPU_BPS} ${PV_BENCH_ASYNC:+--async $PV_BENCH_ASYNC} \
           --seconds "${PV_BENCH_SECS:-2}"
-        grep -hE "^\| $m |^  (total|queue|execute|notify) " "$L/p11b-$m-$t.log" | tee -a "$OUT/summary.txt"
+        grep -hE "^\| $m |^  (total|queue|execute|notify|async split)" "$L/p11b-$m-$t.log" | tee -a "$OUT/summary.txt"
         if [ -n "${PV_BENCH_TOP:-}" ]; then
           wait
           awk '/^top -/ { f++ } f == 2 && /^%Cpu/ { cpu = $0 }

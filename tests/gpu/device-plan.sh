@@ -323,6 +323,10 @@
 #      1,024 threads
 #   88 the e2e clients the device can run (token-basic, openssl, daemon,
 #      symmetric, pubkey) and gpu_ring
+#   89 where an async digest's time goes: gpu_ring, then one p11bench
+#      process per row with ring stats (queue / execute / notify) and
+#      top -H: SHA3-256 4 KiB and 64 B, SM3 4 KiB, async sessions
+#      (threads x sessions each) 8 x 64, 4 x 128, 12 x 64, 8 x 32
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -1076,5 +1080,16 @@ case "${1:-}" in
   88) (export PV_RING_LIMIT=45 PV_E2E="token-basic openssl daemon symmetric pubkey" PV_E2E_LIMIT=200
       timeout 280 bash tests/gpu/run-device --bundle "$B" --phases ring,e2e > /dev/null 2>&1)
      grep -h 'rc=\|subtests\|FAIL' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz" ;;
+  89) (export PV_RING_LIMIT=45 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
+     grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     for cfg in 8:64 4:128 12:64 8:32; do
+       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_MECH=sha3-256-4k,sha3-256-64,sm3-4k \
+          PV_BENCH_THREADS=${cfg%%:*} PV_BENCH_ASYNC=${cfg##*:} PV_BENCH_TOP=1 PV_BENCH_SECS=2 \
+          PV_BENCH_OSSL=none PV_BENCH_GPU_SLOTS=2048 PV_P11BENCH_LIMIT=30
+        timeout 120 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== async $cfg (threads:sessions)"; grep -v '^CKM_\|^C_\|mechanism' "$OUT/summary.txt"
+       rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     done ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -58,6 +58,8 @@ typedef struct worker {
 	p11b_out *ao;
 	uint64_t *t_sub;          /* when each session's call started */
 	uint8_t *busy, *done_any;
+	uint64_t ns_sub, ns_done, ns_poll;   /* --async: time in the calls that */
+	uint64_t n_sub, n_poll;              /* submit, complete, answer pending */
 	uint32_t *lat;            /* ns per operation, saturating */
 	size_t n, cap;
 	double secs;
@@ -113,19 +115,24 @@ static int push_lat(worker *w, uint64_t ns)
 static uint64_t async_loop(worker *w, uint64_t end)
 {
 	int i, live = 0, more = 1;
-	uint64_t t = now_ns();
+	uint64_t t = now_ns(), t0;
 	CK_RV rv;
 
 	while (more || live > 0) {
 		more = !w->err && !stop && !halt && t < end;
 		for (i = 0; i < w->nas; i++) {
 			if (w->busy[i]) {
+				t0 = now_ns();
 				rv = p11b_token_complete(w->as[i], w->st, &w->ao[i]);
-				if (rv == CKR_PENDING)
+				t = now_ns();
+				if (rv == CKR_PENDING) {
+					w->ns_poll += t - t0;
+					w->n_poll++;
 					continue;
+				}
+				w->ns_done += t - t0;
 				w->busy[i] = 0;
 				live--;
-				t = now_ns();
 				w->done_any[i] = 1;
 				if (rv != CKR_OK || push_lat(w, t - w->t_sub[i]) != 0) {
 					w->rv = rv;
@@ -134,8 +141,10 @@ static uint64_t async_loop(worker *w, uint64_t end)
 			}
 			if (!more || w->err)
 				continue;
-			w->t_sub[i] = now_ns();
+			w->t_sub[i] = t0 = now_ns();
 			rv = p11b_token_op(w->as[i], w->st, &w->ao[i]);
+			w->ns_sub += now_ns() - t0;
+			w->n_sub++;
 			if (rv == CKR_PENDING) {
 				w->busy[i] = 1;
 				live++;
@@ -151,6 +160,28 @@ static uint64_t async_loop(worker *w, uint64_t end)
 		t = now_ns();
 	}
 	return t;
+}
+
+/* --async: where the token threads' time went, per operation (stderr):
+ * in the calls that submit, in the C_AsyncComplete calls that answer,
+ * and in those that answer CKR_PENDING (how many per operation). */
+static void async_split(const worker *w, int nt)
+{
+	uint64_t sub = 0, done = 0, poll = 0, ns = 0, np = 0;
+	int i;
+
+	for (i = 0; i < nt; i++) {
+		sub += w[i].ns_sub;
+		done += w[i].ns_done;
+		poll += w[i].ns_poll;
+		ns += w[i].n_sub;
+		np += w[i].n_poll;
+	}
+	if (ns == 0)
+		return;
+	fprintf(stderr, "  async split: submit %.2f us, complete %.2f us, %.2f pending polls "
+	        "per op at %.3f us each\n", sub / 1e3 / ns, done / 1e3 / ns, (double)np / ns,
+	        np ? poll / 1e3 / np : 0.0);
 }
 
 static void *worker_main(void *arg)
@@ -345,6 +376,8 @@ static int measure(const p11b_state *st, int token, int nt, row *r)
 		}
 	}
 	rc = summarize(w, nt, m->len, &u0, &u1, r);
+	if (token && async_n)
+		async_split(w, nt);
 out:
 	for (i = 0; i < nt; i++) {
 		if (token && w[i].s != CK_INVALID_HANDLE)
