@@ -27,18 +27,12 @@ int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena,
 	 * bytes (every slot header then stays aligned) */
 	if (nslots == 0u || (nslots & (nslots - 1u)) != 0u || slot_arena < 64u || slot_arena % 64u != 0u)
 		return PV_ERR_ARGS;
-	if (p->owner == NULL || nslots != p->nslots) {
+	if (p->slots == NULL || nslots != p->nslots) {
 		pvp_release(p);
-		p->owner = (pv_req **)calloc(nslots, sizeof *p->owner);
-		p->reaping = (_Atomic uint32_t *)calloc(nslots, sizeof *p->reaping);
-		p->slot_busy = (_Atomic uint32_t *)calloc(nslots, sizeof *p->slot_busy);
-		if (p->owner == NULL || p->reaping == NULL || p->slot_busy == NULL) {
-			pvp_release(p);
+		if ((p->slots = pv_slots_new(nslots)) == NULL)
 			return PV_ERR_NOMEM;
-		}
 	} else {
-		memset(p->owner, 0, nslots * sizeof *p->owner);
-		memset((void *)p->slot_busy, 0, nslots * sizeof *p->slot_busy);
+		memset((void *)p->slots, 0, nslots * sizeof *p->slots);
 	}
 	p->ring = (uint8_t *)ring;
 	p->nslots = nslots;
@@ -58,12 +52,8 @@ void pvp_release(pv_producer *p)
 {
 	pvrs_close(p->stats, p->gpu ? "GPU" : "CPU");
 	p->stats = NULL;
-	free(p->owner);
-	free((void *)p->reaping);
-	free((void *)p->slot_busy);
-	p->owner = NULL;
-	p->reaping = NULL;
-	p->slot_busy = NULL;
+	free(p->slots);
+	p->slots = NULL;
 }
 
 /* Lay out one span at *pos (16-byte aligned); empty spans sit at 0. */
@@ -115,16 +105,18 @@ static void stage_inputs(pv_producer *p, ve_slot *s, uint32_t si, const ve_desc 
 	s->host.staged_len = n;
 }
 
-/* Give slot si back; wake a producer that sleeps for one (the fence
- * orders the store before the count's load: a sleeper either is counted
- * here or sees slot_gen move). */
+/* Give slot si back; wake a producer that sleeps for one.  The fence
+ * orders the store before the count's load, and a sleeper counts itself
+ * before its last search (pvp_submit): either it is counted here, or that
+ * search finds this slot.  No sleeper, no shared word touched. */
 static void give_slot(pv_producer *p, uint32_t si)
 {
-	pv_slot_give(p->slot_busy, si);
-	atomic_fetch_add(PV_AW(&p->slot_gen), 1u);
+	pv_slot_give(p->slots, si);
 	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(&p->slot_sleepers, memory_order_relaxed) != 0u)
+	if (atomic_load_explicit(&p->slot_sleepers, memory_order_relaxed) != 0u) {
+		atomic_fetch_add(PV_AW(&p->slot_gen), 1u);
 		pv_futex_wake_one(&p->slot_gen, PV_FUTEX_PRIVATE);
+	}
 }
 
 /* Complete one finished request on its owner's behalf; 1 if one was. */
@@ -136,7 +128,7 @@ static int reap_any(pv_producer *p)
 		ve_slot *s = ve_ring_slot(p->ring, p->nslots, p->slot_arena, i);
 		uint32_t r = pv_load_acq(&s->host.ready_seq);
 		if (r != 0u && pv_load_acq(&s->dev.done_seq) == r &&
-		    atomic_load_explicit(&p->slot_busy[i], memory_order_relaxed) != 0u &&
+		    atomic_load_explicit(&p->slots[i].busy, memory_order_relaxed) != 0u &&
 		    reap(p, i, r - 1u, NULL))
 			return 1;
 	}
@@ -195,18 +187,23 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 		uint32_t gen;
 		if (lost != NULL && lost(arg))
 			return r->status = PV_ERR_REMOVED;
-		gen = atomic_load(PV_AW(&p->slot_gen));
-		if ((si = pv_slot_take(p->slot_busy, p->nslots, &p->next_slot)) != UINT32_MAX)
+		if ((si = pv_slot_take(p->slots, p->nslots, &p->next_slot)) != UINT32_MAX)
 			break;
 		if (reap_any(p))
 			continue;
 		if (!block)
 			return r->status = PV_ERR_BUSY;
-		/* counted before the futex checks slot_gen (seq_cst): the
-		 * thread that gives a slot back then sees the count */
+		/* counted (seq_cst) before the last search: a slot given back
+		 * before the count is found by it, one given back after moves
+		 * slot_gen (give_slot) */
 		atomic_fetch_add(&p->slot_sleepers, 1u);
-		pv_futex_wait(&p->slot_gen, gen, 2, PV_FUTEX_PRIVATE);
+		gen = atomic_load(PV_AW(&p->slot_gen));
+		si = pv_slot_take(p->slots, p->nslots, &p->next_slot);
+		if (si == UINT32_MAX)
+			pv_futex_wait(&p->slot_gen, gen, 2, PV_FUTEX_PRIVATE);
 		atomic_fetch_sub(&p->slot_sleepers, 1u);
+		if (si != UINT32_MAX)
+			break;
 	}
 	s = ve_ring_slot(p->ring, p->nslots, p->slot_arena, si);
 
@@ -250,7 +247,7 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	pv_store_rel(&s->host.ready_seq, t + 1u);
 	/* after ready_seq (release): a reaper that sees this owner sees
 	 * ready_seq = t + 1, not the slot's previous ticket (reap) */
-	__atomic_store_n(&p->owner[si], r, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->slots[si].owner, (void *)r, __ATOMIC_RELEASE);
 	if (p->stats != NULL)
 		r->t_pub_ = pvrs_now();
 	/* 3: publish */
@@ -321,17 +318,17 @@ static int reap(pv_producer *p, uint32_t si, uint32_t t, const pv_req *self)
 	pv_req *r;
 	uint8_t *a;
 
-	if (!atomic_compare_exchange_strong_explicit(&p->reaping[si], &zero, 1u,
+	if (!atomic_compare_exchange_strong_explicit(&p->slots[si].reaping, &zero, 1u,
 	        memory_order_acquire, memory_order_relaxed))
 		return 0;
 	/* the owner first: its ready_seq store came before it (submit) */
-	r = __atomic_load_n(&p->owner[si], __ATOMIC_ACQUIRE);
+	r = (pv_req *)__atomic_load_n(&p->slots[si].owner, __ATOMIC_ACQUIRE);
 	if (r == NULL || r->ticket_ != t || pv_load_acq(&s->host.ready_seq) != t + 1u ||
 	    pv_load_acq(&s->dev.done_seq) != t + 1u) {
-		atomic_store_explicit(&p->reaping[si], 0u, memory_order_release);
+		atomic_store_explicit(&p->slots[si].reaping, 0u, memory_order_release);
 		return 0;
 	}
-	__atomic_store_n(&p->owner[si], NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->slots[si].owner, NULL, __ATOMIC_RELAXED);
 	res = s->dev.res;
 	d = s->desc;
 	a = ve_slot_arena(s);
@@ -356,7 +353,7 @@ static int reap(pv_producer *p, uint32_t si, uint32_t t, const pv_req *self)
 	if (r != self)
 		pv_futex_wake(&r->inflight_, PV_FUTEX_PRIVATE);
 	/* 9: the slot back to the pool */
-	atomic_store_explicit(&p->reaping[si], 0u, memory_order_release);
+	atomic_store_explicit(&p->slots[si].reaping, 0u, memory_order_release);
 	give_slot(p, si);
 	return 1;
 }
@@ -398,8 +395,9 @@ static uint64_t now_ns(void)
  * would take the cores from the threads that have work (run 19: 512
  * threads), and under load nobody polls.  The others sleep until their wake, which comes
  * within ~20 us while completions flow. */
-static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uint32_t *busy)
+static void wait_change(pv_producer *p, ve_slot *s, uint32_t seen, const uint32_t *busy)
 {
+	uint32_t *word = &s->dev.done_seq;
 	int spin;
 
 	/* a CPU worker may answer within a few us; a GPU request takes 100
@@ -433,7 +431,7 @@ static void wait_change(pv_producer *p, uint32_t *word, uint32_t seen, const uin
 			return;
 	}
 	if (pv_load_acq(word) == seen && pv_load_acq(busy) != 0u)
-		pv_futex_wait(word, seen, 100, p->scope);
+		pv_futex_wait_counted(word, seen, 100, p->scope, &s->host.sleepers);
 }
 
 /* The worker is gone: r will never complete; take it back from its slot. */
@@ -441,15 +439,16 @@ static int give_up(pv_producer *p, pv_req *r)
 {
 	uint32_t idx = slot_index(p, (const ve_slot *)r->slot_), zero = 0;
 
-	if (!atomic_compare_exchange_strong(&p->reaping[idx], &zero, 1u))
+	if (!atomic_compare_exchange_strong(&p->slots[idx].reaping, &zero, 1u))
 		return 0;                        /* being completed: look again */
-	if (__atomic_load_n(&p->owner[idx], __ATOMIC_ACQUIRE) == r && pv_load_acq(&r->inflight_) != 0u) {
-		__atomic_store_n(&p->owner[idx], NULL, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&p->slots[idx].owner, __ATOMIC_ACQUIRE) == (void *)r &&
+	    pv_load_acq(&r->inflight_) != 0u) {
+		__atomic_store_n(&p->slots[idx].owner, NULL, __ATOMIC_RELAXED);
 		pv_store_rel(&r->inflight_, 0u);
 		atomic_fetch_sub(&p->inflight, 1u);
 		r->status = PV_ERR_REMOVED;
 	}
-	atomic_store(&p->reaping[idx], 0u);
+	atomic_store(&p->slots[idx].reaping, 0u);
 	return 1;
 }
 
@@ -476,7 +475,7 @@ int pvp_wait(pv_producer *p, pv_req *r, pvp_lost_fn lost, void *arg)
 			continue;
 		}
 		/* 9: sleep until the worker publishes (d changes) */
-		wait_change(p, &s->dev.done_seq, d, &r->inflight_);
+		wait_change(p, s, d, &r->inflight_);
 	}
 	r->slot_ = NULL;
 	return r->status;

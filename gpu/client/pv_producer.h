@@ -5,7 +5,7 @@
  * and the pvaultd transport (pv_dclient.c: the daemon is the worker).
  * Internal to gpu/client.
  *
- * A producer takes any free slot of its pool (slot_busy, host memory
+ * A producer takes any free slot of its pool (slots, host memory
  * only), then the next ticket.  Completion ("reaping": copy the outputs
  * into the owner's pv_req, wipe the slot's arena, give the slot back) may
  * be done by any thread: by the owner in pvp_wait, or by a producer that
@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "gpu/host/pv_futex.h"
+#include "gpu/host/pv_slots.h"
 #include "gpu/vault.h"
 
 typedef struct pv_producer {
@@ -33,10 +34,8 @@ typedef struct pv_producer {
 	int scope;                   /* the ring's futexes: PV_FUTEX_PRIVATE / _SHARED */
 	_Atomic uint32_t prod;       /* ticket counter                          */
 	_Atomic uint32_t inflight;   /* submitted, not yet completed            */
-	pv_req **owner;              /* request holding each slot               */
-	_Atomic uint32_t *reaping;   /* 1 while a thread completes a slot       */
-	_Atomic uint32_t *slot_busy; /* 1 while a request holds the slot        */
-	_Atomic uint32_t next_slot;  /* where the next search for a free slot starts */
+	struct pv_slot_st *slots;    /* per slot: busy, reaping, owner (pv_slots.h) */
+	_Atomic uint32_t next_slot;  /* spreads the threads' first searches     */
 	uint32_t slot_gen;           /* +1 per slot given back (futex word)     */
 	_Atomic uint32_t slot_sleepers; /* producers asleep on slot_gen         */
 	struct pv_ringstat *stats;   /* PIXELVAULT_RING_STATS, or NULL          */

@@ -58,7 +58,7 @@ static void cpu_run(pv_cpu *c, ve_worker *w, ve_slot *s, uint32_t tk)
 	ve_execute(c->vault, w, &s->desc, ve_slot_arena(s), c->slot_arena, &res);
 	s->dev.res = res;
 	pv_store_rel(&s->dev.done_seq, tk + 1u);
-	pv_futex_wake(&s->dev.done_seq, PV_FUTEX_PRIVATE);
+	pv_futex_wake_counted(&s->dev.done_seq, PV_FUTEX_PRIVATE, &s->host.sleepers);
 	if (w->nreq % PV_CPU_RESEED_EVERY == 0) {
 		uint8_t e[48];
 		if (pv_os_random(e, sizeof e) == PV_OK)

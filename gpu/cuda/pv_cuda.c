@@ -66,8 +66,8 @@ struct pv_cuda {
 	uint32_t nslots, slot_arena;
 
 	uint32_t prod;             /* producer ticket counter (host only)    */
-	_Atomic uint32_t next_slot; /* where the next search for a free slot starts */
-	_Atomic uint32_t *slot_busy; /* per slot: 1 while a request holds it (pv_slots.h) */
+	_Atomic uint32_t next_slot; /* spreads the threads' first searches (pv_slots.h) */
+	pv_slot_st *slots;         /* per slot: busy while a request holds it */
 	uint32_t *arena_used;      /* per slot: bytes the producer filled    */
 	cudaStream_t stage_stream[PVC_STAGE_STREAMS]; /* non-blocking; slot % n */
 	cudaEvent_t *stage_done;   /* per slot: its pv_cuda_stage copy is done */
@@ -294,7 +294,9 @@ static void *pvc_watchdog(void *arg)
 			}
 			if (d != v->seen_done[s]) {
 				v->seen_done[s] = d;
-				pv_futex_wake(&sl->dev.done_seq, PV_FUTEX_PRIVATE);   /* in-process ring */
+				/* in-process ring; nobody sleeps there while callers
+				 * poll (async sessions): no system call then */
+				pv_futex_wake_counted(&sl->dev.done_seq, PV_FUTEX_PRIVATE, &sl->host.sleepers);
 			}
 		}
 		if (dead == 1)
@@ -383,7 +385,7 @@ static void pvc_free_host(pv_cuda *v)
 	pvc_unhold(v->dev);
 	free(v->arena_used);
 	free(v->seen_done);
-	free((void *)v->slot_busy);
+	free(v->slots);
 	free(v->stage_done);
 	pthread_mutex_destroy(&v->why_mu);
 	free(v);
@@ -424,9 +426,9 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	v->slot_arena = sa;
 	v->arena_used = (uint32_t *)calloc(ns, sizeof(uint32_t));
 	v->seen_done = (uint32_t *)calloc(ns, sizeof(uint32_t));
-	v->slot_busy = (_Atomic uint32_t *)calloc(ns, sizeof *v->slot_busy);
+	v->slots = pv_slots_new(ns);
 	v->stage_done = (cudaEvent_t *)calloc(ns, sizeof(cudaEvent_t));
-	if (v->arena_used == NULL || v->seen_done == NULL || v->slot_busy == NULL || v->stage_done == NULL) {
+	if (v->arena_used == NULL || v->seen_done == NULL || v->slots == NULL || v->stage_done == NULL) {
 		pvc_free_host(v);
 		return PV_ERR_NOMEM;
 	}
@@ -739,7 +741,7 @@ static int pvc_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32
 	if (arena_len > v->slot_arena)
 		return PV_ERR_DATA_LEN;
 	/* a free slot (ve_ring.h step 1) */
-	while ((i = pv_slot_take(v->slot_busy, v->nslots, &v->next_slot)) == UINT32_MAX) {
+	while ((i = pv_slot_take(v->slots, v->nslots, &v->next_slot)) == UINT32_MAX) {
 		if (ld_acq(&v->gst->exited))
 			return PV_ERR_SEALED;
 		if (!block)
@@ -800,7 +802,7 @@ int pv_cuda_wait(pv_cuda *v, uint32_t h, ve_result *res, uint8_t *arena_out, uin
 		used = out_len;
 	explicit_bzero(ve_slot_arena(s), used);
 	explicit_bzero(&s->desc, sizeof s->desc);
-	pv_slot_give(v->slot_busy, h);
+	pv_slot_give(v->slots, h);
 	return res->status;
 }
 

@@ -146,7 +146,7 @@ static void serve_one(pvd_client *c, ve_slot *s, uint32_t t, uint8_t *priv)
 	pvd_count(c->d, d.op, d.mech, res.status);
 	s->dev.res = res;                                   /* 4. complete  */
 	pv_store_rel(&s->dev.done_seq, t + 1u);
-	pv_futex_wake(&s->dev.done_seq, PV_FUTEX_SHARED);
+	pv_futex_wake_counted(&s->dev.done_seq, PV_FUTEX_SHARED, &s->host.sleepers);
 }
 
 static void *worker(void *arg)

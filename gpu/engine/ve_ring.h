@@ -83,7 +83,10 @@ typedef struct ve_slot_host {
 	uint32_t wipe_len;             /* the producer's bytes to wipe          */
 	uint32_t staged_len;           /* see above; a multiple of 16           */
 	uint32_t out_at;               /* see above; a multiple of 16           */
-	uint32_t rsv[12];
+	/* host only: producers asleep on dev.done_seq (pv_futex_wait_counted);
+	 * its wakers skip the FUTEX_WAKE while it is 0 */
+	uint32_t sleepers;
+	uint32_t rsv[11];
 } ve_slot_host;
 
 /* Ticket t's entry: which slot holds it, and t + 1 once it is published

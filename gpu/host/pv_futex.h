@@ -54,6 +54,28 @@ static inline void pv_futex_wake_one(uint32_t *p, int scope)
 	(void)syscall(SYS_futex, p, FUTEX_WAKE | scope, 1, NULL, NULL, 0);
 }
 
+/* A word whose sleepers count themselves in *n (ve_ring.h's
+ * host.sleepers for a slot's dev.done_seq), so that its waker can skip
+ * the FUTEX_WAKE - a system call, ~3 us on the H200 host (pv_cuda.c) -
+ * when nobody sleeps, as nobody does while callers poll (PKCS#11 3.2
+ * async sessions).  The sleeper counts itself before FUTEX_WAIT checks
+ * the word; the waker stores or sees the word's new value, then (a full
+ * fence) reads the count: either it sees the sleeper, or the sleeper's
+ * check sees the new value and does not sleep. */
+static inline void pv_futex_wait_counted(uint32_t *p, uint32_t val, int timeout_ms, int scope,
+                                         uint32_t *n)
+{
+	atomic_fetch_add(PV_AW(n), 1u);
+	pv_futex_wait(p, val, timeout_ms, scope);
+	atomic_fetch_sub(PV_AW(n), 1u);
+}
+static inline void pv_futex_wake_counted(uint32_t *p, int scope, const uint32_t *n)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(PV_AW(n), memory_order_relaxed) != 0u)
+		pv_futex_wake(p, scope);
+}
+
 /* Wait until *p == want (acquire).  Spins briefly, then sleeps in
  * timeout_ms slices; returns 0 when seen, 1 if *stop became non-zero. */
 static inline int pv_wait_eq(uint32_t *p, uint32_t want, const uint32_t *stop, int timeout_ms,

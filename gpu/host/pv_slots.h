@@ -1,43 +1,77 @@
 /*
  * pv_slots.h - the producers' pool of ring slots (docs/vault-engine.md
- * section 2, step 1): one word a slot, 1 while a request holds it, in the
- * producing process's memory only.  Used by the ring producer
- * (gpu/client/pv_producer.c) and its twin for the CUDA backend's direct
- * callers (pv_cuda_submit, gpu/cuda/pv_cuda.c).
+ * section 2, step 1), in the producing process's memory only.  Used by
+ * the ring producer (gpu/client/pv_producer.c) and its twin for the CUDA
+ * backend's direct callers (pv_cuda_submit, gpu/cuda/pv_cuda.c).
+ *
+ * Each slot's words sit on a cache line of their own, and a thread takes
+ * the slot it gave back last first: with the words packed, the threads
+ * holding neighbouring slots passed one line between their cores on
+ * every take, completion and give, and a slot whose arena one core had
+ * just wiped went to another core to fill (docs/gpu-validation.md, the
+ * async-session runs of 2026-12-02).
  */
 #ifndef PV_SLOTS_H
 #define PV_SLOTS_H
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pv_slot_st {
+	_Atomic uint32_t busy;       /* 1 while a request holds the slot          */
+	_Atomic uint32_t reaping;    /* pv_producer.c: 1 while a thread completes it */
+	void *owner;                 /* pv_producer.c: the request holding it
+	                              * (__atomic builtins)                       */
+} __attribute__((aligned(64))) pv_slot_st;
+
+/* nslots zeroed slots, or NULL; free() them. */
+static inline pv_slot_st *pv_slots_new(uint32_t nslots)
+{
+	pv_slot_st *s = (pv_slot_st *)aligned_alloc(64, (size_t)nslots * sizeof *s);
+
+	if (s != NULL)
+		memset((void *)s, 0, (size_t)nslots * sizeof *s);
+	return s;
+}
+
+/* The slot this thread gave back last (its arena is in this core's
+ * cache), or UINT32_MAX before its first take. */
+static __thread uint32_t pv_slot_hint = UINT32_MAX;
 
 /* A free slot of the pool of nslots (a power of two), marked busy
  * (acquire: the slot's previous holder gave it back with release);
- * UINT32_MAX if none.  The search starts at a rotating index, so that
- * producers do not all race for the same slot, and reads a slot's word
- * before trying it: a compare-and-swap on a busy slot would still take
- * its cache line from the other producers (gpu_bench's 8 threads with
- * 512 requests in flight: 557k digests /s with a CAS on every word
+ * UINT32_MAX if none.  The search starts at this thread's hint - a
+ * thread's first search at a spread index (next) - and reads a slot's
+ * word before trying it: a compare-and-swap on a busy slot would still
+ * take its cache line from the other producers (gpu_bench's 8 threads
+ * with 512 requests in flight: 557k digests /s with a CAS on every word
  * scanned, docs/gpu-validation.md run 154). */
-static inline uint32_t pv_slot_take(_Atomic uint32_t *busy, uint32_t nslots, _Atomic uint32_t *next)
+static inline uint32_t pv_slot_take(pv_slot_st *pool, uint32_t nslots, _Atomic uint32_t *next)
 {
-	uint32_t i = atomic_fetch_add_explicit(next, 1u, memory_order_relaxed), k;
 	const uint32_t m = nslots - 1u;
+	uint32_t i = pv_slot_hint, k;
 
+	if (i == UINT32_MAX)
+		i = atomic_fetch_add_explicit(next, 1u, memory_order_relaxed) * 61u;
 	for (k = 0; k < nslots; k++, i++) {
 		uint32_t zero = 0;
-		if (atomic_load_explicit(&busy[i & m], memory_order_relaxed) == 0u &&
-		    atomic_compare_exchange_strong_explicit(&busy[i & m], &zero, 1u,
-		        memory_order_acquire, memory_order_relaxed))
+		if (atomic_load_explicit(&pool[i & m].busy, memory_order_relaxed) == 0u &&
+		    atomic_compare_exchange_strong_explicit(&pool[i & m].busy, &zero, 1u,
+		        memory_order_acquire, memory_order_relaxed)) {
+			pv_slot_hint = (i & m) + 1u;
 			return i & m;
+		}
 	}
 	return UINT32_MAX;
 }
 
 /* Give slot si back (release: the holder's wipes come before). */
-static inline void pv_slot_give(_Atomic uint32_t *busy, uint32_t si)
+static inline void pv_slot_give(pv_slot_st *pool, uint32_t si)
 {
-	atomic_store_explicit(&busy[si], 0u, memory_order_release);
+	atomic_store_explicit(&pool[si].busy, 0u, memory_order_release);
+	pv_slot_hint = si;
 }
 
 #endif /* PV_SLOTS_H */

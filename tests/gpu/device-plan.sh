@@ -327,6 +327,11 @@
 #      process per row with ring stats (queue / execute / notify) and
 #      top -H: SHA3-256 4 KiB and 64 B, SM3 4 KiB, async sessions
 #      (threads x sessions each) 8 x 64, 4 x 128, 12 x 64, 8 x 32
+#   90 A/B of a host-side module (AB_B) on the ring's wakes: gpu_ring, then
+#      A, B, A, B: async SHA3-256 4 KiB and 64 B on 8 x 64 sessions and 4 KiB
+#      on 12 x 64 (ring stats and the async split per row), plain
+#      SHA3-256 4 KiB at 1,024 threads and P-256 lone; then B's p11_async,
+#      p11_close, p11pk and a 20 s stress of 64 threads
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -1091,5 +1096,32 @@ case "${1:-}" in
        echo "== async $cfg (threads:sessions)"; grep -v '^CKM_\|^C_\|mechanism' "$OUT/summary.txt"
        rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
      done ;;
+  90) (export PV_RING_LIMIT=45 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
+     grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
+     cp "$M" /tmp/pv-module-a.so
+     for x in a1 b1 a2 b2; do
+       case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
+       echo "== $x"
+       for cfg in 8:64:sha3-256-4k,sha3-256-64 12:64:sha3-256-4k; do
+         (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_MECH=${cfg##*:} PV_BENCH_THREADS=${cfg%%:*} \
+            PV_BENCH_ASYNC=$(echo $cfg | cut -d: -f2) PV_BENCH_SECS=2 PV_BENCH_OSSL=none \
+            PV_BENCH_GPU_SLOTS=2048 PV_P11BENCH_LIMIT=30
+          timeout 100 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+         grep -h '^| [a-z]\|^  notify\|^  async split' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+       done
+       (export PV_GPU_BENCH=0 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=60 PV_BENCH_OSSL=none \
+          PV_BENCH_MECH=sha3-256-4k,p256-sign PV_BENCH_THREADS=1,1024
+        timeout 80 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       grep -h '^| [a-z]' "$OUT/p11bench.txt" | grep -v mechanism
+       rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
+     done
+     cp "$AB_B" "$M"
+     (export PV_UNIT_SUITES="" PV_UNIT_NAMES="p11_async p11_close p11pk" PV_UNIT_LIMIT=120 \
+        PV_STRESS_SECS=20 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60
+      timeout 200 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit,stress > /dev/null 2>&1)
+     echo "== B checks"; grep -v '^CKM_\|^C_' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     cp /tmp/pv-module-a.so "$M" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -109,9 +109,11 @@ static void t_sigkill_loop(void)
 	pv_vault *bv, *w;
 	pthread_t th;
 
-	/* warm up (thread stacks, allocator arenas): a few clients killed the
-	 * same way and one in and out; then the baseline */
-	for (i = 0; i < 5; i++)
+	/* warm up (thread stacks, allocator arenas, and the pages of the
+	 * daemon's ring slots: each new thread's first request goes to
+	 * another slot, gpu/host/pv_slots.h): as many clients killed the same
+	 * way as the loop kills, and one in and out; then the baseline */
+	for (i = 0; i < loops; i++)
 		kill_one(i);
 	CU_ASSERT_EQUAL_FATAL(td_open(&D, &w), PV_OK);
 	CU_ASSERT(digest_ok(w, 1000));

@@ -187,7 +187,8 @@ static int ring_req(uint8_t *ring, const pvp_hello_ok *ok, uint32_t t, const ve_
 	memcpy(&s->desc, d, sizeof *d);
 	ring_pub(ring, ok, t, t & (ok->nslots - 1u));
 	for (i = 0; i < 500 && pv_load_acq(&s->dev.done_seq) != t + 1u; i++)
-		pv_futex_wait(&s->dev.done_seq, pv_load_acq(&s->dev.done_seq), 10, PV_FUTEX_SHARED);
+		pv_futex_wait_counted(&s->dev.done_seq, pv_load_acq(&s->dev.done_seq), 10, PV_FUTEX_SHARED,
+		                      &s->host.sleepers);
 	if (pv_load_acq(&s->dev.done_seq) != t + 1u)
 		return -1;
 	*res = s->dev.res;

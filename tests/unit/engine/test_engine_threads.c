@@ -262,10 +262,13 @@ static void test_cpu_defaults(void)
 }
 
 /* The slot pool alone: every slot once, then none; a slot given back is
- * the one taken next; and NTHREADS threads taking and giving back never
- * hold one slot together (each holder counts itself in and out). */
+ * the one taken next, also when others are free (the thread's arena stays
+ * in its cache); each slot on a cache line of its own; and NTHREADS
+ * threads taking and giving back never hold one slot together (each
+ * holder counts itself in and out). */
 #define POOL 8u
-static _Atomic uint32_t pool_busy[POOL], pool_next, pool_holders[POOL];
+static pv_slot_st pool_busy[POOL];
+static _Atomic uint32_t pool_next, pool_holders[POOL];
 static int pool_bad[NTHREADS];
 
 static void *pool_worker(void *arg)
@@ -305,6 +308,13 @@ static void test_slot_pool(void)
 	CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL, &pool_next), 5u);
 	for (i = 0; i < POOL; i++)
 		pv_slot_give(pool_busy, i);
+	pv_slot_give(pool_busy, 3u);           /* all free: this thread's last one first */
+	CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL, &pool_next), 3u);
+	CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL, &pool_next), 4u);
+	pv_slot_give(pool_busy, 4u);
+	pv_slot_give(pool_busy, 3u);
+	CU_ASSERT_EQUAL(sizeof pool_busy[0], 64u);
+	CU_ASSERT_EQUAL((uintptr_t)&pool_busy[1] % 64u, 0u);
 	for (i = 0; i < NTHREADS; i++)
 		CU_ASSERT_FATAL(pthread_create(&th[i], NULL, pool_worker, (void *)(intptr_t)i) == 0);
 	for (i = 0; i < NTHREADS; i++) {
@@ -313,7 +323,7 @@ static void test_slot_pool(void)
 	}
 	CU_ASSERT_EQUAL(bad, 0);
 	for (i = 0; i < POOL; i++)
-		CU_ASSERT_EQUAL(atomic_load(&pool_busy[i]), 0u);
+		CU_ASSERT_EQUAL(atomic_load(&pool_busy[i].busy), 0u);
 }
 
 int main(void)
