@@ -1004,7 +1004,7 @@ case "${1:-}" in
      for n in 64 0; do
        (export PV_GPU_BENCH=0 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=110 \
           PV_BENCH_MECH=rsa2048-sign,p256-sign,sm2-sign,sha3-256-4k,sm3-4k,aes256gcm-16k
-        [ $n != 0 ] && export PV_BENCH_ASYNC=$n PV_BENCH_THREADS=8,16 PV_BENCH_OSSL=16
+        [ $n != 0 ] && export PV_BENCH_ASYNC=$n PV_BENCH_THREADS=${PV_ASYNC_THREADS:-8,16} PV_BENCH_OSSL=16
         [ $n = 0 ] && export PV_BENCH_THREADS=1024 PV_BENCH_OSSL=none
         timeout 130 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
        echo "== p11bench, async sessions per thread: $n"; grep -h '^| [a-z]' "$OUT/p11bench.txt"
