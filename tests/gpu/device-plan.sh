@@ -377,22 +377,50 @@ stress_keygen_pair() {
   done
 }
 
+# PV_MODULE: the module of the bundle unpacked in /tmp/pv-bundle, where
+# the A/B plans swap modules in.  ab_ring: gpu_ring on $B (which unpacks
+# it there), its line printed, and the bundle's module kept as A.
+# ab_use X: module A (X = a*), B = $AB_B (b*) or C = $AB_C (c*) in place.
+PV_MODULE=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
+ab_ring() {
+  (export PV_RING_LIMIT=45 PV_GPU_BENCH=0 PV_P11BENCH=0
+   timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
+  grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+  cp "$PV_MODULE" /tmp/pv-module-a.so
+}
+ab_use() {
+  case $1 in
+    a*) cp /tmp/pv-module-a.so "$PV_MODULE" ;;
+    b*) cp "$AB_B" "$PV_MODULE" ;;
+    c*) cp "$AB_C" "$PV_MODULE" ;;
+  esac
+}
+# b_suites NAMES LIMIT: module B's suites NAMES (LIMIT s) and a 20 s
+# stress of 64 threads, then module A back in place
+b_suites() {
+  ab_use b
+  (export PV_UNIT_SUITES="" PV_UNIT_NAMES="$1" PV_UNIT_LIMIT=$2 \
+     PV_STRESS_SECS=20 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60
+   timeout $(( $2 + 90 )) bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit,stress > /dev/null 2>&1)
+  echo "== B checks"; grep -v '^CKM_\|^C_' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+  ab_use a
+}
 ab_swap() {
-  local M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so x
+  local x
   if [ -z "${AB_B:-}" ] || [ ! -f "$AB_B" ]; then
     echo "== no AB_B: A/B skipped" > "$OUT/summary-ab.txt"; return
   fi
-  cp "$M" /tmp/pv-module-a.so
+  cp "$PV_MODULE" /tmp/pv-module-a.so
   : > "$OUT/summary-ab.txt"
   for x in a1 b1 a2 b2; do
-    case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
+    ab_use $x
     (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=$1 \
        PV_BENCH_THREADS=$2 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=$3
      timeout $(( $3 + 35 )) bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
     { echo "== $x"; grep -h '| token\|execute' "$OUT/summary.txt"; } >> "$OUT/summary-ab.txt"
     rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
   done
-  cp /tmp/pv-module-a.so "$M"
+  ab_use a
 }
 # b_checks: gpu_kat and gpu_ring on B = AB_B ($OUT/summary-b-checks.txt)
 b_checks() (
@@ -781,11 +809,10 @@ case "${1:-}" in
         PV_UNIT_TIMEOUT_SCALE=1 PV_UNIT_NAMES="${AB_UNITS:-engine_arena}"
       timeout $(( ${AB_UNIT_LIMIT:-60} + 80 )) bash tests/gpu/run-device --bundle "$B" --phases ring,unit > /dev/null 2>&1)
      mv "$OUT/summary.txt" "$OUT/summary-a-checks.txt"
-     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
-     cp "$M" /tmp/pv-module-a.so
+     cp "$PV_MODULE" /tmp/pv-module-a.so
      for i in $(seq 1 "${AB_ROUNDS:-2}"); do
        for x in a b ${AB_C:+c}; do
-         case $x in a) cp /tmp/pv-module-a.so "$M" ;; b) cp "$AB_B" "$M" ;; c) cp "$AB_C" "$M" ;; esac
+         ab_use $x
          (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=${AB_MECH:-sha3-256-4k,sm3-4k,p256-sign} \
             PV_BENCH_THREADS=${AB_THREADS:-512,1024} PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=25
           timeout 110 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
@@ -793,7 +820,7 @@ case "${1:-}" in
          echo "== $x$i"; grep -h '| token' "$OUT/summary-$x$i.txt"
        done
      done > "$OUT/summary-ab.txt"
-     cp /tmp/pv-module-a.so "$M"
+     ab_use a
      if [ "${AB_OSSL:-0}" = 1 ]; then
        (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=16 PV_BENCH_MECH=${AB_MECH:-sha3-256-4k,sm3-4k,p256-sign} \
           PV_BENCH_THREADS=${AB_THREADS:-512,1024} PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40
@@ -851,16 +878,15 @@ case "${1:-}" in
         PV_STRESS_SECS=${AB_STRESS:-30} PV_STRESS_THREADS=64 PV_STRESS_LIMIT=80
       timeout 400 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases kat,ring,unit,stress,bench --scale 0.3 > /dev/null 2>&1)
      mv "$OUT/summary.txt" "$OUT/summary-checks.txt"; mv "$OUT/logs.tgz" "$OUT/logs-checks.tgz" 2>/dev/null
-     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
-     cp "$M" /tmp/pv-module-a.so
+     cp "$PV_MODULE" /tmp/pv-module-a.so
      for x in a b; do
-       [ $x = b ] && cp "$AB_B" "$M"
+       [ $x = b ] && ab_use b
        (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=rsa2048-sign \
           PV_BENCH_THREADS=1,16,1024 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40
         timeout 75 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
        mv "$OUT/summary.txt" "$OUT/summary-$x.txt"
      done
-     cp /tmp/pv-module-a.so "$M"
+     ab_use a
      grep -h 'BENCH mm' "$OUT/summary-mm.txt"; grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"
      for x in a b; do echo "== $x"; grep -h '| token\|execute' "$OUT/summary-$x.txt"; done ;;
   67) (export PV_KAT_LIMIT=60 PV_RING_LIMIT=60 PV_UNIT_SUITES="" PV_UNIT_LIMIT=220 PV_UNIT_TIMEOUT_SCALE=0.5 \
@@ -965,10 +991,9 @@ case "${1:-}" in
   81) (export PV_RING_LIMIT=45 PV_GPU_BENCH_ONLY=stagecalls PV_GPU_BENCH_LIMIT=60 PV_P11BENCH=0
       timeout 130 bash tests/gpu/run-device --bundle "$B" --phases ring,bench > /dev/null 2>&1)
      grep -h 'rc=\|^BENCH stage-calls' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
-     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
-     cp "$M" /tmp/pv-module-a.so
+     cp "$PV_MODULE" /tmp/pv-module-a.so
      for x in a1 b1 ${AB_C:+c1} a2 b2 ${AB_C:+c2}; do
-       case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; c*) cp "$AB_C" "$M" ;; esac
+       ab_use $x
        (export PIXELVAULT_CUDA_STAGE_MIN=1 PV_LOAD_SECS=5 PV_LOAD_LIMIT=30 PV_LOAD_CFGS="embedded:cuda:1:64"
         timeout 40 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases load > /dev/null 2>&1)
        echo "== $x load, every request staged"; grep -h 'total\|rc=' "$OUT/summary.txt"
@@ -980,14 +1005,14 @@ case "${1:-}" in
        rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
      done
      for x in b ${AB_C:+c}; do
-       case $x in b) cp "$AB_B" "$M" ;; c) cp "$AB_C" "$M" ;; esac
+       ab_use $x
        (export PIXELVAULT_CUDA_STAGE_MIN=1 PV_UNIT_SUITES="" PV_UNIT_LIMIT=90 PV_UNIT_TIMEOUT_SCALE=1 \
           PV_UNIT_NAMES="p11_wycheproof p11_bad p11pk p11_master" PV_E2E="symmetric" PV_E2E_LIMIT=60
         timeout 170 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit,e2e > /dev/null 2>&1)
        echo "== $x checks, every request staged"; grep -v '^CKM_\|^C_' "$OUT/summary.txt"
        rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
      done
-     cp /tmp/pv-module-a.so "$M" ;;
+     ab_use a ;;
   82) (export PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 \
         PV_UNIT_NAMES="p11_async p11_close p11_nothreads"
       timeout 220 bash tests/gpu/run-device --bundle "$B" --phases ring,unit > /dev/null 2>&1)
@@ -1030,31 +1055,23 @@ case "${1:-}" in
        mv "$OUT/p11bench.csv" "$OUT/p11bench-gcm-async-$n.csv" 2>/dev/null
        rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/logs.tgz"
      done ;;
-  85) (export PV_RING_LIMIT=45 PV_GPU_BENCH=0 PV_P11BENCH=0
-      timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
-     grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
-     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
-     cp "$M" /tmp/pv-module-a.so
+  85) ab_ring
      for x in a1 b1 a2 b2; do
-       case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
+       ab_use $x
        (export PV_GPU_BENCH=0 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
           PV_BENCH_MECH=sha3-256-4k,sm3-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=8 PV_BENCH_OSSL=none
         timeout 60 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
        echo "== $x"; grep -h '^| [a-z]' "$OUT/p11bench.txt" | grep -v mechanism
        rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
      done
-     cp "$AB_B" "$M"
+     ab_use b
      (export PV_UNIT_SUITES="" PV_UNIT_NAMES="p11_async" PV_UNIT_LIMIT=60
       timeout 80 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit > /dev/null 2>&1)
      echo "== B checks"; grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
-     cp /tmp/pv-module-a.so "$M" ;;
-  86) (export PV_RING_LIMIT=45 PV_GPU_BENCH=0 PV_P11BENCH=0
-      timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
-     grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
-     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
-     cp "$M" /tmp/pv-module-a.so
+     ab_use a ;;
+  86) ab_ring
      for x in a1 b1 a2 b2; do
-       case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
+       ab_use $x
        echo "== $x"
        for n in 64 0; do
          (export PV_GPU_BENCH=0 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40 PV_BENCH_OSSL=none
@@ -1065,12 +1082,7 @@ case "${1:-}" in
          rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
        done
      done
-     cp "$AB_B" "$M"
-     (export PV_UNIT_SUITES="" PV_UNIT_NAMES="p11_async p11_close p11pk p11_wycheproof" PV_UNIT_LIMIT=150 \
-        PV_STRESS_SECS=20 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60
-      timeout 240 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit,stress > /dev/null 2>&1)
-     echo "== B checks"; grep -v '^CKM_\|^C_' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
-     cp /tmp/pv-module-a.so "$M" ;;
+     b_suites "p11_async p11_close p11pk p11_wycheproof" 150 ;;
   87) (export PV_KAT_LIMIT=60 PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 \
         PV_UNIT_NAMES="p11_async p11_close p11pk p11_wycheproof p11_bad engine_oracle" \
         PV_E2E="token-basic openssl daemon" PV_E2E_LIMIT=150 \
@@ -1102,13 +1114,9 @@ case "${1:-}" in
        echo "== async $cfg (threads:sessions)"; grep -v '^CKM_\|^C_\|mechanism' "$OUT/summary.txt"
        rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
      done ;;
-  90) (export PV_RING_LIMIT=45 PV_GPU_BENCH=0 PV_P11BENCH=0
-      timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
-     grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
-     M=/tmp/pv-bundle/build-dev/pkcs11/pixelvault-pkcs11.so
-     cp "$M" /tmp/pv-module-a.so
+  90) ab_ring
      for x in a1 b1 a2 b2; do
-       case $x in a*) cp /tmp/pv-module-a.so "$M" ;; b*) cp "$AB_B" "$M" ;; esac
+       ab_use $x
        echo "== $x"
        for cfg in 8:64:sha3-256-4k,sha3-256-64 12:64:sha3-256-4k; do
          (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_MECH=${cfg##*:} PV_BENCH_THREADS=${cfg%%:*} \
@@ -1123,12 +1131,7 @@ case "${1:-}" in
        grep -h '^| [a-z]' "$OUT/p11bench.txt" | grep -v mechanism
        rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
      done
-     cp "$AB_B" "$M"
-     (export PV_UNIT_SUITES="" PV_UNIT_NAMES="p11_async p11_close p11pk" PV_UNIT_LIMIT=120 \
-        PV_STRESS_SECS=20 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60
-      timeout 200 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit,stress > /dev/null 2>&1)
-     echo "== B checks"; grep -v '^CKM_\|^C_' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
-     cp /tmp/pv-module-a.so "$M" ;;
+     b_suites "p11_async p11_close p11pk" 120 ;;
   91) (export PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=100 PV_UNIT_NAMES="p11_async p11pk p11_close" \
         PV_GPU_BENCH=0 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=100 PV_BENCH_ASYNC=64 \
         PV_BENCH_MECH=sha3-256-4k,sm3-4k,sha3-256-64,aes256gcm-16k,p256-sign PV_BENCH_THREADS=8,12 PV_BENCH_OSSL=16
