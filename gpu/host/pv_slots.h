@@ -37,8 +37,11 @@ static inline pv_slot_st *pv_slots_new(uint32_t nslots)
 }
 
 /* The slot this thread gave back last (its arena is in this core's
- * cache), or UINT32_MAX before its first take. */
-static __thread uint32_t pv_slot_hint = UINT32_MAX;
+ * cache), or UINT32_MAX before its first take.  initial-exec: 4 bytes of
+ * the static TLS that glibc keeps for modules loaded by dlopen, and no
+ * dynamic TLS, on which LeakSanitizer's exit scan faulted (p11_oracle
+ * under ASan, after its threads had ended). */
+static __thread uint32_t pv_slot_hint __attribute__((tls_model("initial-exec"))) = UINT32_MAX;
 
 /* A free slot of the pool of nslots (a power of two), marked busy
  * (acquire: the slot's previous holder gave it back with release);

@@ -52,7 +52,9 @@ if command -v systemd-socket-activate >/dev/null; then
   rm -f "$PVAULTD_SOCK"
   systemd-socket-activate --seqpacket -l "$PVAULTD_SOCK" "$PVAULTD" -c "$PIXELVAULT_CONF" 2>>"$T/pvaultd.log" &
   PVAULTD_PID=$!              # pvaultd_stop (lib.sh) stops it
-  sleep 0.3
+  # it binds the socket before the first client (not a fixed sleep: a
+  # loaded CI machine took longer than 0.3 s)
+  for _ in $(seq 200); do [ -S "$PVAULTD_SOCK" ] && break; sleep 0.05; done
   ok "socket activation (LISTEN_FDS): first client starts pvaultd, login works" p11_user --test
   ok "socket-activated pvaultd SIGTERM" pvaultd_stop
 else
