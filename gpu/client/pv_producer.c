@@ -44,7 +44,6 @@ int pvp_attach(pv_producer *p, void *ring, uint32_t nslots, uint32_t slot_arena,
 	p->max_polling = PV_MAX_POLLING(pvp_cpus());
 	atomic_store(&p->prod, 0u);
 	atomic_store(&p->inflight, 0u);
-	atomic_store(&p->next_slot, 0u);
 	return PV_OK;
 }
 
@@ -187,7 +186,7 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 		uint32_t gen;
 		if (lost != NULL && lost(arg))
 			return r->status = PV_ERR_REMOVED;
-		if ((si = pv_slot_take(p->slots, p->nslots, &p->next_slot)) != UINT32_MAX)
+		if ((si = pv_slot_take(p->slots, p->nslots)) != UINT32_MAX)
 			break;
 		if (reap_any(p))
 			continue;
@@ -198,7 +197,7 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 		 * slot_gen (give_slot) */
 		atomic_fetch_add(&p->slot_sleepers, 1u);
 		gen = atomic_load(PV_AW(&p->slot_gen));
-		si = pv_slot_take(p->slots, p->nslots, &p->next_slot);
+		si = pv_slot_take(p->slots, p->nslots);
 		if (si == UINT32_MAX)
 			pv_futex_wait(&p->slot_gen, gen, 2, PV_FUTEX_PRIVATE);
 		atomic_fetch_sub(&p->slot_sleepers, 1u);

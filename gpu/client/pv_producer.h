@@ -35,7 +35,6 @@ typedef struct pv_producer {
 	_Atomic uint32_t prod;       /* ticket counter                          */
 	_Atomic uint32_t inflight;   /* submitted, not yet completed            */
 	struct pv_slot_st *slots;    /* per slot: busy, reaping, owner (pv_slots.h) */
-	_Atomic uint32_t next_slot;  /* spreads the threads' first searches     */
 	uint32_t slot_gen;           /* +1 per slot given back (futex word)     */
 	_Atomic uint32_t slot_sleepers; /* producers asleep on slot_gen         */
 	struct pv_ringstat *stats;   /* PIXELVAULT_RING_STATS, or NULL          */

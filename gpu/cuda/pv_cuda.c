@@ -66,7 +66,6 @@ struct pv_cuda {
 	uint32_t nslots, slot_arena;
 
 	uint32_t prod;             /* producer ticket counter (host only)    */
-	_Atomic uint32_t next_slot; /* spreads the threads' first searches (pv_slots.h) */
 	pv_slot_st *slots;         /* per slot: busy while a request holds it */
 	uint32_t *arena_used;      /* per slot: bytes the producer filled    */
 	cudaStream_t stage_stream[PVC_STAGE_STREAMS]; /* non-blocking; slot % n */
@@ -741,7 +740,7 @@ static int pvc_submit(pv_cuda *v, const ve_desc *d, const uint8_t *arena, uint32
 	if (arena_len > v->slot_arena)
 		return PV_ERR_DATA_LEN;
 	/* a free slot (ve_ring.h step 1) */
-	while ((i = pv_slot_take(v->slots, v->nslots, &v->next_slot)) == UINT32_MAX) {
+	while ((i = pv_slot_take(v->slots, v->nslots)) == UINT32_MAX) {
 		if (ld_acq(&v->gst->exited))
 			return PV_ERR_SEALED;
 		if (!block)

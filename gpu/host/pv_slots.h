@@ -4,8 +4,8 @@
  * the ring producer (gpu/client/pv_producer.c) and its twin for the CUDA
  * backend's direct callers (pv_cuda_submit, gpu/cuda/pv_cuda.c).
  *
- * Each slot's words sit on a cache line of their own, and a thread takes
- * the slot it gave back last first: with the words packed, the threads
+ * Each slot's words sit on a cache line of their own, and each thread
+ * searches from a place of its own: with the words packed, the threads
  * holding neighbouring slots passed one line between their cores on
  * every take, completion and give, and a slot whose arena one core had
  * just wiped went to another core to fill (docs/gpu-validation.md, the
@@ -36,36 +36,41 @@ static inline pv_slot_st *pv_slots_new(uint32_t nslots)
 	return s;
 }
 
-/* The slot this thread gave back last (its arena is in this core's
- * cache), or UINT32_MAX before its first take.  initial-exec: 4 bytes of
- * the static TLS that glibc keeps for modules loaded by dlopen, and no
- * dynamic TLS, on which LeakSanitizer's exit scan faulted (p11_oracle
- * under ASan, after its threads had ended). */
-static __thread uint32_t pv_slot_hint __attribute__((tls_model("initial-exec"))) = UINT32_MAX;
+/* Where thread searches start: from its stack's address (threads' stacks
+ * lie megabytes apart), spread over the pool, so that each thread keeps
+ * taking the same few slots (their words and arenas stay in its core's
+ * cache) and threads rarely search each other's.  Not thread-local
+ * storage: a module loaded by dlopen next to CUDA's libraries found no
+ * static TLS left on the H200 host (glibc: "cannot allocate memory in
+ * static TLS block"), and LeakSanitizer faulted scanning the dynamic TLS
+ * of ended threads. */
+static inline uint32_t pv_slot_start(void)
+{
+	char here;
+	uint64_t h = ((uint64_t)(uintptr_t)&here >> 20) * 0x9E3779B97F4A7C15ull;
+
+	return (uint32_t)(h >> 32);
+}
 
 /* A free slot of the pool of nslots (a power of two), marked busy
  * (acquire: the slot's previous holder gave it back with release);
- * UINT32_MAX if none.  The search starts at this thread's hint - a
- * thread's first search at a spread index (next) - and reads a slot's
- * word before trying it: a compare-and-swap on a busy slot would still
- * take its cache line from the other producers (gpu_bench's 8 threads
- * with 512 requests in flight: 557k digests /s with a CAS on every word
- * scanned, docs/gpu-validation.md run 154). */
-static inline uint32_t pv_slot_take(pv_slot_st *pool, uint32_t nslots, _Atomic uint32_t *next)
+ * UINT32_MAX if none.  The search starts at this thread's place
+ * (pv_slot_start) and reads a slot's word before trying it: a
+ * compare-and-swap on a busy slot would still take its cache line from
+ * the other producers (gpu_bench's 8 threads with 512 requests in flight:
+ * 557k digests /s with a CAS on every word scanned, docs/gpu-validation.md
+ * run 154). */
+static inline uint32_t pv_slot_take(pv_slot_st *pool, uint32_t nslots)
 {
 	const uint32_t m = nslots - 1u;
-	uint32_t i = pv_slot_hint, k;
+	uint32_t i = pv_slot_start(), k;
 
-	if (i == UINT32_MAX)
-		i = atomic_fetch_add_explicit(next, 1u, memory_order_relaxed) * 61u;
 	for (k = 0; k < nslots; k++, i++) {
 		uint32_t zero = 0;
 		if (atomic_load_explicit(&pool[i & m].busy, memory_order_relaxed) == 0u &&
 		    atomic_compare_exchange_strong_explicit(&pool[i & m].busy, &zero, 1u,
-		        memory_order_acquire, memory_order_relaxed)) {
-			pv_slot_hint = (i & m) + 1u;
+		        memory_order_acquire, memory_order_relaxed))
 			return i & m;
-		}
 	}
 	return UINT32_MAX;
 }
@@ -74,7 +79,6 @@ static inline uint32_t pv_slot_take(pv_slot_st *pool, uint32_t nslots, _Atomic u
 static inline void pv_slot_give(pv_slot_st *pool, uint32_t si)
 {
 	atomic_store_explicit(&pool[si].busy, 0u, memory_order_release);
-	pv_slot_hint = si;
 }
 
 #endif /* PV_SLOTS_H */

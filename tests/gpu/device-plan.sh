@@ -1142,7 +1142,7 @@ case "${1:-}" in
      grep -v '^CKM_\|^C_\|^|' "$OUT/summary-async.txt"
      echo "== p11bench, 64 async sessions a thread"; grep -h '^| [a-z]' "$OUT/p11bench-async.txt"
      (export PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=90 PV_GPU_BENCH=0 PV_BENCH_SECS=2 \
-        PV_BENCH_THREADS=1,16,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_P11BENCH_LIMIT=260
+        PV_BENCH_THREADS=${PV_SWEEP_THREADS:-1,16,128,512,1024} PV_BENCH_GPU_SLOTS=2048 PV_P11BENCH_LIMIT=260
       timeout 360 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases stress,bench > /dev/null 2>&1)
      for f in summary p11bench logs; do
        for e in txt csv tgz; do [ -f "$OUT/$f.$e" ] && mv "$OUT/$f.$e" "$OUT/$f-release.$e"; done

@@ -262,20 +262,21 @@ static void test_cpu_defaults(void)
 }
 
 /* The slot pool alone: every slot once, then none; a slot given back is
- * the one taken next, also when others are free (the thread's arena stays
- * in its cache); each slot on a cache line of its own; and NTHREADS
- * threads taking and giving back never hold one slot together (each
- * holder counts itself in and out). */
+ * the one taken next; a thread takes the same slot again while it is
+ * free, also when others are (its arena stays in the thread's cache);
+ * each slot on a cache line of its own; and NTHREADS threads taking and
+ * giving back never hold one slot together (each holder counts itself in
+ * and out). */
 #define POOL 8u
 static pv_slot_st pool_busy[POOL];
-static _Atomic uint32_t pool_next, pool_holders[POOL];
+static _Atomic uint32_t pool_holders[POOL];
 static int pool_bad[NTHREADS];
 
 static void *pool_worker(void *arg)
 {
 	int id = (int)(intptr_t)arg, i;
 	for (i = 0; i < 20000; i++) {
-		uint32_t si = pv_slot_take(pool_busy, POOL, &pool_next);
+		uint32_t si = pv_slot_take(pool_busy, POOL);
 		if (si == UINT32_MAX)
 			continue;               /* all held: try again */
 		if (si >= POOL || atomic_fetch_add(&pool_holders[si], 1u) != 0u) {
@@ -297,22 +298,24 @@ static void test_slot_pool(void)
 	int bad = 0;
 
 	for (i = 0; i < POOL; i++) {
-		si = pv_slot_take(pool_busy, POOL, &pool_next);
+		si = pv_slot_take(pool_busy, POOL);
 		CU_ASSERT_FATAL(si < POOL);
 		CU_ASSERT_EQUAL(seen & (1u << si), 0u);
 		seen |= 1u << si;
 	}
 	CU_ASSERT_EQUAL(seen, (1u << POOL) - 1u);
-	CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL, &pool_next), UINT32_MAX);
+	CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL), UINT32_MAX);
 	pv_slot_give(pool_busy, 5u);
-	CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL, &pool_next), 5u);
+	CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL), 5u);
 	for (i = 0; i < POOL; i++)
 		pv_slot_give(pool_busy, i);
-	pv_slot_give(pool_busy, 3u);           /* all free: this thread's last one first */
-	CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL, &pool_next), 3u);
-	CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL, &pool_next), 4u);
-	pv_slot_give(pool_busy, 4u);
-	pv_slot_give(pool_busy, 3u);
+	si = pv_slot_take(pool_busy, POOL);    /* all free: this thread's place */
+	CU_ASSERT_FATAL(si < POOL);
+	pv_slot_give(pool_busy, si);
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(pv_slot_take(pool_busy, POOL), si);
+		pv_slot_give(pool_busy, si);
+	}
 	CU_ASSERT_EQUAL(sizeof pool_busy[0], 64u);
 	CU_ASSERT_EQUAL((uintptr_t)&pool_busy[1] % 64u, 0u);
 	for (i = 0; i < NTHREADS; i++)
