@@ -84,7 +84,9 @@ typedef struct ve_slot_host {
 	uint32_t staged_len;           /* see above; a multiple of 16           */
 	uint32_t out_at;               /* see above; a multiple of 16           */
 	/* host only: producers asleep on dev.done_seq (pv_futex_wait_counted);
-	 * its wakers skip the FUTEX_WAKE while it is 0 */
+	 * its wakers skip the FUTEX_WAKE while it is 0 (pvaultd reads a
+	 * client's: a wrong count only delays that client's own wakes, to
+	 * its sleeps' 100 ms timeout) */
 	uint32_t sleepers;
 	uint32_t rsv[11];
 } ve_slot_host;

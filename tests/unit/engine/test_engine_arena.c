@@ -169,14 +169,15 @@ static uint8_t *run_one_as(int staged, uint32_t op, int status, size_t state_cap
 	r.out_cap = (size_t)len + 100u;
 	r.state_out = st;
 	r.state_out_cap = state_cap;
-	CU_ASSERT_EQUAL(pvp_submit(&p, &r, 1, NULL, NULL), PV_OK);
+	CU_ASSERT_EQUAL_FATAL(pvp_submit(&p, &r, 1, NULL, NULL), PV_OK);
+	s = (ve_slot *)r.slot_;          /* the thread's slot (pv_slots.h) */
+	CU_ASSERT_FATAL(s != NULL);
 	CU_ASSERT_EQUAL(pvp_wait(&p, &r, NULL, NULL), status);
 	if (status == PV_OK) {
 		CU_ASSERT_EQUAL(r.out_len, len);
 		CU_ASSERT_EQUAL(out[0], 0x11 ^ 0xA5);
 		CU_ASSERT_EQUAL(out[len - 1], 0x11 ^ 0xA5);
 	}
-	s = ve_ring_slot(ring, NSLOTS, asz, 0);
 	*used = s->host.wipe_len;
 	*desc = s->desc;
 	if (host != NULL)
