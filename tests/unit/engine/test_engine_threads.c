@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gpu/host/pv_futex.h"
 #include "gpu/host/pv_pid.h"
 #include "gpu/host/pv_slots.h"
 
@@ -329,6 +330,51 @@ static void test_slot_pool(void)
 		CU_ASSERT_EQUAL(atomic_load(&pool_busy[i].busy), 0u);
 }
 
+/* Counted futex sleeps (pv_futex.h): a sleeper is counted while it
+ * sleeps, a counted wake ends its sleep long before its timeout, and the
+ * count is 0 again after.  With the count wrong (0) the wake would be
+ * skipped and the sleeper would return only at its 3 s timeout. */
+static uint32_t cw_word, cw_sleepers;
+static uint64_t cw_woke_ns;
+
+static uint64_t cw_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void *cw_sleeper(void *arg)
+{
+	(void)arg;
+	while (pv_load_acq(&cw_word) == 0u)
+		pv_futex_wait_counted(&cw_word, 0u, 3000, PV_FUTEX_PRIVATE, &cw_sleepers);
+	cw_woke_ns = cw_now();
+	return NULL;
+}
+
+static void test_counted_wake(void)
+{
+	pthread_t th;
+	uint64_t t0;
+	int i;
+
+	cw_word = cw_sleepers = 0;
+	pv_futex_wake_counted(&cw_word, PV_FUTEX_PRIVATE, &cw_sleepers);   /* nobody: no-op */
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, cw_sleeper, NULL) == 0);
+	for (i = 0; i < 2000 && pv_load_acq(&cw_sleepers) == 0u; i++)
+		usleep(1000);
+	CU_ASSERT_EQUAL(pv_load_acq(&cw_sleepers), 1u);
+	usleep(20000);                          /* into its FUTEX_WAIT */
+	t0 = cw_now();
+	pv_store_rel(&cw_word, 1u);
+	pv_futex_wake_counted(&cw_word, PV_FUTEX_PRIVATE, &cw_sleepers);
+	pthread_join(th, NULL);
+	CU_ASSERT(cw_woke_ns - t0 < 1000000000u);    /* the wake, not the 3 s timeout */
+	CU_ASSERT_EQUAL(pv_load_acq(&cw_sleepers), 0u);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -349,6 +395,7 @@ int main(void)
 	CU_add_test(s, "ring full -> try_submit BUSY", test_busy);
 	CU_add_test(s, "a long request holds only its slot", test_long_request);
 	CU_add_test(s, "the slot pool: each slot to one holder", test_slot_pool);
+	CU_add_test(s, "counted futex sleeps: counted, woken, uncounted after", test_counted_wake);
 	CU_add_test(s, "forked child is refused", test_fork);
 	CU_add_test(s, "the process id after fork and clone", test_pid_after_fork);
 	CU_add_test(s, "CPU backend: engine states per slot in the caller mode", test_cpu_defaults);
