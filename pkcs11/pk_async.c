@@ -3,14 +3,15 @@
  * C_AsyncGetID, C_AsyncJoin.
  *
  * A session opened with CKF_ASYNC_SESSION may answer CKR_PENDING to a
- * single-part C_Encrypt, C_Decrypt, C_Digest, C_Sign and C_Verify (every
+ * single-part C_Encrypt, C_Decrypt, C_Digest, C_Sign, C_Verify and
+ * C_VerifySignature (every
  * mechanism family; a message that fits one vault request, an output
  * buffer large enough for any answer; token/tk_async.c): the request is
  * in the vault and the caller's output buffer must stay valid.
  * C_AsyncComplete with that function's name answers CKR_PENDING until it
  * completes, then the call's own answer, pResult->pValue the output
- * buffer and pResult->ulValue the output's length (C_Verify: NULL and 0,
- * its answer is the CK_RV).  Every other call, in any
+ * buffer and pResult->ulValue the output's length (C_Verify,
+ * C_VerifySignature: NULL and 0, the answer is the CK_RV).  Every other call, in any
  * session, completes before it returns.  Pending calls do not outlive
  * their session (closing it waits for them) or C_Finalize, so
  * C_AsyncGetID answers CKR_STATE_UNSAVEABLE and C_AsyncJoin

@@ -16,7 +16,7 @@ CK_RV C_DigestInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m)
 	rv = pk_mech_decode(m, CKF_DIGEST, &tm);
 	if (rv != CKR_OK)
 		return pk_op_refuse(h, TK_OPK_DIGEST, rv);
-	return tk_op_init(h, TK_OPK_DIGEST, &tm, CK_INVALID_HANDLE);
+	return tk_op_init(h, TK_OPK_DIGEST, &tm, CK_INVALID_HANDLE, NULL, 0);
 }
 
 CK_RV C_Digest(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,

@@ -8,21 +8,21 @@
 #include "token/tk_pk.h"
 
 CK_RV pk_op_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
-                 int kind, CK_FLAGS use)
+                 int kind, CK_FLAGS use, CK_BYTE_PTR sig, CK_ULONG sigl)
 {
 	tk_mech tm;
 	CK_RV rv;
 
 	PK_CHECK_INIT();
-	PK_CHECK_ARG_SESSION(h, m != NULL);
+	PK_CHECK_ARG_SESSION(h, m != NULL && (sig != NULL || sigl == 0));
 	if (tk_pk_mech(m->mechanism)) {        /* public key: token/tk_pk.c */
 		rv = tk_op_idle(h, kind);
-		return rv != CKR_OK ? rv : tk_pk_init(h, kind, m, k);
+		return rv != CKR_OK ? rv : tk_pk_init(h, kind, m, k, sig, sigl);
 	}
 	rv = pk_mech_decode(m, use, &tm);
 	if (rv != CKR_OK)
 		return pk_op_refuse(h, kind, rv);
-	return tk_op_init(h, kind, &tm, k);
+	return tk_op_init(h, kind, &tm, k, sig, sigl);
 }
 
 CK_RV pk_op_refuse(CK_SESSION_HANDLE h, int kind, CK_RV rv)
@@ -53,7 +53,7 @@ CK_RV pk_op_final(CK_SESSION_HANDLE h, int kind, CK_BYTE_PTR out, CK_ULONG_PTR o
 
 CK_RV C_EncryptInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k)
 {
-	return pk_op_init(h, m, k, TK_OPK_ENCRYPT, CKF_ENCRYPT);
+	return pk_op_init(h, m, k, TK_OPK_ENCRYPT, CKF_ENCRYPT, NULL, 0);
 }
 
 CK_RV C_Encrypt(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,
@@ -79,7 +79,7 @@ CK_RV C_EncryptFinal(CK_SESSION_HANDLE h, CK_BYTE_PTR out, CK_ULONG_PTR outl)
 
 CK_RV C_DecryptInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k)
 {
-	return pk_op_init(h, m, k, TK_OPK_DECRYPT, CKF_DECRYPT);
+	return pk_op_init(h, m, k, TK_OPK_DECRYPT, CKF_DECRYPT, NULL, 0);
 }
 
 CK_RV C_Decrypt(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl,

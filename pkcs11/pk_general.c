@@ -215,8 +215,7 @@ static CK_FUNCTION_LIST_3_0 pk_list_30 = {
  * four answer CKR_MECHANISM_INVALID to any mechanism, as an Init does for
  * a mechanism the table lacks.  The module is not in a validated mode, so
  * the last operation's validation flags are 0.  Signature-first
- * verification (C_VerifySignature*) is not offered:
- * CKR_FUNCTION_NOT_SUPPORTED (C_VerifyInit + C_Verify do the same work). */
+ * verification (C_VerifySignature*) is pk_sign.c's. */
 static CK_RV pk_encapsulate(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
                             CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_BYTE_PTR ct,
                             CK_ULONG_PTR ctl, CK_OBJECT_HANDLE_PTR out)
@@ -225,13 +224,6 @@ static CK_RV pk_decapsulate(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_H
                             CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_BYTE_PTR ct,
                             CK_ULONG ctl, CK_OBJECT_HANDLE_PTR out)
 { (void)k; (void)t; (void)n; (void)ct; (void)ctl; (void)out; PK_STUB_INIT(h, m); }
-static CK_RV pk_verify_sig_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
-                                CK_BYTE_PTR sig, CK_ULONG sigl)
-{ (void)m; (void)k; (void)sig; (void)sigl; PK_STUB_30(h); }
-static CK_RV pk_verify_sig(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl)
-{ (void)in; (void)inl; PK_STUB_30(h); }
-static CK_RV pk_verify_sig_final(CK_SESSION_HANDLE h)
-{ PK_STUB_30(h); }
 static CK_RV pk_validation_flags(CK_SESSION_HANDLE h, CK_SESSION_VALIDATION_FLAGS_TYPE t,
                                  CK_FLAGS *f)
 {
@@ -258,10 +250,10 @@ static CK_FUNCTION_LIST_3_2 pk_list_32 = {
 	},
 	.C_EncapsulateKey = pk_encapsulate,
 	.C_DecapsulateKey = pk_decapsulate,
-	.C_VerifySignatureInit = pk_verify_sig_init,
-	.C_VerifySignature = pk_verify_sig,
-	.C_VerifySignatureUpdate = pk_verify_sig,
-	.C_VerifySignatureFinal = pk_verify_sig_final,
+	.C_VerifySignatureInit = C_VerifySignatureInit,
+	.C_VerifySignature = C_VerifySignature,
+	.C_VerifySignatureUpdate = C_VerifySignatureUpdate,
+	.C_VerifySignatureFinal = C_VerifySignatureFinal,
 	.C_GetSessionValidationFlags = pk_validation_flags,
 	.C_AsyncComplete = C_AsyncComplete,
 	.C_AsyncGetID = C_AsyncGetID,

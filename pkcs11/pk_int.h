@@ -107,7 +107,13 @@ CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG,
                           CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG);
 CK_RV C_MessageVerifyFinal(CK_SESSION_HANDLE);
 
-/* 3.2 entry points (pk_async.c; the rest of 3.2, not offered: pk_general.c) */
+/* 3.2 entry points (pk_async.c, pk_sign.c; the rest of 3.2, not offered:
+ * pk_general.c) */
+CK_RV C_VerifySignatureInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
+                            CK_BYTE_PTR sig, CK_ULONG sigl);
+CK_RV C_VerifySignature(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl);
+CK_RV C_VerifySignatureUpdate(CK_SESSION_HANDLE h, CK_BYTE_PTR in, CK_ULONG inl);
+CK_RV C_VerifySignatureFinal(CK_SESSION_HANDLE h);
 CK_RV C_AsyncComplete(CK_SESSION_HANDLE h, CK_UTF8CHAR_PTR fn, CK_ASYNC_DATA_PTR res);
 CK_RV C_AsyncGetID(CK_SESSION_HANDLE h, CK_UTF8CHAR_PTR fn, CK_ULONG_PTR id);
 CK_RV C_AsyncJoin(CK_SESSION_HANDLE h, CK_UTF8CHAR_PTR fn, CK_ULONG id,

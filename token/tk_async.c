@@ -2,8 +2,9 @@
  * tk_async.c - PKCS#11 3.2 asynchronous sessions in the token layer.
  *
  * In a session opened with CKF_ASYNC_SESSION, a single-part C_Encrypt,
- * C_Decrypt, C_Digest, C_Sign or C_Verify whose message fits one vault
- * request and whose output buffer (none for C_Verify) is large enough for
+ * C_Decrypt, C_Digest, C_Sign, C_Verify or C_VerifySignature whose message
+ * fits one vault request and whose output buffer (none for the
+ * verifications) is large enough for
  * any answer submits its request and returns CKR_PENDING at once
  * (tk_crypto.c for symmetric mechanisms, digests and MACs; tk_pk.c for
  * public-key ones).  A size query, a buffer that may be short, a message
@@ -24,29 +25,31 @@
 #include "token/tk_async.h"
 #include "token/tk_int.h"
 
-static const char *const tk_async_fn[TK_OPK_N] = {
-	[TK_OPK_ENCRYPT] = "C_Encrypt", [TK_OPK_DECRYPT] = "C_Decrypt",
-	[TK_OPK_DIGEST] = "C_Digest", [TK_OPK_SIGN] = "C_Sign",
-	[TK_OPK_VERIFY] = "C_Verify",
+static const struct { const char *fn; int call; } tk_async_fn[] = {
+	{ "C_Encrypt", TK_OPK_ENCRYPT }, { "C_Decrypt", TK_OPK_DECRYPT },
+	{ "C_Digest", TK_OPK_DIGEST }, { "C_Sign", TK_OPK_SIGN },
+	{ "C_Verify", TK_OPK_VERIFY }, { "C_VerifySignature", TK_OPK_VERIFY_SIG },
 };
 
-static int tk_async_kind(const char *fn)
+/* The kind of call fn names; -1: none that can pend. */
+static int tk_async_call(const char *fn)
 {
-	int k;
+	size_t i;
 
-	for (k = 0; fn != NULL && k < TK_OPK_N; k++)
-		if (tk_async_fn[k] != NULL && strcmp(fn, tk_async_fn[k]) == 0)
-			return k;
+	for (i = 0; fn != NULL && i < sizeof tk_async_fn / sizeof tk_async_fn[0]; i++)
+		if (strcmp(fn, tk_async_fn[i].fn) == 0)
+			return tk_async_fn[i].call;
 	return -1;
 }
 
-tk_async *tk_async_new(tk_ops *os, int kind, CK_RV (*rv_of)(int, int),
+tk_async *tk_async_new(tk_ops *os, int call, CK_RV (*rv_of)(int, int),
                        void (*end)(tk_async *), void *op)
 {
 	tk_async *a = calloc(1, sizeof *a);
 
 	if (a != NULL) {
-		a->kind = kind;
+		a->kind = TK_KIND(call);
+		a->call = call;
 		a->os = os;
 		a->op = op;
 		a->rv_of = rv_of;
@@ -101,14 +104,14 @@ void tk_async_drop(tk_async *a)
  * unknown fn is not pending). */
 static CK_RV tk_async_look(CK_SESSION_HANDLE h, const char *fn, tk_ops **os, tk_async **a)
 {
-	int kind = tk_async_kind(fn);
+	int call = tk_async_call(fn);
 	CK_RV rv;
 
-	if (kind < 0) {
+	if (call < 0) {
 		rv = tk_session_check(h);
 		return rv != CKR_OK ? rv : CKR_OPERATION_NOT_INITIALIZED;
 	}
-	return tk_ops_unpark(h, kind, os, a);
+	return tk_ops_unpark(h, call, os, a);
 }
 
 CK_RV tk_async_complete(CK_SESSION_HANDLE h, const char *fn, uint8_t **out,

@@ -87,9 +87,10 @@ static CK_RV tk_rv_op(int rc, int kind)
 	return tk_rv_from_pv(rc);
 }
 
-CK_RV tk_op_init(CK_SESSION_HANDLE h, int kind, const tk_mech *m,
-                 CK_OBJECT_HANDLE key)
+CK_RV tk_op_init(CK_SESSION_HANDLE h, int call, const tk_mech *m,
+                 CK_OBJECT_HANDLE key, const uint8_t *sig, size_t sig_len)
 {
+	const int kind = TK_KIND(call);
 	tk_obj *o = NULL;
 	const uint8_t *blob = NULL, *id = NULL;
 	size_t blen = 0;
@@ -109,6 +110,8 @@ CK_RV tk_op_init(CK_SESSION_HANDLE h, int kind, const tk_mech *m,
 		if (rv == CKR_OK)
 			rv = tk_key_blob(o, &blob, &blen, &id);
 	}
+	if (rv == CKR_OK)
+		rv = tk_vsig_keep(&p->vsig, call, sig, sig_len);
 	if (rv == CKR_OK) {
 		p->m = *m;
 		p->pvop = tk_pvop(kind);
@@ -240,10 +243,10 @@ static void tk_op_async_end(tk_async *a)
 /* p (reserved by this thread, of os) as a pending single-part call:
  * into out (cap bytes, large enough for any answer), or for C_Verify
  * over sig (no output: its answer is the CK_RV). */
-static CK_RV tk_op_pend(tk_ops *os, tk_op *p, int kind, const uint8_t *in, size_t in_len,
+static CK_RV tk_op_pend(tk_ops *os, tk_op *p, int call, const uint8_t *in, size_t in_len,
                         const uint8_t *sig, size_t sig_len, uint8_t *out, size_t cap)
 {
-	tk_async *a = tk_async_new(os, kind, tk_rv_op, tk_op_async_end, p);
+	tk_async *a = tk_async_new(os, call, tk_rv_op, tk_op_async_end, p);
 
 	if (a == NULL) {
 		tk_op_put(os, p, 1);
@@ -338,6 +341,7 @@ CK_RV tk_op_update(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
 
 	if (rv != CKR_OK)
 		return rv;
+	kind = TK_KIND(kind);
 	rc = tk_op_start(p);
 	if (rc == PV_OK && out_len != NULL && !(kind == TK_OPK_DECRYPT && tk_is_gcm(p))) {
 		size_t cap = out != NULL ? *out_len : 0;
@@ -412,14 +416,14 @@ CK_RV tk_op_final(CK_SESSION_HANDLE h, int kind, uint8_t *out,
 	return tk_rv_op(rc, kind);
 }
 
-CK_RV tk_op_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t in_len,
+CK_RV tk_op_verify(CK_SESSION_HANDLE h, int kind, const uint8_t *in, size_t in_len,
                    const uint8_t *sig, size_t sig_len, int final)
 {
 	tk_ops *os;
 	tk_op *p;
 	pv_req r;
 	size_t done;
-	CK_RV rv = tk_op_take(h, TK_OPK_VERIFY, NEED_ACTIVE, &os, &p);
+	CK_RV rv = tk_op_take(h, kind, NEED_ACTIVE, &os, &p);
 	int rc = PV_OK;
 
 	if (rv != CKR_OK)
@@ -428,9 +432,13 @@ CK_RV tk_op_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t in_len,
 		tk_op_put(os, p, 0);
 		return CKR_OPERATION_ACTIVE;
 	}
+	if (p->vsig.on) {
+		sig = p->vsig.sig;
+		sig_len = p->vsig.len;
+	}
 	if (!final && in_len + sig_len + tk_op_overhead(p) <= tk_vault_max_data()) {
 		if (os->async_ok)
-			return tk_op_pend(os, p, TK_OPK_VERIFY, in, in_len, sig, sig_len, NULL, 0);
+			return tk_op_pend(os, p, kind, in, in_len, sig, sig_len, NULL, 0);
 		tk_op_req(p, &r, PV_PHASE_ONESHOT);
 		r.in = in;
 		r.in_len = in_len;

@@ -24,6 +24,30 @@ enum {
 	TK_USE_WRAP = 16, TK_USE_UNWRAP, TK_USE_DERIVE, TK_USE_KEYGEN
 };
 
+/* Signature-first verification (PKCS#11 3.2 C_VerifySignature*) is the
+ * kind TK_OPK_VERIFY_SIG: TK_OPK_VERIFY's operation (TK_KIND), whose Init
+ * keeps a copy of the signature until the operation ends (a pending async
+ * call included).  C_VerifySignature / _Update / _Final name this kind,
+ * C_Verify / _Update / _Final TK_OPK_VERIFY, and each is
+ * CKR_OPERATION_NOT_INITIALIZED to a verify operation of the other style. */
+#define TK_VSIG 0x100
+#define TK_OPK_VERIFY_SIG (TK_OPK_VERIFY | TK_VSIG)
+#define TK_KIND(kind) ((kind) & ~TK_VSIG)
+/* The longest signature of any mechanism (RSA-4096; MACs and EC
+ * signatures are shorter): a longer one is CKR_SIGNATURE_LEN_RANGE. */
+#define TK_SIG_MAX 512
+typedef struct tk_vsig {
+	int on;                     /* a signature-first operation */
+	size_t len;
+	uint8_t *sig;
+} tk_vsig;
+/* With kind TK_OPK_VERIFY_SIG, keep a copy of sig in v (CKR_OK,
+ * CKR_SIGNATURE_LEN_RANGE, CKR_HOST_MEMORY); with any other kind, CKR_OK. */
+CK_RV tk_vsig_keep(tk_vsig *v, int kind, const uint8_t *sig, size_t len);
+/* 1 if a call of this kind may use the operation that holds v. */
+int tk_vsig_fits(const tk_vsig *v, int kind);
+void tk_vsig_clear(tk_vsig *v);
+
 /* A decoded mechanism.  Pointers refer to the caller's CK_MECHANISM
  * parameter; tk_op_init copies what it keeps. */
 typedef struct tk_mech {
@@ -68,12 +92,13 @@ const char *tk_vault_master_fpr(char fpr[TK_FPR_LEN]);
 void tk_vault_close(void);
 
 /* ---- operations (tk_crypto.c) ---- */
-/* key is ignored for TK_OPK_DIGEST.  Every call below looks the session
+/* key is ignored for TK_OPK_DIGEST, sig (sig_len bytes) unless kind is
+ * TK_OPK_VERIFY_SIG.  Every call below looks the session
  * up once, under the token's lock, and answers CKR_SESSION_HANDLE_INVALID
  * and CKR_OPERATION_ACTIVE / _NOT_INITIALIZED itself: the C_* shells need
  * no session check of their own before it. */
 CK_RV tk_op_init(CK_SESSION_HANDLE h, int kind, const tk_mech *m,
-                 CK_OBJECT_HANDLE key);
+                 CK_OBJECT_HANDLE key, const uint8_t *sig, size_t sig_len);
 /* Single part: encrypt/decrypt/digest/sign.  out NULL: *out_len = size,
  * operation kept; CKR_BUFFER_TOO_SMALL keeps it too; anything else ends it. */
 CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
@@ -82,7 +107,8 @@ CK_RV tk_op_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
  * tk_op_verify (single part) and their public-key twins may answer
  * CKR_PENDING: the request runs, out must stay valid, and
  * tk_async_complete (C_AsyncComplete) with the function's name
- * ("C_Encrypt", "C_Decrypt", "C_Digest", "C_Sign", "C_Verify") answers CKR_PENDING
+ * ("C_Encrypt", "C_Decrypt", "C_Digest", "C_Sign", "C_Verify",
+ * "C_VerifySignature") answers CKR_PENDING
  * until it has completed, then the call's own answer with *out / *out_len
  * its output; CKR_OPERATION_NOT_INITIALIZED if that function is not
  * pending in h.  Closing the session waits for its pending call.
@@ -96,8 +122,10 @@ CK_RV tk_op_update(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
                    size_t in_len, uint8_t *out, CK_ULONG *out_len);
 CK_RV tk_op_final(CK_SESSION_HANDLE h, int kind, uint8_t *out,
                   CK_ULONG *out_len);
-/* C_Verify (single) and C_VerifyFinal (sig against the accumulated data). */
-CK_RV tk_op_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t in_len,
+/* C_Verify (single) and C_VerifyFinal (sig against the accumulated data);
+ * kind TK_OPK_VERIFY_SIG: C_VerifySignature / _Final, against the Init's
+ * signature (sig is ignored). */
+CK_RV tk_op_verify(CK_SESSION_HANDLE h, int kind, const uint8_t *in, size_t in_len,
                    const uint8_t *sig, size_t sig_len, int final);
 /* C_DigestKey: the key's value enters the digest inside the vault. */
 CK_RV tk_op_digest_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE key);

@@ -26,6 +26,7 @@ typedef struct tk_op {
 	uint8_t nstate[PV_STATE_MAX];      /* the next state, until committed */
 	uint8_t *buf;                      /* GCM decrypt: ciphertext so far  */
 	size_t buf_len, buf_cap;
+	tk_vsig vsig;                      /* C_VerifySignatureInit's signature */
 } tk_op;
 
 /* A session's operations, one of each kind, of either family: its record
@@ -48,7 +49,8 @@ enum { NEED_IDLE, NEED_ACTIVE, NEED_ANY };
 /* Reserve the session's operation of this kind (need: NEED_IDLE for an
  * Init, NEED_ACTIVE for a call on an initialised one, NEED_ANY to
  * replace it); answers CKR_SESSION_HANDLE_INVALID, CKR_OPERATION_ACTIVE
- * or CKR_OPERATION_NOT_INITIALIZED itself.  The token's lock is taken only
+ * or CKR_OPERATION_NOT_INITIALIZED itself (also to a NEED_ACTIVE call
+ * of the other verification style: tk_vsig_fits).  The token's lock is taken only
  * by a session's first Init and on the way to an error. */
 CK_RV tk_op_take(CK_SESSION_HANDLE h, int kind, int need, tk_ops **os, tk_op **out);
 /* Give the operation back, active or ended (end: cleared and wiped

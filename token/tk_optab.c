@@ -62,6 +62,7 @@ void tk_op_clear(tk_op *p)
 		kc_wipe(p->buf, p->buf_cap);
 		free(p->buf);
 	}
+	tk_vsig_clear(&p->vsig);
 	kc_wipe(p, sizeof *p);
 }
 
@@ -224,14 +225,18 @@ static CK_RV tk_op_take_fn(tk_ops *o, void *arg)
 CK_RV tk_op_take(CK_SESSION_HANDLE h, int kind, int need, tk_ops **os,
                  tk_op **out)
 {
-	struct tk_take t = { kind, need, NULL };
+	struct tk_take t = { TK_KIND(kind), need, NULL };
 	CK_RV rv = tk_ops_with(h, need != NEED_ACTIVE, tk_op_take_fn, &t);
 
-	if (rv == CKR_OK) {
-		*os = t.os;
-		*out = &t.os->op[kind];
+	if (rv != CKR_OK)
+		return rv;
+	*os = t.os;
+	*out = &t.os->op[t.kind];
+	if (need == NEED_ACTIVE && !tk_vsig_fits(&(*out)->vsig, kind)) {
+		tk_op_put(t.os, *out, 0);
+		return CKR_OPERATION_NOT_INITIALIZED;
 	}
-	return rv;
+	return CKR_OK;
 }
 
 void tk_op_put(tk_ops *os, tk_op *p, int end)
@@ -258,7 +263,7 @@ CK_RV tk_op_idle(CK_SESSION_HANDLE h, int kind)
 	pthread_mutex_lock(&b->mu);
 	o = tk_ops_find(b, h);
 	if (o != NULL)
-		active = tk_ops_kind_used(o, kind);
+		active = tk_ops_kind_used(o, TK_KIND(kind));
 	pthread_mutex_unlock(&b->mu);
 	if (active)
 		return CKR_OPERATION_ACTIVE;
@@ -297,13 +302,13 @@ void tk_ops_park(tk_ops *os, tk_async *a)
 	pthread_mutex_unlock(&b->mu);
 }
 
-struct tk_unpark { int kind; tk_ops *os; tk_async *a; };
+struct tk_unpark { int call; tk_ops *os; tk_async *a; };
 
 static CK_RV tk_unpark_fn(tk_ops *o, void *arg)
 {
 	struct tk_unpark *u = arg;
 
-	if (o->async == NULL || o->async->kind != u->kind)
+	if (o->async == NULL || o->async->call != u->call)
 		return CKR_OPERATION_NOT_INITIALIZED;
 	if (o->async->taken)
 		return CKR_PENDING;
@@ -313,9 +318,9 @@ static CK_RV tk_unpark_fn(tk_ops *o, void *arg)
 	return CKR_OK;
 }
 
-CK_RV tk_ops_unpark(CK_SESSION_HANDLE h, int kind, tk_ops **os, tk_async **a)
+CK_RV tk_ops_unpark(CK_SESSION_HANDLE h, int call, tk_ops **os, tk_async **a)
 {
-	struct tk_unpark u = { kind, NULL, NULL };
+	struct tk_unpark u = { call, NULL, NULL };
 	CK_RV rv = tk_ops_with(h, 0, tk_unpark_fn, &u);
 
 	*os = u.os;

@@ -159,6 +159,7 @@ struct tk_pkop {
 	uint8_t id[PV_OBJ_ID_LEN];
 	uint8_t *buf; size_t bl, bcap;
 	size_t outmax;
+	tk_vsig vsig;                 /* C_VerifySignatureInit's signature */
 };
 
 void tk_pkop_free(tk_pkop *p)
@@ -168,12 +169,13 @@ void tk_pkop_free(tk_pkop *p)
 	if (p->aad) { kc_wipe(p->aad, p->aadl); free(p->aad); }
 	if (p->key) { kc_wipe(p->key, p->keyl); free(p->key); }
 	if (p->buf) { kc_wipe(p->buf, p->bcap); free(p->buf); }
+	tk_vsig_clear(&p->vsig);
 	free(p);
 }
 
 int tk_pk_active(CK_SESSION_HANDLE h, int kind)
 {
-	return tk_ops_pk_active(h, kind);
+	return tk_ops_pk_active(h, TK_KIND(kind));
 }
 
 static uint32_t tk_hash_pv(CK_MECHANISM_TYPE t)
@@ -340,9 +342,10 @@ static CK_RV tk_pk_pubenc(const tk_obj *o, CK_KEY_TYPE kt, uint8_t *out, size_t 
 	}
 }
 
-CK_RV tk_pk_init(CK_SESSION_HANDLE h, int kind, const CK_MECHANISM *m,
-                 CK_OBJECT_HANDLE key)
+CK_RV tk_pk_init(CK_SESSION_HANDLE h, int call, const CK_MECHANISM *m,
+                 CK_OBJECT_HANDLE key, const uint8_t *sig, size_t sl)
 {
+	const int kind = TK_KIND(call);
 	const tk_pkdef *d = tk_pkfind(m->mechanism);
 	CK_FLAGS need;
 	CK_ATTRIBUTE_TYPE flag;
@@ -372,6 +375,8 @@ CK_RV tk_pk_init(CK_SESSION_HANDLE h, int kind, const CK_MECHANISM *m,
 	p->prf = d->prf;
 	p->flags = d->hashdata ? PV_F_HASH_DATA : 0;
 	if ((rv = tk_pk_params(p, m)) != CKR_OK)
+		goto fail;
+	if ((rv = tk_vsig_keep(&p->vsig, call, sig, sl)) != CKR_OK)
 		goto fail;
 	rv = tk_key_get(h, key, &o);
 	if (rv != CKR_OK)
@@ -439,20 +444,27 @@ fail:
 	return rv;
 }
 
-static tk_pkop *tk_pk_take(CK_SESSION_HANDLE h, int kind, CK_RV *rv)
-{
-	tk_ops *os;
-	tk_pkop *p = tk_ops_pk_take(h, kind, &os, rv);
-
-	if (p != NULL)
-		p->os = os;
-	return p;
-}
-
 /* The last use of p: with end it is freed. */
 static void tk_pk_put(tk_pkop *p, int end)
 {
 	tk_ops_pk_put(p->os, p->kind, end);
+}
+
+/* h's operation for a call of this kind (tk_vsig_fits), reserved. */
+static tk_pkop *tk_pk_take(CK_SESSION_HANDLE h, int kind, CK_RV *rv)
+{
+	tk_ops *os;
+	tk_pkop *p = tk_ops_pk_take(h, TK_KIND(kind), &os, rv);
+
+	if (p == NULL)
+		return NULL;
+	p->os = os;
+	if (!tk_vsig_fits(&p->vsig, kind)) {
+		tk_pk_put(p, 0);
+		*rv = CKR_OPERATION_NOT_INITIALIZED;
+		return NULL;
+	}
+	return p;
 }
 
 static CK_RV tk_pk_rv(int rc, int kind)
@@ -561,7 +573,8 @@ static void tk_pk_async_end(tk_async *a)
 static CK_RV tk_pk_pend(tk_pkop *p, const uint8_t *in, size_t n, const uint8_t *sig,
                         size_t sl, uint8_t *out, size_t need)
 {
-	tk_async *a = tk_async_new(p->os, p->kind, tk_pk_rv, tk_pk_async_end, p);
+	tk_async *a = tk_async_new(p->os, p->vsig.on ? TK_OPK_VERIFY_SIG : p->kind, tk_pk_rv,
+	                           tk_pk_async_end, p);
 
 	if (a == NULL) {
 		tk_pk_put(p, 1);
@@ -603,7 +616,7 @@ CK_RV tk_pk_update(CK_SESSION_HANDLE h, int kind, const uint8_t *in, size_t n)
 
 	if (p == NULL)
 		return rv;
-	if (kind == TK_OPK_ENCRYPT || kind == TK_OPK_DECRYPT || !p->d->hashdata) {
+	if (p->kind == TK_OPK_ENCRYPT || p->kind == TK_OPK_DECRYPT || !p->d->hashdata) {
 		/* PKCS#11: single-part only for the raw / encryption mechanisms */
 		if (!(p->d->pv == PV_MECH_EDDSA)) {
 			tk_pk_put(p, 1);
@@ -646,15 +659,23 @@ CK_RV tk_pk_final(CK_SESSION_HANDLE h, int kind, uint8_t *out, CK_ULONG *outl)
 	return rv;
 }
 
-CK_RV tk_pk_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t n,
+CK_RV tk_pk_verify(CK_SESSION_HANDLE h, int kind, const uint8_t *in, size_t n,
                    const uint8_t *sig, size_t sl, int final)
 {
 	CK_RV rv;
-	tk_pkop *p = tk_pk_take(h, TK_OPK_VERIFY, &rv);
+	tk_pkop *p = tk_pk_take(h, kind, &rv);
 	int keep = 0;
 
 	if (p == NULL)
 		return rv;
+	if (!final && p->bl > 0) {
+		tk_pk_put(p, 0);               /* a single part after updates */
+		return CKR_OPERATION_ACTIVE;
+	}
+	if (p->vsig.on) {
+		sig = p->vsig.sig;
+		sl = p->vsig.len;
+	}
 	if (!final && p->bl == 0 && tk_ops_async_ok(p->os))
 		return tk_pk_pend(p, in, n, sig, sl, NULL, 0);
 	if (final)

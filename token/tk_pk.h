@@ -28,15 +28,16 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
                      const CK_ATTRIBUTE *st, CK_ULONG sn,
                      CK_OBJECT_HANDLE *pub, CK_OBJECT_HANDLE *priv);
 
-/* kind: TK_OPK_ENCRYPT / DECRYPT / SIGN / VERIFY (tk_crypto.h). */
+/* kind: TK_OPK_ENCRYPT / DECRYPT / SIGN / VERIFY / VERIFY_SIG (tk_crypto.h;
+ * sig only for VERIFY_SIG), as tk_op_init / tk_op_verify do. */
 CK_RV tk_pk_init(CK_SESSION_HANDLE h, int kind, const CK_MECHANISM *m,
-                 CK_OBJECT_HANDLE key);
+                 CK_OBJECT_HANDLE key, const uint8_t *sig, size_t sl);
 int tk_pk_active(CK_SESSION_HANDLE h, int kind);
 CK_RV tk_pk_oneshot(CK_SESSION_HANDLE h, int kind, const uint8_t *in,
                     size_t n, uint8_t *out, CK_ULONG *outl);
 CK_RV tk_pk_update(CK_SESSION_HANDLE h, int kind, const uint8_t *in, size_t n);
 CK_RV tk_pk_final(CK_SESSION_HANDLE h, int kind, uint8_t *out, CK_ULONG *outl);
-CK_RV tk_pk_verify(CK_SESSION_HANDLE h, const uint8_t *in, size_t n,
+CK_RV tk_pk_verify(CK_SESSION_HANDLE h, int kind, const uint8_t *in, size_t n,
                    const uint8_t *sig, size_t sl, int final);
 
 /* C_CreateObject of a CKO_PRIVATE_KEY (RSA with all CRT components, EC /

@@ -1,10 +1,12 @@
 /*
  * tk_util.c - small helpers of the token layer: in-memory objects, object
- * handles, randomness, configuration, the model string.
+ * handles, randomness, configuration, the model string, the signature of
+ * a signature-first verification.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
 #include "gpu/host/pv_conf.h"
 #include "gpu/host/pv_os_random.h"
@@ -15,6 +17,38 @@ const char *tk_model(void)
 {
 	/* The backend that serves the token (the vault, opened on first use). */
 	return tk_vault_hw() ? "PixelVault GPU" : "PixelVault CPU";
+}
+
+CK_RV tk_vsig_keep(tk_vsig *v, int kind, const uint8_t *sig, size_t len)
+{
+	if (kind != TK_OPK_VERIFY_SIG)
+		return CKR_OK;
+	if (len > TK_SIG_MAX)
+		return CKR_SIGNATURE_LEN_RANGE;
+	v->sig = malloc(len + 1);           /* + 1: a 0-byte signature too */
+	if (v->sig == NULL)
+		return CKR_HOST_MEMORY;
+	if (len > 0)
+		memcpy(v->sig, sig, len);
+	v->len = len;
+	v->on = 1;
+	return CKR_OK;
+}
+
+int tk_vsig_fits(const tk_vsig *v, int kind)
+{
+	return TK_KIND(kind) != TK_OPK_VERIFY || v->on == ((kind & TK_VSIG) != 0);
+}
+
+void tk_vsig_clear(tk_vsig *v)
+{
+	if (v->sig != NULL) {
+		kc_wipe(v->sig, v->len);
+		free(v->sig);
+	}
+	v->sig = NULL;
+	v->len = 0;
+	v->on = 0;
 }
 
 int tk_random(void *p, size_t n)
