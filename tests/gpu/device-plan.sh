@@ -239,8 +239,9 @@
 #      run (kernel-only rates of every benchmarked primitive, the ring's,
 #      PCIe), sig and keygen (RSA key generation on the warp, each key
 #      the host's), the p11bench sweep of plan 19; then p11bench P-256
-#      and SM2 (AB_MECH) at 1 and 1,024 threads on A, B (= $AB_B, a module
-#      swapped in as in 62), A, B; without AB_B, no A/B
+#      and SM2 (AB_MECH) at 1 and 1,024 threads (AB_THREADS, AB_LIMIT s a
+#      row) on A, B (= $AB_B, a module swapped in as in 62), A, B; without
+#      AB_B, no A/B.  PV_EXTRA_UNITS: more suites (PV_UNIT_LIMIT s in all)
 #   71 where the longest stress times come from: the 64-thread stress for
 #      30 s over every op, then 30 s without RSA key generation
 #      (p11stress --exclude CKM_RSA_PKCS_KEY_PAIR_GEN), each op's mean and
@@ -338,6 +339,11 @@
 #      threads, OpenSSL on 16 in the same call) of the mechanisms whose
 #      calls pend (files *-async.*); then the 60 s stress of 64 threads
 #      and the p11bench sweep of plan 69 (files *-release.*)
+#   93 the suites of a token-layer change and every e2e client flow the
+#      device runs (plan 60's, plus symmetric): gpu_ring, e2e token-basic,
+#      symmetric, pubkey, openssl, ssh-login, ssh-login-daemon, nss,
+#      gnutls, daemon, provision; p11_vsig, p11_async, p11_bad,
+#      p11_nothreads, pk_general, pk_session, p11pk_keyref
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -897,8 +903,8 @@ case "${1:-}" in
      ab_swap sha256-4k,sm3-4k "${AB_THREADS:-1,1024}" 30
      grep -v '^CKM_\|^C_' "$OUT/summary-checks.txt"
      cat "$OUT/summary-ab.txt" ;;
-  69) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=120 PV_UNIT_TIMEOUT_SCALE=1 \
-        PV_UNIT_NAMES="engine_blob engine_open engine_pk engine_oracle p11_master p11pk" \
+  69) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=${PV_UNIT_LIMIT:-120} PV_UNIT_TIMEOUT_SCALE=1 \
+        PV_UNIT_NAMES="engine_blob engine_open engine_pk engine_oracle p11_master p11pk ${PV_EXTRA_UNITS:-}" \
         PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 \
         PV_GPU_BENCH_ONLY=all,sig,keygen PV_GPU_BENCH_LIMIT=200 PV_BENCH_SECS=2 \
         PV_BENCH_THREADS=1,16,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_P11BENCH_LIMIT=330
@@ -906,7 +912,7 @@ case "${1:-}" in
      for f in summary p11bench logs; do
        for e in txt csv tgz; do [ -f "$OUT/$f.$e" ] && mv "$OUT/$f.$e" "$OUT/$f-release.$e"; done
      done
-     ab_swap "${AB_MECH:-p256-sign,sm2-sign}" 1,1024 25
+     ab_swap "${AB_MECH:-p256-sign,sm2-sign}" "${AB_THREADS:-1,1024}" "${AB_LIMIT:-25}"
      grep -v '^CKM_\|^C_\|^BENCH ring-P256 *[0-9]\|^BENCH ring-RSA2048 *[0-9]' "$OUT/summary-release.txt"
      tar -xzOf "$OUT/logs-release.tgz" --wildcards '*gpu_bench-keygen.log' | grep 'mean of\|DIFFERENT'
      cat "$OUT/summary-ab.txt" ;;
@@ -1148,5 +1154,10 @@ case "${1:-}" in
        for e in txt csv tgz; do [ -f "$OUT/$f.$e" ] && mv "$OUT/$f.$e" "$OUT/$f-release.$e"; done
      done
      grep -v '^CKM_\|^C_' "$OUT/summary-release.txt" ;;
+  93) export PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=200 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="p11_vsig p11_async p11_bad p11_nothreads pk_general pk_session p11pk_keyref" \
+       PV_E2E="token-basic symmetric pubkey openssl ssh-login ssh-login-daemon nss gnutls daemon provision" \
+       PV_E2E_LIMIT=300
+     exec timeout 570 bash tests/gpu/run-device --bundle "$B" --phases ring,e2e,unit ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
