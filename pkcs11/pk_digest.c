@@ -12,7 +12,8 @@ CK_RV C_DigestInit(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m)
 	CK_RV rv;
 
 	PK_CHECK_INIT();
-	PK_CHECK_ARG_SESSION(h, m != NULL);
+	if (m == NULL)                          /* 3.0: end the active one */
+		return tk_op_cancel(h, TK_OPK_DIGEST);
 	rv = pk_mech_decode(m, CKF_DIGEST, &tm);
 	if (rv != CKR_OK)
 		return pk_op_refuse(h, TK_OPK_DIGEST, rv);

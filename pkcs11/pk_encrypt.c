@@ -14,7 +14,9 @@ CK_RV pk_op_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
 	CK_RV rv;
 
 	PK_CHECK_INIT();
-	PK_CHECK_ARG_SESSION(h, m != NULL && (sig != NULL || sigl == 0));
+	if (m == NULL)                          /* 3.0: end the active one */
+		return tk_op_cancel(h, kind);
+	PK_CHECK_ARG_SESSION(h, sig != NULL || sigl == 0);
 	if (tk_pk_mech(m->mechanism)) {        /* public key: token/tk_pk.c */
 		rv = tk_op_idle(h, kind);
 		return rv != CKR_OK ? rv : tk_pk_init(h, kind, m, k, sig, sigl);

@@ -20,7 +20,8 @@ CK_RV pk_mech_info(CK_MECHANISM_TYPE type, CK_MECHANISM_INFO *info);
 /* The init / one-call / final steps shared by the encrypt, decrypt and
  * sign families (pk_encrypt.c): public-key mechanisms go to token/tk_pk.c,
  * the others to the symmetric operations of token/tk_crypto.c.  sig: the
- * signature of a TK_OPK_VERIFY_SIG Init (NULL and 0 otherwise). */
+ * signature of a TK_OPK_VERIFY_SIG Init (NULL and 0 otherwise).  m NULL
+ * ends the session's operation of this kind (PKCS#11 3.0, tk_op_cancel). */
 CK_RV pk_op_init(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE k,
                  int kind, CK_FLAGS use, CK_BYTE_PTR sig, CK_ULONG sigl);
 CK_RV pk_op_oneshot(CK_SESSION_HANDLE h, int kind, CK_BYTE_PTR in, CK_ULONG inl,

@@ -32,12 +32,10 @@
 #ifndef CKR_TOKEN_RESOURCE_EXCEEDED
 #define CKR_TOKEN_RESOURCE_EXCEEDED 0x00000201UL
 #endif
-#ifndef CKR_OPERATION_CANCEL_FAILED
-#define CKR_OPERATION_CANCEL_FAILED 0x00000202UL
-#endif
 
 /* 3.2: asynchronous sessions - CKF_ASYNC_SESSION,
- * CKF_ASYNC_SESSION_SUPPORTED, CKR_PENDING - are defined in token/tk.h
+ * CKF_ASYNC_SESSION_SUPPORTED, CKR_PENDING - and 3.0's
+ * CKR_OPERATION_CANCEL_FAILED are defined in token/tk.h
  * (the token layer keeps those sessions and includes nothing of
  * pkcs11/) */
 #include "token/tk.h"

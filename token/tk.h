@@ -27,6 +27,11 @@
 #ifndef CKR_PENDING
 #define CKR_PENDING                     0x00000204UL
 #endif
+/* 3.0's answer of an Init without a mechanism that cannot end the
+ * operation (tk_op_cancel) */
+#ifndef CKR_OPERATION_CANCEL_FAILED
+#define CKR_OPERATION_CANCEL_FAILED     0x00000202UL
+#endif
 
 /* ---- limits and policy (docs/token-store.md) ---- */
 #define TK_PIN_MIN            4

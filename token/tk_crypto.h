@@ -145,6 +145,11 @@ typedef struct tk_pkop tk_pkop;
 /* CKR_SESSION_HANDLE_INVALID, CKR_OPERATION_ACTIVE (this kind is
  * initialised, of either family, or being initialised), or CKR_OK. */
 CK_RV tk_op_idle(CK_SESSION_HANDLE h, int kind);
+/* An Init with no mechanism (PKCS#11 3.0): end h's operation of this kind,
+ * of either family, if it has one (CKR_OK either way);
+ * CKR_OPERATION_CANCEL_FAILED while a call runs it or has it pending,
+ * CKR_SESSION_HANDLE_INVALID. */
+CK_RV tk_op_cancel(CK_SESSION_HANDLE h, int kind);
 /* Session teardown (tk_session.c, under the token's lock): frees the
  * session's operations, or leaves them to the call running one. */
 void tk_ops_forget(CK_SESSION_HANDLE h);

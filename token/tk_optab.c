@@ -270,6 +270,35 @@ CK_RV tk_op_idle(CK_SESSION_HANDLE h, int kind)
 	return o != NULL ? CKR_OK : tk_session_check(h);
 }
 
+struct tk_cancel { int kind; tk_ops *os; tk_pkop *pk; };
+
+static CK_RV tk_cancel_fn(tk_ops *o, void *arg)
+{
+	struct tk_cancel *c = arg;
+
+	if (o->busy[c->kind])
+		return CKR_OPERATION_CANCEL_FAILED;
+	if (o->pk[c->kind] != NULL) {
+		c->pk = o->pk[c->kind];
+		o->pk[c->kind] = NULL;
+	} else if (o->active[c->kind]) {
+		o->busy[c->kind] = 1;     /* this thread's until it is cleared */
+		c->os = o;
+	}
+	return CKR_OK;
+}
+
+CK_RV tk_op_cancel(CK_SESSION_HANDLE h, int kind)
+{
+	struct tk_cancel c = { TK_KIND(kind), NULL, NULL };
+	CK_RV rv = tk_ops_with(h, 0, tk_cancel_fn, &c);
+
+	tk_pkop_free(c.pk);
+	if (c.os != NULL)
+		tk_op_put(c.os, &c.os->op[c.kind], 1);
+	return rv == CKR_OPERATION_NOT_INITIALIZED ? CKR_OK : rv;  /* no record */
+}
+
 int tk_ops_other_active(CK_SESSION_HANDLE h, int kind)
 {
 	tk_opsbucket *b = tk_ops_bucket(h);
