@@ -1,6 +1,7 @@
 /*
  * pc.c - helpers of the p11crypto suite (see pc.h).
  */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,4 +211,20 @@ CK_RV pc_verify(CK_MECHANISM *m, CK_OBJECT_HANDLE k, const uint8_t *in,
 		pos += c;
 	}
 	return pkt_f->C_VerifyFinal(pc_s, (CK_BYTE_PTR)sig, sl);
+}
+
+CK_FUNCTION_LIST_3_2 *pc_list32(void)
+{
+	CK_RV (*get)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS);
+	CK_VERSION v32 = { 3, 2 };
+	CK_INTERFACE *ifc = NULL;
+	CK_FUNCTION_LIST_3_2 *f;
+
+	get = (CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS))
+	      dlsym(pkt_dl, "C_GetInterface");
+	CU_ASSERT_FATAL(get != NULL);
+	CU_ASSERT_FATAL(get((CK_UTF8CHAR_PTR)"PKCS 11", &v32, &ifc, 0) == CKR_OK);
+	f = ifc->pFunctionList;
+	CU_ASSERT_FATAL(f->v30.version.major == 3 && f->v30.version.minor == 2);
+	return f;
 }

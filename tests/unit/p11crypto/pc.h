@@ -23,6 +23,9 @@ void pc_setup(void);
  * returns ts_run's status. */
 CU_pSuite pc_suite(const char *name);
 int pc_run(void);
+/* The module's "PKCS 11" 3.2 function list (C_GetInterface; CUnit-fatal
+ * without it). */
+CK_FUNCTION_LIST_3_2 *pc_list32(void);
 /* The first test of every program: a new token and an R/W session. */
 void pc_token(void);
 void pc_teardown(void);

@@ -11,7 +11,6 @@
  * with calls still pending; and two threads completing the same
  * sessions' calls, each completed exactly once (TSan's case).
  */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -55,18 +54,10 @@ static CK_RV complete(CK_SESSION_HANDLE h, const char *fn, CK_ASYNC_DATA *res)
 
 static void t_setup(void)
 {
-	CK_RV (*get)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS);
-	CK_VERSION v32 = { 3, 2 };
-	CK_INTERFACE *ifc = NULL;
 	CK_TOKEN_INFO ti;
 
 	pc_token();
-	get = (CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS))
-	      dlsym(pkt_dl, "C_GetInterface");
-	CU_ASSERT_FATAL(get != NULL);
-	CU_ASSERT_FATAL(get((CK_UTF8CHAR_PTR)"PKCS 11", &v32, &ifc, 0) == CKR_OK);
-	F = ifc->pFunctionList;
-	CU_ASSERT_FATAL(F->v30.version.major == 3 && F->v30.version.minor == 2);
+	F = pc_list32();
 	CU_ASSERT_FATAL(F->C_AsyncComplete != NULL && F->C_AsyncGetID != NULL &&
 	                F->C_AsyncJoin != NULL);
 	CU_ASSERT_FATAL(pkt_f->C_GetTokenInfo(pc_slot, &ti) == CKR_OK);

@@ -11,7 +11,6 @@
  * pending in an async session cannot be ended (CKR_OPERATION_CANCEL_FAILED)
  * until C_AsyncComplete has taken the answer.
  */
-#include <dlfcn.h>
 #include <string.h>
 #include <openssl/evp.h>
 
@@ -26,20 +25,13 @@ static uint8_t akey[32], mkey[32];
 static void t_setup(void)
 {
 	static const uint8_t p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
-	CK_RV (*get)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS);
-	CK_VERSION v32 = { 3, 2 };
-	CK_INTERFACE *ifc = NULL;
 	CK_MECHANISM g = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
 	CK_BBOOL t = CK_TRUE, f = CK_FALSE;
 	CK_ATTRIBUTE pt[] = { { CKA_EC_PARAMS, (void *)p256, sizeof p256 }, { CKA_VERIFY, &t, 1 } };
 	CK_ATTRIBUTE st[] = { { CKA_SIGN, &t, 1 }, { CKA_PRIVATE, &f, 1 } };
 
 	pc_token();
-	get = (CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS))
-	      dlsym(pkt_dl, "C_GetInterface");
-	CU_ASSERT_FATAL(get != NULL);
-	CU_ASSERT_FATAL(get((CK_UTF8CHAR_PTR)"PKCS 11", &v32, &ifc, 0) == CKR_OK);
-	F = ifc->pFunctionList;
+	F = pc_list32();
 	ts_rand(akey, sizeof akey);
 	ts_rand(mkey, sizeof mkey);
 	CU_ASSERT_FATAL(pc_key(CKK_AES, akey, sizeof akey, 0, &aes_key) == CKR_OK);

@@ -17,7 +17,6 @@
  * its answer, while the Init's signature (the token's copy) is all the
  * request has: the caller's buffer is wiped before the answer.
  */
-#include <dlfcn.h>
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -53,16 +52,9 @@ static void t_setup(void)
 {
 	static const uint8_t p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
 	static const uint8_t ed[] = { 0x06, 0x03, 0x2b, 0x65, 0x70 };
-	CK_RV (*get)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS);
-	CK_VERSION v32 = { 3, 2 };
-	CK_INTERFACE *ifc = NULL;
 
 	pc_token();
-	get = (CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS))
-	      dlsym(pkt_dl, "C_GetInterface");
-	CU_ASSERT_FATAL(get != NULL);
-	CU_ASSERT_FATAL(get((CK_UTF8CHAR_PTR)"PKCS 11", &v32, &ifc, 0) == CKR_OK);
-	F = ifc->pFunctionList;
+	F = pc_list32();
 	CU_ASSERT_FATAL(F->C_VerifySignatureInit != NULL && F->C_VerifySignature != NULL &&
 	                F->C_VerifySignatureUpdate != NULL && F->C_VerifySignatureFinal != NULL);
 	ts_rand(mkey, sizeof mkey);
