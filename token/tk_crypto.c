@@ -432,7 +432,7 @@ CK_RV tk_op_verify(CK_SESSION_HANDLE h, int kind, const uint8_t *in, size_t in_l
 		tk_op_put(os, p, 0);
 		return CKR_OPERATION_ACTIVE;
 	}
-	if (p->vsig.on) {
+	if (p->vsig.sig != NULL) {
 		sig = p->vsig.sig;
 		sig_len = p->vsig.len;
 	}

@@ -37,9 +37,8 @@ enum {
  * signatures are shorter): a longer one is CKR_SIGNATURE_LEN_RANGE. */
 #define TK_SIG_MAX 512
 typedef struct tk_vsig {
-	int on;                     /* a signature-first operation */
+	uint8_t *sig;               /* non-NULL: a signature-first operation */
 	size_t len;
-	uint8_t *sig;
 } tk_vsig;
 /* With kind TK_OPK_VERIFY_SIG, keep a copy of sig in v (CKR_OK,
  * CKR_SIGNATURE_LEN_RANGE, CKR_HOST_MEMORY); with any other kind, CKR_OK. */

@@ -573,7 +573,7 @@ static void tk_pk_async_end(tk_async *a)
 static CK_RV tk_pk_pend(tk_pkop *p, const uint8_t *in, size_t n, const uint8_t *sig,
                         size_t sl, uint8_t *out, size_t need)
 {
-	tk_async *a = tk_async_new(p->os, p->vsig.on ? TK_OPK_VERIFY_SIG : p->kind, tk_pk_rv,
+	tk_async *a = tk_async_new(p->os, p->vsig.sig != NULL ? TK_OPK_VERIFY_SIG : p->kind, tk_pk_rv,
 	                           tk_pk_async_end, p);
 
 	if (a == NULL) {
@@ -672,7 +672,7 @@ CK_RV tk_pk_verify(CK_SESSION_HANDLE h, int kind, const uint8_t *in, size_t n,
 		tk_pk_put(p, 0);               /* a single part after updates */
 		return CKR_OPERATION_ACTIVE;
 	}
-	if (p->vsig.on) {
+	if (p->vsig.sig != NULL) {
 		sig = p->vsig.sig;
 		sl = p->vsig.len;
 	}

@@ -25,19 +25,18 @@ CK_RV tk_vsig_keep(tk_vsig *v, int kind, const uint8_t *sig, size_t len)
 		return CKR_OK;
 	if (len > TK_SIG_MAX)
 		return CKR_SIGNATURE_LEN_RANGE;
-	v->sig = malloc(len + 1);           /* + 1: a 0-byte signature too */
+	v->sig = malloc(len + 1);           /* + 1: non-NULL (the style) for 0 bytes too */
 	if (v->sig == NULL)
 		return CKR_HOST_MEMORY;
 	if (len > 0)
 		memcpy(v->sig, sig, len);
 	v->len = len;
-	v->on = 1;
 	return CKR_OK;
 }
 
 int tk_vsig_fits(const tk_vsig *v, int kind)
 {
-	return TK_KIND(kind) != TK_OPK_VERIFY || v->on == ((kind & TK_VSIG) != 0);
+	return TK_KIND(kind) != TK_OPK_VERIFY || (v->sig != NULL) == ((kind & TK_VSIG) != 0);
 }
 
 void tk_vsig_clear(tk_vsig *v)
@@ -48,7 +47,6 @@ void tk_vsig_clear(tk_vsig *v)
 	}
 	v->sig = NULL;
 	v->len = 0;
-	v->on = 0;
 }
 
 int tk_random(void *p, size_t n)
