@@ -58,9 +58,10 @@
  * of a lone request's execute time (gpu_bench sig); the vault kernel
  * defines it, everywhere else it is nothing.  Marks: 0 key unwrapped
  * (ve_pk_open); EC signing 1 nonce state, 2 nonce + blinds, 3 k*G,
- * 4 x(R) mod n, 5 s; RSA 6 CRT halves prepared, 7 both exponentiations,
- * 8 recombined, 9 fault check. */
-#define KC_PROF_N 10
+ * 4 x(R) mod n, 5 s; RSA 6 padded and blinding drawn (kc_rsa_private_ct
+ * entered), 7 CRT halves prepared, 8 both exponentiations, 9 recombined,
+ * 10 fault check. */
+#define KC_PROF_N 11
 #ifndef KC_PROF
 #define KC_PROF(k) ((void)0)
 #endif

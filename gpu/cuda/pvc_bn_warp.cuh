@@ -27,8 +27,8 @@
  * carry (borrow), and (G << 1) + P gives every limb its carry-in at once.
  *
  * Constant time as the serial code: loops run nl (public) steps; the
- * exponent window selects its table entry by masks over all 16 entries,
- * which live in registers; the final subtraction is a mask.  The working
+ * exponent window (5 bits) selects its table entry by masks over all 32
+ * entries, which live in registers; the final subtraction is a mask.  The working
  * values (table, accumulator) are registers only; results go to the
  * caller's arrays, which the serial code wipes as before.
  */
@@ -71,9 +71,11 @@ struct pvcw_job {
 static __shared__ pvcw_job pvcw_sjob;
 
 /* Op 5's inputs: c in 2 hl limbs, q and d_q as the key holds them, the 64
- * bits of blinding; ok is its result's ctl. */
+ * bits of blinding; op 6's (q's half of the fault check, kc_rsa_core_check)
+ * c and the result s in 2 hl limbs, q, its r2 and m0i in the job record,
+ * e in its e[0]; ok is either's result's ctl. */
 struct pvcw_prepjob {
-	uint32_t cw[64];
+	uint32_t cw[64], sw[64];
 	uint8_t qb[KC_RSA_MAX_HBYTES], db[KC_RSA_MAX_HBYTES], rnd[8];
 	uint32_t bits, ok;
 };
@@ -279,18 +281,24 @@ __device__ __forceinline__ void pvcw_exp_in(uint32_t (&m)[K], uint32_t (&r2)[K],
 		one[k] = (k == 0 && L == 0u) ? 1u : 0u;
 }
 
-/* x = x^e mod m, kc_bn_modexp's window of 4 bits from the top, the table
- * of 16 entries in registers. */
+/* The warp's exponent window: 5 bits, a table of 32 entries in registers
+ * (RSA-2048's blinded 1,088-bit CRT exponents: 1,336 products, against
+ * 1,373 with kc_bn_modexp's 4 bits). */
+#define PVCW_WIN 5u
+#define PVCW_TAB (1u << PVCW_WIN)
+
+/* x = x^e mod m (e: ebits bits in ceil(ebits / 32) limbs), fixed windows
+ * of PVCW_WIN bits from the top, the table in registers. */
 template <int K>
 __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uint32_t ebits,
 	const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
 {
-	const uint32_t nw = (ebits + 3u) / 4u;
-	uint32_t m[K], r2[K], x[K], one[K], tab[16][K], acc[K], b[K], r[K] = {};
+	const uint32_t nw = (ebits + PVCW_WIN - 1u) / PVCW_WIN, ew = (ebits + 31u) / 32u;
+	uint32_t m[K], r2[K], x[K], one[K], tab[PVCW_TAB][K], acc[K], b[K], r[K] = {};
 
 	pvcw_exp_in<K>(m, r2, x, one, mp, r2p, xp, nl);
 	/* tab[0] = mont(1), tab[1] = mont(x), tab[s] = tab[s-1] tab[1] */
-	for (uint32_t s = 0; s < 16u; s++) {
+	for (uint32_t s = 0; s < PVCW_TAB; s++) {
 #pragma unroll
 		for (int k = 0; k < K; k++) {
 			acc[k] = s == 0u ? one[k] : s == 1u ? x[k] : r[k];
@@ -298,7 +306,7 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 		}
 		pvcw_mm<K>(r, acc, b, m, nl, m0i);
 #pragma unroll
-		for (int j = 0; j < 16; j++)
+		for (int j = 0; j < (int)PVCW_TAB; j++)
 			if ((uint32_t)j == s)
 #pragma unroll
 				for (int k = 0; k < K; k++)
@@ -308,23 +316,27 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 	for (int k = 0; k < K; k++)
 		acc[k] = tab[0][k];
 	for (uint32_t w = nw; w > 0u; w--) {
-		const uint32_t pos = 4u * (w - 1u);
-		const uint32_t bits = (e[pos >> 5] >> (pos & 31u)) & 15u;
+		/* the window's bits: public positions, bits above ebits zero */
+		const uint32_t pos = PVCW_WIN * (w - 1u), li = pos >> 5, sh = pos & 31u;
+		uint32_t bits = e[li] >> sh;
+		if (sh > 32u - PVCW_WIN && li + 1u < ew)
+			bits |= e[li + 1u] << (32u - sh);
+		bits &= PVCW_TAB - 1u;
 		uint32_t sel[K];
 #pragma unroll
 		for (int k = 0; k < K; k++)
 			sel[k] = 0;
 #pragma unroll
-		for (int j = 0; j < 16; j++) {
+		for (int j = 0; j < (int)PVCW_TAB; j++) {
 			const uint32_t mk = 0u - (uint32_t)(bits == (uint32_t)j);
 #pragma unroll
 			for (int k = 0; k < K; k++)
 				sel[k] |= mk & tab[j][k];
 		}
-		for (uint32_t s = w == nw ? 4u : 0u; s < 5u; s++) {
+		for (uint32_t s = w == nw ? PVCW_WIN : 0u; s <= PVCW_WIN; s++) {
 #pragma unroll
 			for (int k = 0; k < K; k++)
-				b[k] = s < 4u ? acc[k] : sel[k];
+				b[k] = s < PVCW_WIN ? acc[k] : sel[k];
 			pvcw_mm<K>(acc, acc, b, m, nl, m0i);
 		}
 	}
@@ -398,20 +410,35 @@ __device__ static __noinline__ void pvcw_job_prep(void)
 	kc_wipe(r2, sizeof r2);
 }
 
+/* Warp 1, job op 6: q's half of the fault check, the lanes reading the
+ * job's shared arrays (kc_rsa_core_check only reads them). */
+__device__ static __noinline__ void pvcw_job_check(void)
+{
+	const pvcw_job *j = &pvcw_sjob;
+	const uint32_t ok = kc_rsa_core_check(pvcw_sprep.sw, pvcw_sprep.cw, j->e[0], j->m, j->r2,
+	                                      j->m0i, j->nl);
+	__syncwarp();
+	if (pvcw_lane() == 0u)
+		pvcw_sprep.ok = ok;
+}
+
 /* Warp 1 while warp 0 runs a request in mode 2: serve jobs until warp 0
  * posts the end (pvcw_release). */
 __device__ static __noinline__ void pvcw_helper(void)
 {
 	for (;;) {
 		pvcw_bar(1);
-		if (pvcw_sjob.op == 0u)
+		const uint32_t op = pvcw_sjob.op;
+		if (op == 0u)
 			return;
-		if (pvcw_sjob.op == 2u)
+		if (op == 2u)
 			pvcw_job_inv();
-		else if (pvcw_sjob.op == 5u)
+		else if (op == 5u)
 			pvcw_job_prep();
-		else if (pvcw_sjob.op >= 3u)
-			pvcw_job_sym(pvcw_sjob.op);
+		else if (op == 6u)
+			pvcw_job_check();
+		else if (op >= 3u)
+			pvcw_job_sym(op);
 		else
 			pvcw_modexp<1>(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
 			               pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
@@ -544,6 +571,66 @@ __host__ __device__ static __noinline__ uint32_t pvcw_hook_prep_take(uint32_t *m
 	return ok;
 #else
 	(void)m; (void)ex; (void)px; (void)r2; (void)m0ip;
+	return 0u;
+#endif
+}
+
+/* KC_RSA_COOP_CHECK_POST / _TAKE (kc_rsa_core.c): warp 0 (all lanes, mode
+ * 2) hands q's half of the fault check to warp 1 and does p's; the take
+ * waits for its verdict and wipes the job. */
+__host__ __device__ static __noinline__ int pvcw_hook_check_post(const uint32_t *sw, const uint32_t *cw,
+	uint32_t e, const uint32_t *px, const uint32_t *r2, uint32_t m0i, size_t hl)
+{
+#ifdef __CUDA_ARCH__
+	pvcw_job *j = &pvcw_sjob;
+	const uint32_t L = pvcw_lane();
+	if (pvc_coop != 2u || (threadIdx.x >> 5) != 0u || __activemask() != PVCW_ALL || hl > 32u)
+		return 0;
+	for (uint32_t i = L; i < 2u * hl; i += 32u) {
+		pvcw_sprep.sw[i] = sw[i];
+		pvcw_sprep.cw[i] = cw[i];
+	}
+	if (L < hl) {
+		j->m[L] = px[L];
+		j->r2[L] = r2[L];
+	}
+	if (L == 0u) {
+		j->e[0] = e;
+		j->m0i = m0i;
+		j->nl = (uint32_t)hl;
+		j->op = 6u;
+	}
+	__syncwarp();
+	pvcw_bar(1);
+	return 1;
+#else
+	(void)sw; (void)cw; (void)e; (void)px; (void)r2; (void)m0i; (void)hl;
+	return 0;
+#endif
+}
+
+__host__ __device__ static __noinline__ uint32_t pvcw_hook_check_take(void)
+{
+#ifdef __CUDA_ARCH__
+	pvcw_job *j = &pvcw_sjob;
+	const uint32_t L = pvcw_lane();
+	uint32_t ok;
+
+	pvcw_bar(2);
+	ok = pvcw_sprep.ok;
+	__syncwarp();
+	pvcw_sprep.sw[L] = pvcw_sprep.sw[32u + L] = 0;
+	pvcw_sprep.cw[L] = pvcw_sprep.cw[32u + L] = 0;
+	j->m[L] = j->r2[L] = 0;
+	if (L == 0u) {
+		pvcw_sprep.ok = 0;
+		j->e[0] = 0;
+		j->m0i = 0;
+		j->op = 0;
+	}
+	__syncwarp();
+	return ok;
+#else
 	return 0u;
 #endif
 }
@@ -793,5 +880,7 @@ __host__ __device__ static int pvcw_hook_ghash_pw(uint8_t y[16], const uint8_t (
 #define KC_PRIME_COOP_ALL(ok) pvcw_hook_all(ok)
 #define KC_RSA_COOP_PREP_POST(cw, qb, db, rnd, bits, hl) pvcw_hook_prep_post(cw, qb, db, rnd, bits, hl)
 #define KC_RSA_COOP_PREP_TAKE(m, ex, px, r2, m0ip) pvcw_hook_prep_take(m, ex, px, r2, m0ip)
+#define KC_RSA_COOP_CHECK_POST(sw, cw, e, px, r2, m0i, hl) pvcw_hook_check_post(sw, cw, e, px, r2, m0i, hl)
+#define KC_RSA_COOP_CHECK_TAKE() pvcw_hook_check_take()
 
 #endif /* PVC_BN_WARP_CUH */

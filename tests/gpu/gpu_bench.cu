@@ -404,8 +404,56 @@ static void fetch_sigs(const int *drc, const uint8_t *dout, uint32_t n, std::vec
 	CK(cudaMemcpy(out.data(), dout, out.size(), cudaMemcpyDeviceToHost));
 }
 
+/* The RSA fault check on the GPU, in kind's shape: signatures with one CRT
+ * field of the key corrupted (dp, dq, qinv, p, q, n: a bit of the
+ * second-lowest byte, as test_rsa_ossl.c does on the host) must come back
+ * PV_ERR_GENERAL with their output zeroed.  In PK_RSA_2WARP dq's and q's
+ * faults are found by warp 1's half of the check (kc_rsa_core_check), a
+ * wrong p or q only by p q == n.  dout / drc hold at least PK_NFAULT
+ * operations.  Returns failures. */
+#define PK_NFAULT 4u
+static int pk_fault_check(int kind, const pk_keys *K, uint8_t *dout, int *drc)
+{
+	static const char *const what[6] = { "dp", "dq", "qinv", "p", "q", "n" };
+	pk_keys *dbad, B;
+	int bad = 0;
+
+	CK(cudaMalloc(&dbad, sizeof *dbad));
+	for (int f = 0; f < 6; f++) {
+		B = *K;
+		uint8_t *fld[6] = { B.rsa.dp, B.rsa.dq, B.rsa.qinv, B.rsa.p, B.rsa.q, B.rsa.n };
+		fld[f][(f == 5 ? sizeof B.rsa.n : sizeof B.rsa.p) - 2] ^= 0x02;
+		CK(cudaMemcpy(dbad, &B, sizeof B, cudaMemcpyHostToDevice));
+		/* not -1 (0xff...): that is PV_ERR_GENERAL itself */
+		CK(cudaMemset(drc, 0x7f, PK_NFAULT * sizeof(int)));
+		CK(cudaMemset(dout, 0xee, (size_t)PK_NFAULT * PK_SIGMAX));
+		pk_launch(kind, (PK_NFAULT * pk_lanes[kind] + PK_BLOCK - 1) / PK_BLOCK, dbad, PK_NFAULT,
+		          dout, drc);
+		CK(cudaDeviceSynchronize());
+		std::vector<int> rc;
+		std::vector<uint8_t> out;
+		fetch_sigs(drc, dout, PK_NFAULT, rc, out);
+		for (uint32_t i = 0; i < PK_NFAULT; i++) {
+			size_t nz = 0;
+			for (size_t b = 0; b < pk_siglen[kind]; b++)
+				nz += out[(size_t)i * PK_SIGMAX + b] != 0;
+			if (rc[i] != PV_ERR_GENERAL || nz != 0) {
+				printf("FAIL %s gpu #%u with a corrupted %s: rc %d (want %d), %zu non-zero bytes out\n",
+				       pk_name[kind], i, what[f], rc[i], PV_ERR_GENERAL, nz);
+				bad++;
+			}
+		}
+	}
+	memset(&B, 0, sizeof B);
+	CK(cudaFree(dbad));
+	printf("BENCH %-12s fault check: %u/%u signatures with a corrupted dp, dq, qinv, p, q or n refused, "
+	       "output zeroed\n", pk_name[kind], 6u * PK_NFAULT - (uint32_t)bad, 6u * PK_NFAULT);
+	return bad;
+}
+
 /* kernel-only rate of one kind: n signatures per launch, median of 5 timed
- * launches after a warm-up, then the checks above.  Returns failures. */
+ * launches after a warm-up, then the checks above (and, for RSA, the fault
+ * check).  Returns failures. */
 static int pk_kernel_only(int kind, const pk_keys *K, const kc_rsa_pub *rpub,
                           const pk_keys *dk, uint32_t n)
 {
@@ -479,6 +527,8 @@ static int pk_kernel_only(int kind, const pk_keys *K, const kc_rsa_pub *rpub,
 	bad = rcbad + vbad + cbad;
 	printf("BENCH %-12s checks: %u/%u rc ok, %d/%d verified on the host, %d/%d equal to the host's bytes\n",
 	       name, n - rcbad, n, nv - vbad, nv, nh - cbad, nh);
+	if ((kind == PK_RSA || kind == PK_RSA_WARP || kind == PK_RSA_2WARP) && n >= PK_NFAULT)
+		bad += pk_fault_check(kind, K, dout, drc);
 	if (bad)
 		printf("FAIL %s: wrong results on the GPU; no rate reported\n", name);
 	else
@@ -963,7 +1013,7 @@ static void prof_split(const uint64_t tr[4], const uint64_t pr[KC_PROF_N], std::
 static void prof_print(const char *name, const char *what, std::vector<double> *pf)
 {
 	static const char *mark[KC_PROF_N] = { "unwrap", "nonce-state", "nonce+blinds", "k*G",
-		"x(R)-mod-n", "s", "crt-prep", "modexp2", "recombine", "fault-check" };
+		"x(R)-mod-n", "s", "rsa-pad+rng", "crt-prep", "modexp2", "recombine", "fault-check" };
 	printf("BENCH %-12s %s execute split (medians, us):", name, what);
 	for (int k = 0; k <= KC_PROF_N; k++) {
 		std::vector<double> &v = pf[k];

@@ -101,28 +101,33 @@ for trial in range(150):
     dd=tonum(dbl(ld(limbs(x,nl),nl,K),Mv,K),K)
     assert dd==2*x%m,(trial,'dbl')
 print("pvcw_model: 150 products and doublings (1..64 limbs) equal to Python's integers")
-# modexp
+# modexp: pvcw_modexp's fixed windows of WIN bits from the top (PVCW_WIN)
+WIN=5
 def modexp(x,e_limbs,ebits,r2,m,nl,m0i,K):
     Mv=ld(m,nl,K); R2=ld(r2,nl,K); X=ld(x,nl,K)
     one=[[1 if (k==0 and L==0) else 0 for k in range(K)] for L in lanes()]
-    tab=[None]*16; r=[[0]*K for L in lanes()]
-    for s in range(16):
+    tab=[None]*(1<<WIN); r=[[0]*K for L in lanes()]
+    for s in range(1<<WIN):
         acc = one if s==0 else (X if s==1 else r)
         b = R2 if s<2 else tab[1]
         r=mm(acc,b,Mv,nl,m0i,K); tab[s]=r
-    acc=tab[0]; nw=(ebits+3)//4
+    acc=tab[0]; nw=(ebits+WIN-1)//WIN; ew=(ebits+31)//32
     for w in range(nw,0,-1):
-        pos=4*(w-1); bits=(e_limbs[pos>>5]>>(pos&31))&15
+        pos=WIN*(w-1); li=pos>>5; sh=pos&31
+        bits=e_limbs[li]>>sh
+        if sh>32-WIN and li+1<ew: bits|=(e_limbs[li+1]<<(32-sh))&M32
+        bits&=(1<<WIN)-1
         sel=tab[bits]
-        for s in range(4 if w==nw else 0,5):
-            b = acc if s<4 else sel
+        for s in range(WIN if w==nw else 0,WIN+1):
+            b = acc if s<WIN else sel
             acc=mm(acc,b,Mv,nl,m0i,K)
     return tonum(mm(acc,one,Mv,nl,m0i,K),K)
 for trial in range(4):
     nl=[1,4,16,32][trial]
     m=random.getrandbits(32*nl)|1|(1<<(32*nl-1))
     R=1<<(32*nl); x=random.randrange(m)
-    el=min(nl+2, 3); e=random.getrandbits(32*el)
+    el=34 if nl==4 else min(nl+2, 3)    # 34: RSA-2048's blinded CRT exponent
+    e=random.getrandbits(32*el)
     r2=R*R%m
     got=modexp(limbs(x,nl),limbs(e,el),32*el,limbs(r2,nl),limbs(m,nl),nl,ninv(m&M32),1)
     assert got==pow(x,e,m),trial

@@ -88,7 +88,8 @@ KC_API void kc_rsa_pub_from_priv(kc_rsa_pub *pk, const kc_rsa_priv *sk);
  * in >= n gives PV_ERR_ENC_INVALID. */
 KC_API int kc_rsa_public(const kc_rsa_pub *pk, const uint8_t *in, size_t inlen, uint8_t *out);
 /* out = in^d mod n by CRT with exponent blinding (dp + r (p-1), r 64-bit
- * from rng) and a check out^e == in before release; k bytes in and out
+ * from rng) and a check out^e == in before release (mod p and mod q, with
+ * p q == n: kc_rsa_core_check); k bytes in and out
  * (may be the same buffer).  PV_ERR_ENC_INVALID if in >= n; PV_ERR_GENERAL
  * (output zeroed) if the fault check fails or p/q do not fit.  Constant
  * time in the key and in the input value (these two codes are computed
@@ -206,6 +207,12 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 KC_API uint32_t kc_rsa_core_prep(uint32_t *m, uint32_t *ex, const uint32_t *cw, const uint8_t *pb,
                                  const uint8_t *db, const uint8_t *rnd, uint32_t bits, size_t hl,
                                  uint32_t *px, uint32_t *r2, uint32_t *m0ip);
+/* One prime's half of kc_rsa_private_ct's fault check: ctl of (s mod px)^e
+ * == c mod px, for the result s and the input c in 2 hl limbs each, px,
+ * its r2 and m0i from kc_rsa_core_prep.  (The CUDA vault runs q's on the
+ * second warp beside p's: KC_RSA_COOP_CHECK_POST / _TAKE.) */
+KC_API uint32_t kc_rsa_core_check(const uint32_t *sw, const uint32_t *cw, uint32_t e,
+                                  const uint32_t *px, const uint32_t *r2, uint32_t m0i, size_t hl);
 /* Random prime p of exactly pbits bits (top two bits set, p = 3 mod 4),
  * gcd(e, p-1) = 1, with dp = e^-1 mod (p-1); p and dp have
  * ceil(pbits/32) limbs.  PV_ERR_RANDOM on DRBG failure or no prime found. */

@@ -9,7 +9,8 @@
  *   m2 = cq^(dq + r2 (q-1)) mod q
  *   h  = (m1 - m2) qinv mod p
  *   s  = m2 + h q
- *   release s only if s^e mod n == c (else zeroes and PV_ERR_GENERAL).
+ *   release s only if p q == n and (s mod x)^e == c mod x for x = p and
+ *   x = q (s^e == c mod n by the CRT; else zeroes and PV_ERR_GENERAL).
  */
 #include "kc_rsa.h"
 #include "kc_bn.h"
@@ -28,6 +29,13 @@
 #ifndef KC_RSA_COOP_PREP_POST
 #define KC_RSA_COOP_PREP_POST(cw, qb, db, rnd, bits, hl) 0
 #define KC_RSA_COOP_PREP_TAKE(m, ex, px, r2, m0ip) 0u
+#endif
+/* q's half of the fault check likewise: KC_RSA_COOP_CHECK_POST(sw, cw, e,
+ * px, r2, m0i, hl) starts kc_rsa_core_check elsewhere (1) or declines
+ * (0), KC_RSA_COOP_CHECK_TAKE() waits for it and returns its ctl. */
+#ifndef KC_RSA_COOP_CHECK_POST
+#define KC_RSA_COOP_CHECK_POST(sw, cw, e, px, r2, m0i, hl) 0
+#define KC_RSA_COOP_CHECK_TAKE() 0u
 #endif
 
 KC_API size_t kc_rsa_len(uint32_t bits)
@@ -132,17 +140,39 @@ KC_API uint32_t kc_rsa_core_prep(uint32_t *m, uint32_t *ex, const uint32_t *cw, 
 	return ok;
 }
 
+/* One prime's half of the fault check: (s mod px)^e == c mod px, from the
+ * result s and the input c themselves (2 hl limbs each).  For s, c < n =
+ * p q their limbs above hl are below px (the other prime is below
+ * 2^(32 hl)), as kc_bn_mod_wide needs; a larger s fails the caller's own
+ * s < n check.  c mod px is computed again here, not taken from the
+ * preparation, so that a fault there cannot make both sides agree.
+ * Returns ctl. */
+KC_API uint32_t kc_rsa_core_check(const uint32_t *sw, const uint32_t *cw, uint32_t e,
+                                  const uint32_t *px, const uint32_t *r2, uint32_t m0i, size_t hl)
+{
+	uint32_t a[KC_RSA_HL], b[KC_RSA_HL], tmp[2 * KC_RSA_HL], ok;
+
+	kc_bn_mod_wide(a, sw, r2, px, hl, m0i);
+	kc_bn_mod_wide(b, cw, r2, px, hl, m0i);
+	kc_bn_modexp_pub(a, e, r2, px, hl, m0i, tmp);
+	ok = kc_bn_eq(a, b, hl);
+	kc_wipe(a, sizeof a);
+	kc_wipe(b, sizeof b);
+	kc_wipe(tmp, sizeof tmp);
+	return ok;
+}
+
 KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t *in,
                              size_t inlen, uint8_t *out, uint32_t *okp, uint32_t *rangep)
 {
-	uint32_t nn[KC_RSA_NL], cw[KC_RSA_NL], s[KC_RSA_NL + 2], r2n[KC_RSA_NL];
+	uint32_t nn[KC_RSA_NL], cw[KC_RSA_NL], s[KC_RSA_NL + 2];
 	uint32_t pp[KC_RSA_HL], qq[KC_RSA_HL], r2p[KC_RSA_HL], r2q[KC_RSA_HL];
 	uint32_t m1[KC_RSA_HL], m2[KC_RSA_HL + KC_RSA_HL], h[KC_RSA_HL];
 	uint32_t ex1[KC_RSA_HL + 2], ex2[KC_RSA_HL + 2], m0q;
 	uint32_t tmp[KC_BN_MODEXP_TMP(KC_RSA_HL)];
 	uint8_t rnd[16];
 	size_t nl, hl, k, i;
-	uint32_t ok, m0i, m0p, c, msk, range;
+	uint32_t ok, m0p, c, msk, range;
 	int rc, posted;
 
 	*okp = 0;
@@ -160,6 +190,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	kc_bn_decode(cw, nl, in, k);
 	if (kc_drbg_generate(rng, rnd, sizeof rnd, (const uint8_t *)0, 0) != 0)
 		return PV_ERR_RANDOM;
+	KC_PROF(6);
 	/* c < n, without a branch (c may be a secret message) */
 	range = kc_bn_lt(cw, nn, nl);
 
@@ -170,10 +201,10 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 		ok &= KC_RSA_COOP_PREP_TAKE(m2, ex2, qq, r2q, &m0q);
 	else
 		ok &= kc_rsa_core_prep(m2, ex2, cw, sk->q, sk->dq, rnd + 8, sk->bits, hl, qq, r2q, &m0q);
-	KC_PROF(6);
+	KC_PROF(7);
 	/* m1 = cp^ex1 mod p, m2 = cq^ex2 mod q */
 	kc_bn_modexp2(m1, ex1, r2p, pp, m0p, m2, ex2, r2q, qq, m0q, 32 * (hl + 2), hl, tmp);
-	KC_PROF(7);
+	KC_PROF(8);
 	kc_wipe(ex1, sizeof ex1);
 	kc_wipe(ex2, sizeof ex2);
 
@@ -190,17 +221,23 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	kc_bn_add(s, m2, 2 * hl, 1);
 	for (i = nl; i < 2 * hl; i++)
 		ok &= kc_ctl_eq32(s[i], 0);
-	KC_PROF(8);
-
-	/* fault check: s^e mod n == c */
-	m0i = kc_bn_ninv32(nn[0]);
-	kc_bn_r2(r2n, nn, nl, m0i, sk->bits);
-	ok &= kc_bn_lt(s, nn, nl);
-	for (i = 0; i < nl; i++)
-		tmp[i] = s[i];
-	kc_bn_modexp_pub(tmp, sk->e, r2n, nn, nl, m0i, tmp + nl);
-	ok &= kc_bn_eq(tmp, cw, nl);
 	KC_PROF(9);
+
+	/* fault check, one half a prime (q's beside p's where it can), on
+	 * the primes this signature used: p q == n, s < n, s^e == c mod p
+	 * and mod q */
+	ok &= kc_bn_lt(s, nn, nl);
+	posted = KC_RSA_COOP_CHECK_POST(s, cw, sk->e, qq, r2q, m0q, hl);
+	ok &= kc_rsa_core_check(s, cw, sk->e, pp, r2p, m0p, hl);
+	if (posted)
+		ok &= KC_RSA_COOP_CHECK_TAKE();
+	else
+		ok &= kc_rsa_core_check(s, cw, sk->e, qq, r2q, m0q, hl);
+	kc_bn_mul(tmp, pp, hl, qq, hl);
+	ok &= kc_bn_eq(tmp, nn, nl);
+	for (i = nl; i < 2 * hl; i++)
+		ok &= kc_ctl_eq32(tmp[i], 0);
+	KC_PROF(10);
 
 	/* release s only when ok */
 	msk = 0u - ok;

@@ -65,7 +65,7 @@ static void check_key(const kc_rsa_priv *sk, EVP_PKEY *pkey, const char *who)
 	size_t k = kc_rsa_len(sk->bits), i, emlen = (sk->bits - 1 + 7) / 8;
 	uint8_t msg[KC_RSA_MAX_BYTES], hash[64], sig[KC_RSA_MAX_BYTES], buf[KC_RSA_MAX_BYTES], out[KC_RSA_MAX_BYTES];
 	size_t hl, sl, ol;
-	int rc;
+	int rc, f;
 
 	kc_rsa_pub_from_priv(&pk, sk);
 	CU_ASSERT_FATAL(kc_rsa_pub_check(&pk) == PV_OK);
@@ -277,10 +277,17 @@ static void check_key(const kc_rsa_priv *sk, EVP_PKEY *pkey, const char *who)
 		kc_rsa_priv_clear(&ned);
 		n_ops += 2;
 	}
-	/* fault check: a corrupted dp gives PV_ERR_GENERAL and no output */
-	{
+	/* fault check: a corrupted dp, dq, qinv, p, q or n gives PV_ERR_GENERAL
+	 * and no output (a wrong p or q computes consistently modulo itself:
+	 * only p q == n refuses it; dq and q are the half that the CUDA vault
+	 * checks on its second warp) */
+	for (f = 0; f < 6; f++) {
 		kc_rsa_priv bad = *sk;
-		bad.dp[sizeof bad.dp - 1] ^= 0x02;
+		uint8_t *fld[6] = { bad.dp, bad.dq, bad.qinv, bad.p, bad.q, bad.n };
+		/* the fields are big-endian, right-aligned: flip a bit of the
+		 * second-lowest byte (the lowest bit of p, q, n is their oddness,
+		 * which is refused separately) */
+		fld[f][(f == 5 ? sizeof bad.n : sizeof bad.p) - 2] ^= 0x02;
 		ts_rand(buf, k);
 		buf[0] = 0;
 		memset(out, 0xee, k);
