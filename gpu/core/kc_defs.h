@@ -58,10 +58,11 @@
  * of a lone request's execute time (gpu_bench sig); the vault kernel
  * defines it, everywhere else it is nothing.  Marks: 0 key unwrapped
  * (ve_pk_open); EC signing 1 nonce state, 2 nonce + blinds, 3 k*G,
- * 4 x(R) mod n, 5 s; RSA 6 padded and blinding drawn (kc_rsa_private_ct
- * entered), 7 CRT halves prepared, 8 both exponentiations, 9 recombined,
- * 10 fault check. */
-#define KC_PROF_N 11
+ * 4 x(R) mod n, 5 s; RSA 6 PKCS#1 v1.5 padded, 7 n and the input
+ * loaded (kc_rsa_private_ct), 8 blinding bytes drawn, 9 CRT halves
+ * prepared, 10 both exponentiations, 11 recombined, 12 fault check.
+ * PVC_PROF_ROW (gpu/cuda/pvc_ring.h) holds PVC_PROF_MARK + KC_PROF_N. */
+#define KC_PROF_N 13
 #ifndef KC_PROF
 #define KC_PROF(k) ((void)0)
 #endif

@@ -27,8 +27,8 @@
  * carry (borrow), and (G << 1) + P gives every limb its carry-in at once.
  *
  * Constant time as the serial code: loops run nl (public) steps; the
- * exponent window (5 bits) selects its table entry by masks over all 32
- * entries, which live in registers; the final subtraction is a mask.  The working
+ * exponent window selects its table entry by masks over all 16 entries,
+ * which live in registers; the final subtraction is a mask.  The working
  * values (table, accumulator) are registers only; results go to the
  * caller's arrays, which the serial code wipes as before.
  */
@@ -243,6 +243,49 @@ __device__ __forceinline__ void pvcw_mm(uint32_t (&d)[K], const uint32_t (&a)[K]
 	pvcw_csub<K>(d, t, m, topc + cout);
 }
 
+/* lo, hi = a b (2 nl limbs: lane L gets limbs L and nl + L), for a, b of
+ * nl <= 32 limbs, one a lane: pvcw_mm's pass without the reduction.  At
+ * step i lane 0's word is the product's limb i, final (every later step
+ * adds at higher positions); the rest shifts down one lane with the
+ * carries, as in pvcw_mm, and what is left after nl steps is the high
+ * half with one-bit carries, resolved by the same ballot chain. */
+__device__ __forceinline__ void pvcw_mul1(uint32_t &lo, uint32_t &hi, uint32_t a, uint32_t b,
+	uint32_t nl)
+{
+	const uint32_t L = pvcw_lane(), src = (L + 1u) & 31u;
+	uint32_t t = 0, g, pf, cout;
+	uint64_t c = 0;
+
+	lo = 0;
+	for (uint32_t i = 0; i < nl; i++) {
+		const uint32_t ai = __shfl_sync(PVCW_ALL, a, i);
+		const uint64_t p = (uint64_t)ai * b + t;
+		const uint32_t w = (uint32_t)p;
+		c += p >> 32;
+		const uint32_t li = __shfl_sync(PVCW_ALL, w, 0);
+		uint32_t up = __shfl_sync(PVCW_ALL, w, src);
+		if (L == i)
+			lo = li;
+		if (L == 31u)
+			up = 0;
+		const uint64_t s = (uint64_t)up + c;
+		t = (uint32_t)s;
+		c = s >> 32;
+	}
+	/* value = t + (c one limb up); the top limb's carry is 0 (a b <
+	 * 2^(64 nl)) */
+	uint32_t ci = __shfl_up_sync(PVCW_ALL, (uint32_t)c, 1);
+	if (L == 0u)
+		ci = 0;
+	const uint64_t s = (uint64_t)t + ci;
+	uint32_t tt[1] = { (uint32_t)s };
+	g = (uint32_t)(s >> 32);
+	pf = tt[0] == 0xffffffffu ? 1u : 0u;
+	const uint32_t gg[1] = { g }, pp[1] = { pf };
+	const uint64_t cin = pvcw_chain<1>(pvcw_ballot<1>(gg), pvcw_ballot<1>(pp), &cout);
+	hi = tt[0] + pvcw_bit(cin, 0);
+}
+
 /* x = 2x mod m (x < m) */
 template <int K>
 __device__ __forceinline__ void pvcw_dbl(uint32_t (&x)[K], const uint32_t (&m)[K])
@@ -281,24 +324,18 @@ __device__ __forceinline__ void pvcw_exp_in(uint32_t (&m)[K], uint32_t (&r2)[K],
 		one[k] = (k == 0 && L == 0u) ? 1u : 0u;
 }
 
-/* The warp's exponent window: 5 bits, a table of 32 entries in registers
- * (RSA-2048's blinded 1,088-bit CRT exponents: 1,336 products, against
- * 1,373 with kc_bn_modexp's 4 bits). */
-#define PVCW_WIN 5u
-#define PVCW_TAB (1u << PVCW_WIN)
-
-/* x = x^e mod m (e: ebits bits in ceil(ebits / 32) limbs), fixed windows
- * of PVCW_WIN bits from the top, the table in registers. */
+/* x = x^e mod m, kc_bn_modexp's window of 4 bits from the top, the table
+ * of 16 entries in registers. */
 template <int K>
 __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uint32_t ebits,
 	const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
 {
-	const uint32_t nw = (ebits + PVCW_WIN - 1u) / PVCW_WIN, ew = (ebits + 31u) / 32u;
-	uint32_t m[K], r2[K], x[K], one[K], tab[PVCW_TAB][K], acc[K], b[K], r[K] = {};
+	const uint32_t nw = (ebits + 3u) / 4u;
+	uint32_t m[K], r2[K], x[K], one[K], tab[16][K], acc[K], b[K], r[K] = {};
 
 	pvcw_exp_in<K>(m, r2, x, one, mp, r2p, xp, nl);
 	/* tab[0] = mont(1), tab[1] = mont(x), tab[s] = tab[s-1] tab[1] */
-	for (uint32_t s = 0; s < PVCW_TAB; s++) {
+	for (uint32_t s = 0; s < 16u; s++) {
 #pragma unroll
 		for (int k = 0; k < K; k++) {
 			acc[k] = s == 0u ? one[k] : s == 1u ? x[k] : r[k];
@@ -306,7 +343,7 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 		}
 		pvcw_mm<K>(r, acc, b, m, nl, m0i);
 #pragma unroll
-		for (int j = 0; j < (int)PVCW_TAB; j++)
+		for (int j = 0; j < 16; j++)
 			if ((uint32_t)j == s)
 #pragma unroll
 				for (int k = 0; k < K; k++)
@@ -316,27 +353,23 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 	for (int k = 0; k < K; k++)
 		acc[k] = tab[0][k];
 	for (uint32_t w = nw; w > 0u; w--) {
-		/* the window's bits: public positions, bits above ebits zero */
-		const uint32_t pos = PVCW_WIN * (w - 1u), li = pos >> 5, sh = pos & 31u;
-		uint32_t bits = e[li] >> sh;
-		if (sh > 32u - PVCW_WIN && li + 1u < ew)
-			bits |= e[li + 1u] << (32u - sh);
-		bits &= PVCW_TAB - 1u;
+		const uint32_t pos = 4u * (w - 1u);
+		const uint32_t bits = (e[pos >> 5] >> (pos & 31u)) & 15u;
 		uint32_t sel[K];
 #pragma unroll
 		for (int k = 0; k < K; k++)
 			sel[k] = 0;
 #pragma unroll
-		for (int j = 0; j < (int)PVCW_TAB; j++) {
+		for (int j = 0; j < 16; j++) {
 			const uint32_t mk = 0u - (uint32_t)(bits == (uint32_t)j);
 #pragma unroll
 			for (int k = 0; k < K; k++)
 				sel[k] |= mk & tab[j][k];
 		}
-		for (uint32_t s = w == nw ? PVCW_WIN : 0u; s <= PVCW_WIN; s++) {
+		for (uint32_t s = w == nw ? 4u : 0u; s < 5u; s++) {
 #pragma unroll
 			for (int k = 0; k < K; k++)
-				b[k] = s < PVCW_WIN ? acc[k] : sel[k];
+				b[k] = s < 4u ? acc[k] : sel[k];
 			pvcw_mm<K>(acc, acc, b, m, nl, m0i);
 		}
 	}
@@ -725,6 +758,28 @@ __host__ __device__ static inline int pvcw_hook_montmul(uint32_t *d, const uint3
 #endif
 }
 
+/* kc_bn_mul for two operands of the same nl <= 32 limbs (RSA's q h and p q
+ * of 1024-bit halves): d = x y in 2 nl limbs */
+__host__ __device__ static inline int pvcw_hook_mul(uint32_t *d, const uint32_t *x, size_t xl,
+	const uint32_t *y, size_t yl)
+{
+#ifdef __CUDA_ARCH__
+	if (xl != yl || xl > 32u || xl == 0u || !pvcw_on(xl))
+		return 0;
+	const uint32_t nl = (uint32_t)xl;
+	uint32_t a[1], b[1], lo[1], hi[1];
+	pvcw_ld<1>(a, x, nl);
+	pvcw_ld<1>(b, y, nl);
+	pvcw_mul1(lo[0], hi[0], a[0], b[0], nl);
+	pvcw_st<1>(d, lo, nl);
+	pvcw_st<1>(d + nl, hi, nl);
+	return 1;
+#else
+	(void)d; (void)x; (void)xl; (void)y; (void)yl;
+	return 0;
+#endif
+}
+
 __host__ __device__ static inline int pvcw_hook_modexp(uint32_t *x, const uint32_t *e,
 	size_t ebits, const uint32_t *r2, const uint32_t *m, size_t nl, uint32_t m0i)
 {
@@ -873,6 +928,7 @@ __host__ __device__ static int pvcw_hook_ghash_pw(uint8_t y[16], const uint8_t (
 #define KC_BN_COOP_MODEXP2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl) \
 	pvcw_hook_modexp2(x1, e1, r2_1, m1, m0i_1, x2, e2, r2_2, m2, m0i_2, ebits, nl)
 #define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) pvcw_hook_montmul(d, x, y, m, nl, m0i)
+#define KC_BN_COOP_MUL(d, x, xl, y, yl) pvcw_hook_mul(d, x, xl, y, yl)
 #define KC_BN_COOP_MODEXP(x, e, ebits, r2, m, nl, m0i) pvcw_hook_modexp(x, e, ebits, r2, m, nl, m0i)
 #define KC_BN_COOP_MODEXP_PUB(x, e, r2, m, nl, m0i) pvcw_hook_modexp_pub(x, e, r2, m, nl, m0i)
 #define KC_BN_COOP_R2(r2, m, nl, m0i, from) pvcw_hook_r2(r2, m, nl, m0i, from)

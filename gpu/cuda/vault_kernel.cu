@@ -85,6 +85,7 @@ __host__ __device__ static inline void pvc_prof(int k)
 }
 #undef KC_PROF
 #define KC_PROF(k) pvc_prof(k)
+static_assert(PVC_PROF_MARK + KC_PROF_N <= PVC_PROF_ROW, "a profile row holds every KC_PROF mark");
 
 #include "gpu/cuda/pvc_bn_warp.cuh"
 #include "gpu/cuda/pvc_ec_warp.cuh"

@@ -1013,7 +1013,8 @@ static void prof_split(const uint64_t tr[4], const uint64_t pr[KC_PROF_N], std::
 static void prof_print(const char *name, const char *what, std::vector<double> *pf)
 {
 	static const char *mark[KC_PROF_N] = { "unwrap", "nonce-state", "nonce+blinds", "k*G",
-		"x(R)-mod-n", "s", "rsa-pad+rng", "crt-prep", "modexp2", "recombine", "fault-check" };
+		"x(R)-mod-n", "s", "pkcs1-pad", "rsa-load", "rng", "crt-prep", "modexp2", "recombine",
+		"fault-check" };
 	printf("BENCH %-12s %s execute split (medians, us):", name, what);
 	for (int k = 0; k <= KC_PROF_N; k++) {
 		std::vector<double> &v = pf[k];

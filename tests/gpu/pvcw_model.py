@@ -5,8 +5,8 @@ The warp-cooperative Montgomery product, doubling and exponentiation run
 only on a GPU; this model follows the CUDA code step for step (32 lanes,
 K limbs per lane, the shuffles as list indexing, the ballots as bit masks)
 and checks it against Python's integers on random and edge-case inputs:
-products for 1..64 limbs (all-ones moduli, a = R - 1), doubling, and
-fixed-window exponentiations.  It checks the algorithm, so a change to the
+products for 1..64 limbs (all-ones moduli, a = R - 1), doubling,
+fixed-window exponentiations, and the plain product pvcw_mul1.  It checks the algorithm, so a change to the
 lane algorithm in the .cuh is made here first; the CUDA code itself is
 checked on the device (gpu_bench pk, the RSA suites).
 """
@@ -101,33 +101,65 @@ for trial in range(150):
     dd=tonum(dbl(ld(limbs(x,nl),nl,K),Mv,K),K)
     assert dd==2*x%m,(trial,'dbl')
 print("pvcw_model: 150 products and doublings (1..64 limbs) equal to Python's integers")
-# modexp: pvcw_modexp's fixed windows of WIN bits from the top (PVCW_WIN)
-WIN=5
+# pvcw_mul1: a b in 2 nl limbs (nl <= 32, one limb a lane), lo / hi halves
+def mul1(a,b,nl):
+    t=[0]*32; c=[0]*32; lo=[0]*32
+    for i in range(nl):
+        ai=a[i]
+        w=[0]*32
+        for L in lanes():
+            p=ai*b[L]+t[L]
+            assert p < (1<<64)
+            w[L]=p&M32; c[L]+=p>>32
+        li=w[0]; lo[i]=li
+        for L in lanes():
+            up=0 if L==31 else w[L+1]
+            s=up+c[L]; t[L]=s&M32; c[L]=s>>32
+    g=[0]*32; pf=[0]*32; tt=[0]*32
+    for L in lanes():
+        ci=(c[L-1]&M32) if L>0 else 0
+        s=t[L]+ci; tt[L]=s&M32; g[L]=s>>32; pf[L]=1 if tt[L]==M32 else 0
+    cin,cout=chain(ballot(g),ballot(pf),1)
+    hi=[(tt[L]+bit(cin,0,L))&M32 for L in lanes()]
+    return lo,hi
+# limbs near the carries' edges: the high half's one-bit carries (the
+# ballot chain) occur with them, almost never with uniform limbs
+EDGE=[0,1,M32,M32-1,1<<31,(1<<31)-1]
+def edgy(nl): return sum((random.choice(EDGE) if random.random()<0.7 else random.getrandbits(32))<<(32*i) for i in range(nl))
+for trial in range(3000):
+    nl=random.choice([1,2,3,4,8,16,31,32])
+    a=random.getrandbits(32*nl); b=random.getrandbits(32*nl)
+    if trial%2==1: a=edgy(nl); b=edgy(nl)
+    if trial%5==0: a=b=(1<<(32*nl))-1              # every carry chain at once
+    if trial%7==0: a=(1<<(32*nl))-1; b=1
+    A=limbs(a,nl)+[0]*(32-nl); B=limbs(b,nl)+[0]*(32-nl)
+    lo,hi=mul1(A,B,nl)
+    got=sum(lo[i]<<(32*i) for i in range(nl))+sum(hi[L]<<(32*(nl+L)) for L in range(nl))
+    assert got==a*b,(trial,nl)
+    assert all(hi[L]==0 for L in range(nl,32)),(trial,'above 2 nl')
+print("pvcw_model: 3000 warp products a b (1..32 limbs) equal to Python's")
+# modexp
 def modexp(x,e_limbs,ebits,r2,m,nl,m0i,K):
     Mv=ld(m,nl,K); R2=ld(r2,nl,K); X=ld(x,nl,K)
     one=[[1 if (k==0 and L==0) else 0 for k in range(K)] for L in lanes()]
-    tab=[None]*(1<<WIN); r=[[0]*K for L in lanes()]
-    for s in range(1<<WIN):
+    tab=[None]*16; r=[[0]*K for L in lanes()]
+    for s in range(16):
         acc = one if s==0 else (X if s==1 else r)
         b = R2 if s<2 else tab[1]
         r=mm(acc,b,Mv,nl,m0i,K); tab[s]=r
-    acc=tab[0]; nw=(ebits+WIN-1)//WIN; ew=(ebits+31)//32
+    acc=tab[0]; nw=(ebits+3)//4
     for w in range(nw,0,-1):
-        pos=WIN*(w-1); li=pos>>5; sh=pos&31
-        bits=e_limbs[li]>>sh
-        if sh>32-WIN and li+1<ew: bits|=(e_limbs[li+1]<<(32-sh))&M32
-        bits&=(1<<WIN)-1
+        pos=4*(w-1); bits=(e_limbs[pos>>5]>>(pos&31))&15
         sel=tab[bits]
-        for s in range(WIN if w==nw else 0,WIN+1):
-            b = acc if s<WIN else sel
+        for s in range(4 if w==nw else 0,5):
+            b = acc if s<4 else sel
             acc=mm(acc,b,Mv,nl,m0i,K)
     return tonum(mm(acc,one,Mv,nl,m0i,K),K)
 for trial in range(4):
     nl=[1,4,16,32][trial]
     m=random.getrandbits(32*nl)|1|(1<<(32*nl-1))
     R=1<<(32*nl); x=random.randrange(m)
-    el=34 if nl==4 else min(nl+2, 3)    # 34: RSA-2048's blinded CRT exponent
-    e=random.getrandbits(32*el)
+    el=min(nl+2, 3); e=random.getrandbits(32*el)
     r2=R*R%m
     got=modexp(limbs(x,nl),limbs(e,el),32*el,limbs(r2,nl),limbs(m,nl),nl,ninv(m&M32),1)
     assert got==pow(x,e,m),trial

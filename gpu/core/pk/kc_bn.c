@@ -6,6 +6,13 @@
 #include "kc_bn.h"
 #include "../kc_util.h"
 
+/* The schoolbook product may be done cooperatively by an execution space
+ * (gpu/cuda/pvc_bn_warp.cuh: a warp's lanes running one request with
+ * identical data, kc_bn_mont.c's hooks); 1 = done with the same result. */
+#ifndef KC_BN_COOP_MUL
+#define KC_BN_COOP_MUL(d, x, xl, y, yl) 0
+#endif
+
 KC_API void kc_bn_zero(uint32_t *x, size_t nl)
 {
 	size_t i;
@@ -141,6 +148,8 @@ KC_API uint32_t kc_bn_bitlen(const uint32_t *x, size_t nl)
 KC_API void kc_bn_mul(uint32_t *d, const uint32_t *x, size_t xl, const uint32_t *y, size_t yl)
 {
 	size_t i, j;
+	if (KC_BN_COOP_MUL(d, x, xl, y, yl))
+		return;
 	kc_bn_zero(d, xl + yl);
 	for (i = 0; i < xl; i++) {
 		uint32_t cc = 0, xi = x[i];

@@ -188,9 +188,10 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	/* c, zero-extended to 2 hl limbs for the wide reductions */
 	kc_bn_zero(cw, KC_RSA_NL);
 	kc_bn_decode(cw, nl, in, k);
+	KC_PROF(7);
 	if (kc_drbg_generate(rng, rnd, sizeof rnd, (const uint8_t *)0, 0) != 0)
 		return PV_ERR_RANDOM;
-	KC_PROF(6);
+	KC_PROF(8);
 	/* c < n, without a branch (c may be a secret message) */
 	range = kc_bn_lt(cw, nn, nl);
 
@@ -201,10 +202,10 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 		ok &= KC_RSA_COOP_PREP_TAKE(m2, ex2, qq, r2q, &m0q);
 	else
 		ok &= kc_rsa_core_prep(m2, ex2, cw, sk->q, sk->dq, rnd + 8, sk->bits, hl, qq, r2q, &m0q);
-	KC_PROF(7);
+	KC_PROF(9);
 	/* m1 = cp^ex1 mod p, m2 = cq^ex2 mod q */
 	kc_bn_modexp2(m1, ex1, r2p, pp, m0p, m2, ex2, r2q, qq, m0q, 32 * (hl + 2), hl, tmp);
-	KC_PROF(8);
+	KC_PROF(10);
 	kc_wipe(ex1, sizeof ex1);
 	kc_wipe(ex2, sizeof ex2);
 
@@ -221,7 +222,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	kc_bn_add(s, m2, 2 * hl, 1);
 	for (i = nl; i < 2 * hl; i++)
 		ok &= kc_ctl_eq32(s[i], 0);
-	KC_PROF(9);
+	KC_PROF(11);
 
 	/* fault check, one half a prime (q's beside p's where it can), on
 	 * the primes this signature used: p q == n, s < n, s^e == c mod p
@@ -237,7 +238,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	ok &= kc_bn_eq(tmp, nn, nl);
 	for (i = nl; i < 2 * hl; i++)
 		ok &= kc_ctl_eq32(tmp[i], 0);
-	KC_PROF(10);
+	KC_PROF(12);
 
 	/* release s only when ok */
 	msk = 0u - ok;

@@ -86,6 +86,7 @@ KC_API int kc_rsa_pkcs1_sign(const kc_rsa_priv *sk, kc_drbg *rng, uint32_t hash_
 	if (sk->bits < KC_RSA_MIN_BITS || sk->bits > KC_RSA_MAX_BITS)
 		return PV_ERR_KEY_SIZE;
 	rc = kc_rsa_pkcs1_encode(em, k, hash_alg, hash, hlen);
+	KC_PROF(6);
 	if (rc == PV_OK)
 		rc = kc_rsa_private(sk, rng, em, k, sig);
 	kc_wipe(em, sizeof em);
