@@ -6,13 +6,14 @@
  * identical data (pvc_coop set, see vault_kernel.cu): every lane executes
  * the same engine code on its own copy of the locals, and kc_bn's
  * Montgomery product, plain product, R^2 mod m and exponentiations are
- * then done by the warp together instead of by each lane alone.  A modulus of nl <= 64
- * limbs is spread over the lanes, K = 1 or 2 limbs per lane: lane L holds
- * limbs L and 32 + L.  The result is gathered back into every lane's copy,
- * so the serial code around the hooks sees exactly what it would have
- * computed itself.  RSA's two CRT exponentiations (kc_bn_modexp2) run on
- * warps 0 and 1 at once: warp 1 waits in pvcw_helper for the second one
- * (and for q's CRT preparation and half of the fault check).
+ * then done by the warp together instead of by each lane alone.  A
+ * modulus of nl <= 64 limbs is spread over the lanes, K = 1 or 2 limbs
+ * per lane: lane L holds limbs L and 32 + L.  The result is gathered back
+ * into every lane's copy, so the serial code around the hooks sees
+ * exactly what it would have computed itself.  RSA's two CRT
+ * exponentiations (kc_bn_modexp2) run on warps 0 and 1 at once: warp 1
+ * waits in pvcw_helper for the second one (and for q's CRT preparation
+ * and half of the fault check).
  * tests/gpu/pvcw_model.py models the lane algorithm in Python.
  *
  * Montgomery product (FIOS, one limb of a per step): each lane adds
