@@ -177,6 +177,34 @@ __device__ __forceinline__ void pvcw_csub(uint32_t (&d)[K], const uint32_t (&t)[
 	}
 }
 
+/* t = t + (c one limb up), the end of a product's pass (pvcw_mm,
+ * pvcw_mul1): limb i of t takes the small carry c of limb i - 1 (lane 0
+ * of the second limbs the top lane's of the first), and the one-bit
+ * carries this makes are resolved by the ballot chain.  *cout: the carry
+ * out of the top limb (c's top limb itself is the caller's). */
+template <int K>
+__device__ __forceinline__ void pvcw_resolve(uint32_t (&t)[K], const uint64_t (&c)[K], uint32_t *cout)
+{
+	const uint32_t L = pvcw_lane();
+	uint32_t g[K], pf[K];
+
+#pragma unroll
+	for (int k = 0; k < K; k++) {
+		uint32_t ci = __shfl_up_sync(PVCW_ALL, (uint32_t)c[k], 1);
+		const uint32_t cw = __shfl_sync(PVCW_ALL, (uint32_t)c[k > 0 ? k - 1 : 0], 31);
+		if (L == 0u)
+			ci = k > 0 ? cw : 0u;
+		const uint64_t s = (uint64_t)t[k] + ci;
+		t[k] = (uint32_t)s;
+		g[k] = (uint32_t)(s >> 32);
+		pf[k] = t[k] == 0xffffffffu ? 1u : 0u;
+	}
+	const uint64_t cin = pvcw_chain<K>(pvcw_ballot<K>(g), pvcw_ballot<K>(pf), cout);
+#pragma unroll
+	for (int k = 0; k < K; k++)
+		t[k] += pvcw_bit(cin, k);
+}
+
 /* d = a b / 2^(32 nl) mod m, for a < 2^(32 nl), b < m, nl <= 32 K.  d may
  * be a or b. */
 template <int K>
@@ -186,8 +214,8 @@ __device__ __forceinline__ void pvcw_mm(uint32_t (&d)[K], const uint32_t (&a)[K]
 	const uint32_t L = pvcw_lane();
 	const uint32_t src = (L + 1u) & 31u;
 	const uint32_t b0 = __shfl_sync(PVCW_ALL, b[0], 0);
-	uint32_t t[K], g[K], pf[K], t0 = 0, topc, cout;
-	uint64_t c[K], cin;
+	uint32_t t[K], t0 = 0, topc, cout;
+	uint64_t c[K];
 
 #pragma unroll
 	for (int k = 0; k < K; k++) {
@@ -224,24 +252,9 @@ __device__ __forceinline__ void pvcw_mm(uint32_t (&d)[K], const uint32_t (&a)[K]
 			c[k] = s >> 32;
 		}
 	}
-	/* value = t + (c one limb up), c <= 3: add the carries, then resolve
-	 * the one-bit carries that this makes */
+	/* value = t + (c one limb up), c <= 3 */
 	topc = __shfl_sync(PVCW_ALL, (uint32_t)c[K - 1], 31);
-#pragma unroll
-	for (int k = 0; k < K; k++) {
-		uint32_t ci = __shfl_up_sync(PVCW_ALL, (uint32_t)c[k], 1);
-		const uint32_t cw = __shfl_sync(PVCW_ALL, (uint32_t)c[k > 0 ? k - 1 : 0], 31);
-		if (L == 0u)
-			ci = k > 0 ? cw : 0u;
-		const uint64_t s = (uint64_t)t[k] + ci;
-		t[k] = (uint32_t)s;
-		g[k] = (uint32_t)(s >> 32);
-		pf[k] = t[k] == 0xffffffffu ? 1u : 0u;
-	}
-	cin = pvcw_chain<K>(pvcw_ballot<K>(g), pvcw_ballot<K>(pf), &cout);
-#pragma unroll
-	for (int k = 0; k < K; k++)
-		t[k] += pvcw_bit(cin, k);
+	pvcw_resolve<K>(t, c, &cout);
 	pvcw_csub<K>(d, t, m, topc + cout);
 }
 
@@ -255,7 +268,7 @@ __device__ __forceinline__ void pvcw_mul1(uint32_t &lo, uint32_t &hi, uint32_t a
 	uint32_t nl)
 {
 	const uint32_t L = pvcw_lane(), src = (L + 1u) & 31u;
-	uint32_t t = 0, g, pf, cout;
+	uint32_t t = 0, cout;
 	uint64_t c = 0;
 
 	lo = 0;
@@ -275,17 +288,11 @@ __device__ __forceinline__ void pvcw_mul1(uint32_t &lo, uint32_t &hi, uint32_t a
 		c = s >> 32;
 	}
 	/* value = t + (c one limb up); the top limb's carry is 0 (a b <
-	 * 2^(64 nl)) */
-	uint32_t ci = __shfl_up_sync(PVCW_ALL, (uint32_t)c, 1);
-	if (L == 0u)
-		ci = 0;
-	const uint64_t s = (uint64_t)t + ci;
-	uint32_t tt[1] = { (uint32_t)s };
-	g = (uint32_t)(s >> 32);
-	pf = tt[0] == 0xffffffffu ? 1u : 0u;
-	const uint32_t gg[1] = { g }, pp[1] = { pf };
-	const uint64_t cin = pvcw_chain<1>(pvcw_ballot<1>(gg), pvcw_ballot<1>(pp), &cout);
-	hi = tt[0] + pvcw_bit(cin, 0);
+	 * 2^(64 nl)), so is the chain's carry out */
+	uint32_t tt[1] = { t };
+	const uint64_t cc[1] = { c };
+	pvcw_resolve<1>(tt, cc, &cout);
+	hi = tt[0];
 }
 
 /* x = 2x mod m (x < m) */

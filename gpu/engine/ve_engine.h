@@ -63,8 +63,11 @@ KC_API void ve_worker_clear(ve_worker *w);
  * kc_sm2_precompute after an SM2 signature.  The next signature on that
  * curve then costs a few products mod n (SM2: and the inversion of 1 + d)
  * instead of the nonce's derivation and k*G.  The nonce is used once and
- * wiped (kc_ecdsa_sign_pre, kc_sm2_sign_pre).  ve_idle_wanted: 1 if
- * ve_idle has work; ve_idle returns 1 if it did some. */
+ * wiped (kc_ecdsa_sign_pre, kc_sm2_sign_pre).  Then the DRBG's output
+ * ahead (kc_drbg_fill), so that the next small draw (RSA's blinding
+ * bytes, a blob's nonce) costs a copy instead of ten SHA-256
+ * compressions.  ve_idle_wanted: 1 if ve_idle has work; ve_idle returns 1
+ * if it did some. */
 KC_API int ve_idle_wanted(const ve_vault *v, const ve_worker *w);
 KC_API int ve_idle(const ve_vault *v, ve_worker *w);
 

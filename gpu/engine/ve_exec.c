@@ -72,17 +72,22 @@ KC_API int ve_worker_reseed(ve_worker *w, const uint8_t *entropy, size_t elen)
 
 KC_API int ve_idle_wanted(const ve_vault *v, const ve_worker *w)
 {
-	return !v->sealed && w->pre.curve != w->pre_curve;
+	return !v->sealed && (w->pre.curve != w->pre_curve || kc_drbg_fill_wanted(&w->drbg));
 }
 
 KC_API int ve_idle(const ve_vault *v, ve_worker *w)
 {
 	if (!ve_idle_wanted(v, w))
 		return 0;
-	if (w->pre_curve == KC_EC_SM2)      /* empty on failure */
-		(void)kc_sm2_precompute(&w->drbg, &w->pre);
-	else
-		(void)kc_ecdsa_precompute(w->pre_curve, &w->drbg, &w->pre);
+	if (w->pre.curve != w->pre_curve) {
+		if (w->pre_curve == KC_EC_SM2)      /* empty on failure */
+			(void)kc_sm2_precompute(&w->drbg, &w->pre);
+		else
+			(void)kc_ecdsa_precompute(w->pre_curve, &w->drbg, &w->pre);
+	}
+	/* after the nonce, which may have taken the bytes ahead */
+	if (kc_drbg_fill_wanted(&w->drbg))
+		(void)kc_drbg_fill(&w->drbg);
 	return 1;
 }
 

@@ -72,6 +72,8 @@ KC_API int kc_drbg_reseed(kc_drbg *d, const uint8_t *entropy, size_t elen,
 		return PV_ERR_ARGS;
 	if (d->seeded != 1 || elen < KC_DRBG_MIN_ENTROPY)
 		return PV_ERR_RANDOM;
+	kc_wipe(d->ahead, sizeof d->ahead);
+	d->nahead = 0;
 	kc_drbg_update(d, entropy, elen, add, alen, (const uint8_t *)0, 0);
 	d->reseed_counter = 1;
 	return PV_OK;
@@ -117,12 +119,35 @@ KC_API int kc_drbg_generate(kc_drbg *d, uint8_t *out, size_t outlen,
 		    chunks - 1 > KC_DRBG_RESEED_INTERVAL - d->reseed_counter)
 			return PV_ERR_RANDOM;
 	}
+	if (alen == 0 && outlen > 0 && outlen <= d->nahead) {
+		d->nahead -= (uint32_t)outlen;
+		kc_memcpy(out, d->ahead + d->nahead, outlen);
+		kc_wipe(d->ahead + d->nahead, outlen);
+		return PV_OK;
+	}
 	do {
 		size_t take = outlen - done < KC_DRBG_MAX_REQUEST ? outlen - done : KC_DRBG_MAX_REQUEST;
 		kc_drbg_gen_one(d, out + done, take, add, alen);
 		done += take;
 	} while (done < outlen);
 	return PV_OK;
+}
+
+KC_API int kc_drbg_fill_wanted(const kc_drbg *d)
+{
+	return d->seeded == 1 && d->nahead < KC_DRBG_AHEAD / 2u;
+}
+
+KC_API int kc_drbg_fill(kc_drbg *d)
+{
+	int rc;
+
+	kc_wipe(d->ahead, sizeof d->ahead);
+	d->nahead = 0;        /* so that the generate below draws fresh bytes */
+	rc = kc_drbg_generate(d, d->ahead, sizeof d->ahead, (const uint8_t *)0, 0);
+	if (rc == PV_OK)
+		d->nahead = KC_DRBG_AHEAD;
+	return rc;
 }
 
 KC_API void kc_drbg_clear(kc_drbg *d)

@@ -20,11 +20,15 @@
  * additional input, as OpenSSL's RAND layer does). */
 #define KC_DRBG_MAX_REQUEST 65536u
 #define KC_DRBG_MIN_ENTROPY 32u      /* bytes: security strength 256 */
+/* Output drawn ahead (kc_drbg_fill): one HMAC block. */
+#define KC_DRBG_AHEAD 32u
 
 typedef struct kc_drbg {
 	uint8_t K[32], V[32];
 	uint64_t reseed_counter;
 	uint32_t seeded;     /* 1 once instantiated */
+	uint32_t nahead;     /* bytes of ahead[] not handed out yet: ahead[0, nahead) */
+	uint8_t ahead[KC_DRBG_AHEAD];
 } kc_drbg;
 
 /* Instantiate.  PV_ERR_RANDOM if elen < KC_DRBG_MIN_ENTROPY; PV_ERR_ARGS
@@ -32,14 +36,27 @@ typedef struct kc_drbg {
 KC_API int kc_drbg_init(kc_drbg *d, const uint8_t *entropy, size_t elen,
                         const uint8_t *nonce, size_t nlen,
                         const uint8_t *pers, size_t plen);
-/* Reseed.  PV_ERR_RANDOM if unseeded or elen < KC_DRBG_MIN_ENTROPY. */
+/* Reseed (discards the output drawn ahead).  PV_ERR_RANDOM if unseeded or
+ * elen < KC_DRBG_MIN_ENTROPY. */
 KC_API int kc_drbg_reseed(kc_drbg *d, const uint8_t *entropy, size_t elen,
                           const uint8_t *add, size_t alen);
 /* Generate outlen bytes (any length).  PV_ERR_RANDOM if unseeded or a
  * reseed is due (reseed_counter > KC_DRBG_RESEED_INTERVAL); nothing is
- * written then. */
+ * written then.  A request without additional input of at most nahead
+ * bytes is served from the output drawn ahead (its last outlen bytes,
+ * wiped there), without touching K and V. */
 KC_API int kc_drbg_generate(kc_drbg *d, uint8_t *out, size_t outlen,
                             const uint8_t *add, size_t alen);
+/* Output ahead: when fewer than KC_DRBG_AHEAD / 2 bytes are left
+ * (kc_drbg_fill_wanted), kc_drbg_fill draws a fresh KC_DRBG_AHEAD bytes by
+ * one generate (what is left is wiped first), so that the next small
+ * request - RSA's 16 blinding bytes, a 12-byte nonce - costs a copy.  A
+ * worker calls it while it has nothing else to do (ve_idle).  The bytes
+ * are DRBG output like any other, handed out once; a reseed discards them,
+ * so nothing drawn before a reseed is returned after it.  kc_drbg_fill:
+ * PV_OK, or what kc_drbg_generate returned (nothing ahead then). */
+KC_API int kc_drbg_fill_wanted(const kc_drbg *d);
+KC_API int kc_drbg_fill(kc_drbg *d);
 /* Uninstantiate: wipes the state. */
 KC_API void kc_drbg_clear(kc_drbg *d);
 

@@ -237,6 +237,78 @@ static void test_chunking(void)
 	free(b);
 }
 
+/* Output drawn ahead (kc_drbg_fill): a fill is one 32-byte generate; small
+ * requests without additional input take its last bytes (wiped there) and
+ * leave K, V and the counter alone; a larger request, or one with
+ * additional input, goes to the generator and keeps them; a reseed
+ * discards them. */
+static void test_ahead(void)
+{
+	static const uint8_t zero[KC_DRBG_AHEAD];
+	uint8_t e[48], add[20], a[64], b[64];
+	kc_drbg d1, d2;
+
+	memset(e, 0x3c, sizeof e);
+	memset(add, 0x5a, sizeof add);
+	seed(&d1, 11);
+	seed(&d2, 11);
+	CU_ASSERT(kc_drbg_fill_wanted(&d1));
+	CU_ASSERT_EQUAL(kc_drbg_fill(&d1), PV_OK);
+	CU_ASSERT_EQUAL(d1.nahead, KC_DRBG_AHEAD);
+	CU_ASSERT(!kc_drbg_fill_wanted(&d1));
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d2, b, 32, NULL, 0), PV_OK);
+	CU_ASSERT(memcmp(d1.ahead, b, 32) == 0);
+	CU_ASSERT(memcmp(d1.V, d2.V, 32) == 0 && d1.reseed_counter == d2.reseed_counter);
+	/* 16 bytes: the last 16 of the fill, nothing else moves */
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d1, a, 16, NULL, 0), PV_OK);
+	CU_ASSERT(memcmp(a, b + 16, 16) == 0);
+	CU_ASSERT_EQUAL(d1.nahead, 16);
+	CU_ASSERT(memcmp(d1.ahead + 16, zero, 16) == 0);
+	CU_ASSERT(memcmp(d1.V, d2.V, 32) == 0 && d1.reseed_counter == d2.reseed_counter);
+	CU_ASSERT(!kc_drbg_fill_wanted(&d1));
+	/* more than is left: the generator, the 16 stay */
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d1, a, 17, NULL, 0), PV_OK);
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d2, b + 32, 17, NULL, 0), PV_OK);
+	CU_ASSERT(memcmp(a, b + 32, 17) == 0);
+	CU_ASSERT_EQUAL(d1.nahead, 16);
+	/* additional input: the generator too */
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d1, a, 8, add, sizeof add), PV_OK);
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d2, b + 32, 8, add, sizeof add), PV_OK);
+	CU_ASSERT(memcmp(a, b + 32, 8) == 0);
+	CU_ASSERT_EQUAL(d1.nahead, 16);
+	/* the rest, then the generator again in step with d2 */
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d1, a, 12, NULL, 0), PV_OK);
+	CU_ASSERT(memcmp(a, b + 4, 12) == 0);
+	CU_ASSERT_EQUAL(d1.nahead, 4);
+	CU_ASSERT(kc_drbg_fill_wanted(&d1));
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d1, a, 4, NULL, 0), PV_OK);
+	CU_ASSERT(memcmp(a, b, 4) == 0);
+	CU_ASSERT_EQUAL(d1.nahead, 0);
+	CU_ASSERT(memcmp(d1.ahead, zero, sizeof zero) == 0);
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d1, a, 16, NULL, 0), PV_OK);
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d2, b, 16, NULL, 0), PV_OK);
+	CU_ASSERT(memcmp(a, b, 16) == 0);
+	/* a fill over a partly used one starts afresh; a reseed discards it */
+	CU_ASSERT_EQUAL(kc_drbg_fill(&d1), PV_OK);
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d1, a, 10, NULL, 0), PV_OK);
+	CU_ASSERT_EQUAL(kc_drbg_fill(&d1), PV_OK);
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d2, b, 32, NULL, 0), PV_OK);
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d2, b, 32, NULL, 0), PV_OK);
+	CU_ASSERT(memcmp(d1.ahead, b, 32) == 0 && d1.nahead == KC_DRBG_AHEAD);
+	CU_ASSERT_EQUAL(kc_drbg_reseed(&d1, e, 32, NULL, 0), PV_OK);
+	CU_ASSERT_EQUAL(kc_drbg_reseed(&d2, e, 32, NULL, 0), PV_OK);
+	CU_ASSERT_EQUAL(d1.nahead, 0);
+	CU_ASSERT(memcmp(d1.ahead, zero, sizeof zero) == 0);
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d1, a, 16, NULL, 0), PV_OK);
+	CU_ASSERT_EQUAL(kc_drbg_generate(&d2, b, 16, NULL, 0), PV_OK);
+	CU_ASSERT(memcmp(a, b, 16) == 0);
+	/* unseeded: nothing to fill */
+	memset(&d1, 0, sizeof d1);
+	CU_ASSERT(!kc_drbg_fill_wanted(&d1));
+	CU_ASSERT_EQUAL(kc_drbg_fill(&d1), PV_ERR_RANDOM);
+	CU_ASSERT_EQUAL(d1.nahead, 0);
+}
+
 static void test_errors(void)
 {
 	kc_drbg d, zero;
@@ -291,6 +363,7 @@ int main(void)
 	s = CU_add_suite("core_hash_drbg", NULL, NULL);
 	CU_add_test(s, "CAVP HMAC_DRBG SHA-256", test_cavp);
 	CU_add_test(s, "requests over 64 KiB", test_chunking);
+	CU_add_test(s, "output drawn ahead (kc_drbg_fill)", test_ahead);
 	CU_add_test(s, "errors and reseed counter", test_errors);
 	return ts_run();
 }

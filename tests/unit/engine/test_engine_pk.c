@@ -1,9 +1,10 @@
 /*
  * test_engine_pk.c - public-key requests through gpu/vault.h against
  * OpenSSL: RSA (import, keygen, PKCS#1 v1.5 / PSS / X.509 / OAEP both
- * ways, multi-part hashing), ECDSA P-256/P-384 (also with the nonce a
- * worker computes while idle), ECDH, Ed25519, SM2
- * (signature with default and caller ID, encryption both ways), bad input.
+ * ways, multi-part hashing; the blinding bytes a worker draws while
+ * idle), ECDSA P-256/P-384 (also with the nonce a worker computes while
+ * idle), ECDH, Ed25519, SM2 (signature with default and caller ID,
+ * encryption both ways), bad input.
  */
 #include <string.h>
 #include <openssl/rsa.h>
@@ -589,6 +590,60 @@ static void t_idle_nonce(void)
 	free(w);
 }
 
+/* ve_idle draws the DRBG's output ahead (kc_drbg_fill): an RSA signature's
+ * 16 blinding bytes then come from it - K, V and the counter do not move,
+ * the bytes are wiped - and the signature is OpenSSL's (PKCS#1 v1.5 is
+ * deterministic); the third signature draws from the generator; a reseed
+ * discards what is ahead. */
+static void t_idle_blinding(void)
+{
+	static const uint8_t zero[KC_DRBG_AHEAD];
+	ve_vault *a = malloc(sizeof *a);
+	ve_worker *w = malloc(sizeof *w);
+	uint8_t ent[48], msg[64], sig[256], want[256], V[32];
+	uint64_t ctr;
+	int i;
+
+	CU_ASSERT_FATAL(a != NULL && w != NULL && rsa_o != NULL);
+	ts_rand(ent, sizeof ent);
+	ts_rand(msg, sizeof msg);
+	CU_ASSERT_EQUAL_FATAL(po_sign(rsa_o, EVP_sha256(), RSA_PKCS1_PADDING, 0, NULL, msg, sizeof msg,
+	                              want, sizeof want), 256);
+	CU_ASSERT_EQUAL_FATAL(ve_boot(a, te_master, 32, ent, sizeof ent), PV_OK);
+	CU_ASSERT_EQUAL_FATAL(ve_worker_init(w, 5, ent, sizeof ent), PV_OK);
+	CU_ASSERT(ve_idle_wanted(a, w));
+	CU_ASSERT_EQUAL(ve_idle(a, w), 1);
+	CU_ASSERT_EQUAL(w->drbg.nahead, KC_DRBG_AHEAD);
+	CU_ASSERT(!ve_idle_wanted(a, w));
+	for (i = 0; i < 3; i++) {
+		ctr = w->drbg.reseed_counter;
+		memcpy(V, w->drbg.V, 32);
+		memset(sig, 0, sizeof sig);
+		CU_ASSERT_EQUAL(esign(a, w, &rsa_v, PV_MECH_RSA_PKCS, PV_MECH_SHA256, msg, sizeof msg, sig, 128),
+		                PV_OK);
+		CU_ASSERT(memcmp(sig, want, 256) == 0);
+		if (i < 2) {
+			CU_ASSERT_EQUAL(w->drbg.nahead, KC_DRBG_AHEAD - 16u * (uint32_t)(i + 1));
+			CU_ASSERT(memcmp(w->drbg.ahead + w->drbg.nahead, zero, 16) == 0);
+			CU_ASSERT_EQUAL(w->drbg.reseed_counter, ctr);
+			CU_ASSERT(memcmp(w->drbg.V, V, 32) == 0);
+		} else {
+			CU_ASSERT_EQUAL(w->drbg.reseed_counter, ctr + 1);
+		}
+		CU_ASSERT_EQUAL(ve_idle_wanted(a, w), i > 0);
+	}
+	CU_ASSERT_EQUAL(ve_idle(a, w), 1);
+	CU_ASSERT_EQUAL(w->drbg.nahead, KC_DRBG_AHEAD);
+	CU_ASSERT_EQUAL(ve_worker_reseed(w, ent, sizeof ent), PV_OK);
+	CU_ASSERT_EQUAL(w->drbg.nahead, 0);
+	CU_ASSERT(memcmp(w->drbg.ahead, zero, sizeof zero) == 0);
+	CU_ASSERT(ve_idle_wanted(a, w));
+	ve_worker_clear(w);
+	ve_vault_clear(a);
+	free(a);
+	free(w);
+}
+
 /* master-key rotation of a private-key blob (ve_rewrap dispatches here) */
 /* An RSA payload (ve_pk.h) with every number right-aligned in a field of
  * width nb (n, d) or hb (the CRT numbers), from po_rsa_import_enc's
@@ -730,6 +785,7 @@ int main(void)
 	CU_add_test(s, "ecdsa/ecdh P-256", t_ecdsa_p256);
 	CU_add_test(s, "ecdsa/ecdh P-384", t_ecdsa_p384);
 	CU_add_test(s, "ecdsa and sm2 with a nonce computed while idle (ve_idle)", t_idle_nonce);
+	CU_add_test(s, "rsa blinding bytes drawn while idle (ve_idle)", t_idle_blinding);
 	CU_add_test(s, "ed25519", t_ed25519);
 	CU_add_test(s, "sm2", t_sm2);
 	CU_add_test(s, "bad input", t_bad);
