@@ -386,16 +386,6 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 	pvcw_st<K>(xp, r, nl);
 }
 
-/* The private exponentiation (one limb a lane) as a function of its own,
- * for its three callers (kc_bn_modexp2's warp 0, pvcw_helper's warp 1,
- * kc_bn_modexp): its registers are then allocated for it alone, not
- * under the pressure of the large functions it would be inlined into. */
-__device__ static __noinline__ void pvcw_modexp1(uint32_t *xp, const uint32_t *e, uint32_t ebits,
-	const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
-{
-	pvcw_modexp<1>(xp, e, ebits, r2p, mp, nl, m0i);
-}
-
 /* Named barriers of warps 0 and 1 (0 is __syncthreads): 1 = a job (or
  * the end) is posted, 2 = the job is done.  bar.sync is "aligned": every
  * lane of a warp must execute it together, so the warp is converged first
@@ -492,8 +482,8 @@ __device__ static __noinline__ void pvcw_helper(void)
 		else if (op >= 3u)
 			pvcw_job_sym(op);
 		else
-			pvcw_modexp1(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
-			             pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
+			pvcw_modexp<1>(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
+			               pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
 		pvcw_bar(2);
 	}
 }
@@ -808,7 +798,7 @@ __host__ __device__ static inline int pvcw_hook_modexp(uint32_t *x, const uint32
 	 * products */
 	if (nl > 32u || !pvcw_on(nl))
 		return 0;
-	pvcw_modexp1(x, e, (uint32_t)ebits, r2, m, (uint32_t)nl, m0i);
+	pvcw_modexp<1>(x, e, (uint32_t)ebits, r2, m, (uint32_t)nl, m0i);
 	return 1;
 #else
 	(void)x; (void)e; (void)ebits; (void)r2; (void)m; (void)nl; (void)m0i;
@@ -876,7 +866,7 @@ __host__ __device__ static inline int pvcw_hook_modexp2(uint32_t *x1, const uint
 	}
 	__syncwarp();
 	pvcw_bar(1);
-	pvcw_modexp1(x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
+	pvcw_modexp<1>(x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
 	pvcw_bar(2);
 	for (uint32_t i = 0; i < nl; i++)
 		x2[i] = j->x[i];
