@@ -27,7 +27,7 @@
  * on 1, 8 and 16 threads (the producer's copies of a request); and a
  * caller's 1 MiB buffers to the GPU by the copy engine, registered,
  * staged through a pinned buffer or pageable (hr_thread).
- * usage: gpu_bench [scale [latency|pk|pkhost|sig|pcie|stagecalls|mm|keygen|ecload|veload]]
+ * usage: gpu_bench [scale [latency|pk|pkhost|sig|pcie|stagecalls|mm|hashlat|keygen|ecload|veload]]
  *   scale 1 = default sizes; 0.1 for a quick run;
  *   latency  the lone-request round trip alone;
  *   pk       the public-key kernel-only rates alone;
@@ -62,7 +62,11 @@
  *            modulus (an RSA-2048 CRT half with its 64 blinding bits), one
  *            warp alone on the GPU, then on one and on both warps of a
  *            block, with and without the vault's launch bounds; results
- *            checked against the host.
+ *            checked against the host;
+ *   hashlat  cycles of one SHA-256 compression, one HMAC-SHA-256, a
+ *            16-byte HMAC_DRBG draw and an RFC 6979 P-256 nonce on one
+ *            thread alone, then on every thread of 8 blocks of 64 a
+ *            multiprocessor (medians), outputs checked against the host.
  * Exit status: 0, 1 if a signature was wrong, 77 without a CUDA device.
  */
 #include <cstdio>
@@ -1315,6 +1319,121 @@ __global__ void __launch_bounds__(64, 8) k_ve2w(const uint8_t *boot, const ve_de
 		kc_wipe(sv, sizeof *sv);
 }
 
+/* "hashlat": what the serial hashing of a signature costs one GPU thread
+ * - a SHA-256 compression, an HMAC-SHA-256 of 32 bytes, a 16-byte
+ * HMAC_DRBG draw (RSA's blinding bytes), an RFC 6979 nonce's state and
+ * first candidate (P-256, hedged with 32 bytes) - alone (one thread on
+ * the device) and with every thread of 8 blocks of 64 a multiprocessor
+ * doing the same (the vault's shape under load, where each thread has its
+ * own locals in local memory); cycles by clock64 around the call, each
+ * output checked against the host's. */
+#define HL_OPS 4
+static const char *const hl_name[HL_OPS] = { "sha256-compress", "hmac-sha256-32B", "drbg-16B",
+                                             "rfc6979-p256" };
+
+__host__ __device__ static inline long long hl_clock(void)
+{
+#ifdef __CUDA_ARCH__
+	return clock64();
+#else
+	return 0;
+#endif
+}
+
+/* op on thread tid's inputs: out (32 bytes), the cycles of the call */
+__host__ __device__ static long long hl_run(int op, uint32_t tid, uint8_t *out)
+{
+	uint8_t key[32], msg[64];
+	long long t0 = 0, t1 = 0;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		msg[i] = (uint8_t)(tid * 7u + (uint32_t)i);
+	for (i = 0; i < 32; i++)
+		key[i] = (uint8_t)(tid + 3u * (uint32_t)i);
+	if (op == 0) {
+		uint32_t h[8];
+		for (i = 0; i < 8; i++)
+			h[i] = tid + (uint32_t)i;
+		t0 = hl_clock();
+		kc_sha256_compress(h, msg);
+		t1 = hl_clock();
+		for (i = 0; i < 8; i++)
+			kc_store_be32(out + 4 * i, h[i]);
+	} else if (op == 1) {
+		t0 = hl_clock();
+		(void)kc_hmac(KC_HASH_SHA256, key, 32, msg, 32, out);
+		t1 = hl_clock();
+	} else if (op == 2) {
+		kc_drbg d;
+		(void)kc_drbg_init(&d, key, 32, msg, 16, NULL, 0);
+		t0 = hl_clock();
+		(void)kc_drbg_generate(&d, out, 16, NULL, 0);
+		t1 = hl_clock();
+		(void)kc_drbg_generate(&d, out + 16, 16, NULL, 0);
+		kc_drbg_clear(&d);
+	} else {
+		kc_ec_nonce st;
+		t0 = hl_clock();
+		(void)kc_ec_nonce_init(&st, KC_HASH_SHA256, key, msg, 32, msg + 32, 32);
+		kc_ec_nonce_next(&st, out);
+		t1 = hl_clock();
+		kc_wipe(&st, sizeof st);
+	}
+	return t1 - t0;
+}
+
+__global__ void k_hashlat(int op, uint32_t n, uint8_t *out, long long *cyc)
+{
+	const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
+	uint8_t o[32];
+
+	if (tid >= n)
+		return;
+	const long long c = hl_run(op, tid, o);
+	for (int i = 0; i < 32; i++)
+		out[32u * tid + (uint32_t)i] = o[i];
+	cyc[tid] = c;
+}
+
+static int hashlat_bench(void)
+{
+	int sms = 0, clk = 0, bad = 0;
+	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+	CK(cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0));
+	const uint32_t blocks = 8u * (uint32_t)sms, n = blocks * 64u;
+	uint8_t *dout, *hout = (uint8_t *)malloc(32u * n), want[32];
+	long long *dcyc, *hcyc = (long long *)malloc(sizeof(long long) * n);
+	CK(cudaMalloc(&dout, 32u * n));
+	CK(cudaMalloc(&dcyc, sizeof(long long) * n));
+	for (int op = 0; op < HL_OPS; op++) {
+		long long alone;
+		for (int rep = 0; rep < 2; rep++)    /* the first launch loads the code */
+			k_hashlat<<<1, 1>>>(op, 1u, dout, dcyc);
+		CK(cudaDeviceSynchronize());
+		CK(cudaMemcpy(&alone, dcyc, sizeof alone, cudaMemcpyDeviceToHost));
+		k_hashlat<<<blocks, 64>>>(op, n, dout, dcyc);
+		CK(cudaDeviceSynchronize());
+		CK(cudaMemcpy(hout, dout, 32u * n, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(hcyc, dcyc, sizeof(long long) * n, cudaMemcpyDeviceToHost));
+		int same = 1;
+		for (uint32_t t = 0; t < n; t += n / 16u) {
+			(void)hl_run(op, t, want);
+			same &= std::memcmp(hout + 32u * t, want, op == 2 ? 16 : 32) == 0;
+		}
+		bad |= !same;
+		std::sort(hcyc, hcyc + n);
+		const double khz = clk;
+		printf("BENCH hashlat %-16s alone %8lld cycles (%7.1f us); %u threads (8 blocks of 64 a multiprocessor): "
+		       "median %9lld cycles (%8.1f us), p90 %9lld; outputs %s the host's\n", hl_name[op], alone,
+		       alone / (khz / 1000.0), n, hcyc[n / 2], hcyc[n / 2] / (khz / 1000.0), hcyc[(n * 9u) / 10u],
+		       same ? "equal to" : "DIFFERENT from");
+	}
+	cudaFree(dout); cudaFree(dcyc);
+	free(hout); free(hcyc);
+	return bad;
+}
+
 /* "mm": the warp product and exponentiation of a lone RSA half, timed by
  * clock64 on warp 0 of a single block (warp 1 idle, as in a lone request's
  * serial stretches), MM_N products in a dependent chain d = d b / R. */
@@ -2213,6 +2332,11 @@ int main(int argc, char **argv)
 		return ve_load(argc > 3 ? argv[3] : "1,132,264,528,1056",
 		               argc > 4 ? (uint32_t)atoi(argv[4]) : 0u,
 		               argc > 5 ? (uint32_t)strtoul(argv[5], NULL, 0) : 0u) ? 1 : 0;
+	}
+	/* "hashlat": the serial hashing of a signature on one thread */
+	if (argc > 2 && strcmp(argv[2], "hashlat") == 0) {
+		printf("gpu_bench: %s, SHA-256 / HMAC / HMAC_DRBG / RFC 6979 on one thread\n", why);
+		return hashlat_bench();
 	}
 	/* "mm": the warp Montgomery product and a CRT half's exponentiation */
 	if (argc > 2 && strcmp(argv[2], "mm") == 0) {
