@@ -125,6 +125,10 @@ KC_API int kc_drbg_generate(kc_drbg *d, uint8_t *out, size_t outlen,
 		kc_wipe(d->ahead + d->nahead, outlen);
 		return PV_OK;
 	}
+	if (alen > 0) {         /* input stirred in: nothing drawn before it */
+		kc_wipe(d->ahead, sizeof d->ahead);
+		d->nahead = 0;
+	}
 	do {
 		size_t take = outlen - done < KC_DRBG_MAX_REQUEST ? outlen - done : KC_DRBG_MAX_REQUEST;
 		kc_drbg_gen_one(d, out + done, take, add, alen);

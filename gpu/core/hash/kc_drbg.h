@@ -44,7 +44,8 @@ KC_API int kc_drbg_reseed(kc_drbg *d, const uint8_t *entropy, size_t elen,
  * reseed is due (reseed_counter > KC_DRBG_RESEED_INTERVAL); nothing is
  * written then.  A request without additional input of at most nahead
  * bytes is served from the output drawn ahead (its last outlen bytes,
- * wiped there), without touching K and V. */
+ * wiped there), without touching K and V; one with additional input
+ * discards the output drawn ahead. */
 KC_API int kc_drbg_generate(kc_drbg *d, uint8_t *out, size_t outlen,
                             const uint8_t *add, size_t alen);
 /* Output ahead: when fewer than KC_DRBG_AHEAD / 2 bytes are left
@@ -52,8 +53,9 @@ KC_API int kc_drbg_generate(kc_drbg *d, uint8_t *out, size_t outlen,
  * one generate (what is left is wiped first), so that the next small
  * request - RSA's 16 blinding bytes, a 12-byte nonce - costs a copy.  A
  * worker calls it while it has nothing else to do (ve_idle).  The bytes
- * are DRBG output like any other, handed out once; a reseed discards them,
- * so nothing drawn before a reseed is returned after it.  kc_drbg_fill:
+ * are DRBG output like any other, handed out once; a reseed or a request
+ * with additional input discards them, so nothing drawn before input is
+ * stirred in is returned after it.  kc_drbg_fill:
  * PV_OK, or what kc_drbg_generate returned (nothing ahead then). */
 KC_API int kc_drbg_fill_wanted(const kc_drbg *d);
 KC_API int kc_drbg_fill(kc_drbg *d);
