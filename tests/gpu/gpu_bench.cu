@@ -109,6 +109,7 @@
 #include "gpu/engine/ve_proto.h"
 #include "gpu/engine/ve_engine.h"
 #include "gpu/host/pv_bulk.h"
+#include "tests/unit/core_pk/rsa_fault.h"
 
 #define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
 	fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
@@ -409,8 +410,8 @@ static void fetch_sigs(const int *drc, const uint8_t *dout, uint32_t n, std::vec
 }
 
 /* The RSA fault check on the GPU, in kind's shape: signatures with one CRT
- * field of the key corrupted (dp, dq, qinv, p, q, n: a bit of the
- * second-lowest byte, as test_rsa_ossl.c does on the host) must come back
+ * field of the key corrupted (dp, dq, qinv, p, q, n: rsa_fault.h, as
+ * test_rsa_ossl.c does on the host) must come back
  * PV_ERR_GENERAL with their output zeroed.  In PK_RSA_2WARP dq's and q's
  * faults are found by warp 1's half of the check (kc_rsa_core_check), a
  * wrong p or q only by p q == n.  dout / drc hold at least PK_NFAULT
@@ -418,15 +419,13 @@ static void fetch_sigs(const int *drc, const uint8_t *dout, uint32_t n, std::vec
 #define PK_NFAULT 4u
 static int pk_fault_check(int kind, const pk_keys *K, uint8_t *dout, int *drc)
 {
-	static const char *const what[6] = { "dp", "dq", "qinv", "p", "q", "n" };
 	pk_keys *dbad, B;
 	int bad = 0;
 
 	CK(cudaMalloc(&dbad, sizeof *dbad));
-	for (int f = 0; f < 6; f++) {
+	for (int f = 0; f < RSA_NFAULT; f++) {
 		B = *K;
-		uint8_t *fld[6] = { B.rsa.dp, B.rsa.dq, B.rsa.qinv, B.rsa.p, B.rsa.q, B.rsa.n };
-		fld[f][(f == 5 ? sizeof B.rsa.n : sizeof B.rsa.p) - 2] ^= 0x02;
+		rsa_fault(&B.rsa, f);
 		CK(cudaMemcpy(dbad, &B, sizeof B, cudaMemcpyHostToDevice));
 		/* not -1 (0xff...): that is PV_ERR_GENERAL itself */
 		CK(cudaMemset(drc, 0x7f, PK_NFAULT * sizeof(int)));
@@ -443,7 +442,7 @@ static int pk_fault_check(int kind, const pk_keys *K, uint8_t *dout, int *drc)
 				nz += out[(size_t)i * PK_SIGMAX + b] != 0;
 			if (rc[i] != PV_ERR_GENERAL || nz != 0) {
 				printf("FAIL %s gpu #%u with a corrupted %s: rc %d (want %d), %zu non-zero bytes out\n",
-				       pk_name[kind], i, what[f], rc[i], PV_ERR_GENERAL, nz);
+				       pk_name[kind], i, rsa_fault_name(f), rc[i], PV_ERR_GENERAL, nz);
 				bad++;
 			}
 		}
@@ -451,7 +450,7 @@ static int pk_fault_check(int kind, const pk_keys *K, uint8_t *dout, int *drc)
 	memset(&B, 0, sizeof B);
 	CK(cudaFree(dbad));
 	printf("BENCH %-12s fault check: %u/%u signatures with a corrupted dp, dq, qinv, p, q or n refused, "
-	       "output zeroed\n", pk_name[kind], 6u * PK_NFAULT - (uint32_t)bad, 6u * PK_NFAULT);
+	       "output zeroed\n", pk_name[kind], RSA_NFAULT * PK_NFAULT - (uint32_t)bad, RSA_NFAULT * PK_NFAULT);
 	return bad;
 }
 
@@ -1419,7 +1418,7 @@ static int hashlat_bench(void)
 		int same = 1;
 		for (uint32_t t = 0; t < n; t += n / 16u) {
 			(void)hl_run(op, t, want);
-			same &= std::memcmp(hout + 32u * t, want, op == 2 ? 16 : 32) == 0;
+			same &= std::memcmp(hout + 32u * t, want, 32) == 0;
 		}
 		bad |= !same;
 		std::sort(hcyc, hcyc + n);

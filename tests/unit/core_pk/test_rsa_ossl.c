@@ -19,6 +19,7 @@
 
 #include "gpu/core/pv_err.h"
 #include "pk_test.h"
+#include "rsa_fault.h"
 #include "tsupport.h"
 
 static kc_drbg rng;
@@ -277,17 +278,12 @@ static void check_key(const kc_rsa_priv *sk, EVP_PKEY *pkey, const char *who)
 		kc_rsa_priv_clear(&ned);
 		n_ops += 2;
 	}
-	/* fault check: a corrupted dp, dq, qinv, p, q or n gives PV_ERR_GENERAL
-	 * and no output (a wrong p or q computes consistently modulo itself:
-	 * only p q == n refuses it; dq and q are the half that the CUDA vault
-	 * checks on its second warp) */
-	for (f = 0; f < 6; f++) {
+	/* fault check: a corrupted dp, dq, qinv, p, q or n (rsa_fault.h) gives
+	 * PV_ERR_GENERAL and no output (dq and q are the half that the CUDA
+	 * vault checks on its second warp) */
+	for (f = 0; f < RSA_NFAULT; f++) {
 		kc_rsa_priv bad = *sk;
-		uint8_t *fld[6] = { bad.dp, bad.dq, bad.qinv, bad.p, bad.q, bad.n };
-		/* the fields are big-endian, right-aligned: flip a bit of the
-		 * second-lowest byte (the lowest bit of p, q, n is their oddness,
-		 * which is refused separately) */
-		fld[f][(f == 5 ? sizeof bad.n : sizeof bad.p) - 2] ^= 0x02;
+		rsa_fault(&bad, f);
 		ts_rand(buf, k);
 		buf[0] = 0;
 		memset(out, 0xee, k);
