@@ -97,6 +97,20 @@ KC_API void kc_memset(void *dst, uint8_t v, size_t n)
 	kc_fill((uint8_t *)dst, (uint64_t)v * 0x0101010101010101ull, n);
 }
 
+KC_API uint32_t kc_or_bytes(const void *p, size_t n)
+{
+	const uint8_t *s = (const uint8_t *)p;
+	uint64_t acc = 0;
+	size_t i = 0;
+	for (; i < n && KC_MIS8(s + i); i++)
+		acc |= s[i];
+	for (; i + 8u <= n; i += 8u)
+		acc |= *(const kc_w64 *)(s + i);
+	for (; i < n; i++)
+		acc |= s[i];
+	return (uint32_t)(acc | (acc >> 32));
+}
+
 KC_API uint32_t kc_ct_eq(const void *a, const void *b, size_t n)
 {
 	const uint8_t *x = (const uint8_t *)a;

@@ -28,6 +28,10 @@ KC_API void kc_memcpy(void *dst, const void *src, size_t n);
 KC_API void kc_memmove(void *dst, const void *src, size_t n);
 KC_API void kc_memset(void *dst, uint8_t v, size_t n);
 
+/* The OR of the n bytes at p folded into 32 bits: 0 exactly when they are
+ * all zero.  Constant time (8-byte words where p allows). */
+KC_API uint32_t kc_or_bytes(const void *p, size_t n);
+
 /* Constant-time comparison: returns 1 if equal, 0 otherwise. */
 KC_API uint32_t kc_ct_eq(const void *a, const void *b, size_t n);
 

@@ -68,25 +68,14 @@ KC_API int ve_blob_decrypt(const ve_vault *v, const uint8_t *blob, uint32_t len,
 {
 	const uint8_t *ct = blob + VE_BLOB_HDR + VE_BLOB_NONCE;
 	uint8_t aad[VE_BLOB_HDR + PV_OBJ_ID_LEN];
-	kc_gcm g;
 	int rc;
 
-	/* a key of up to 464 bytes (AES and SM4 keys, EC and Ed25519 private
-	 * keys): the whole GHASH in one pass over the KEK's powers of H */
+	/* the GHASH in passes over the KEK's powers of H (kc_gcm_open_pw) */
 	kc_memcpy(aad, blob, VE_BLOB_HDR);
 	kc_memcpy(aad + VE_BLOB_HDR, id, PV_OBJ_ID_LEN);
 	rc = kc_gcm_open_pw(&v->kek, v->kek_pow, blob + VE_BLOB_HDR, aad, sizeof aad, ct, len,
 	                    ct + len, pt);
-	if (rc != PV_ERR_DATA_LEN)
-		return rc == PV_OK ? PV_OK : PV_ERR_WRAPPED;
-	rc = PV_ERR_WRAPPED;
-	if (kc_gcm_init_h(&g, &v->kek, v->kek_pow[0], blob + VE_BLOB_HDR, VE_BLOB_NONCE) == PV_OK &&
-	    kc_gcm_aad(&g, blob, VE_BLOB_HDR) == PV_OK &&
-	    kc_gcm_aad(&g, id, PV_OBJ_ID_LEN) == PV_OK &&
-	    kc_gcm_open(&g, ct, len, ct + len, VE_BLOB_TAG, pt) == PV_OK)
-		rc = PV_OK;
-	kc_gcm_clear(&g);
-	return rc;
+	return rc == PV_OK ? PV_OK : PV_ERR_WRAPPED;
 }
 
 KC_API int ve_blob_encrypt(const ve_vault *v, ve_worker *w, uint32_t type,

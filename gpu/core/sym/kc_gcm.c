@@ -206,45 +206,98 @@ KC_API int kc_gcm_open(kc_gcm *g, const uint8_t *in, size_t len, const uint8_t *
 	return rc;
 }
 
-/* One-shot open of a short message (na + nc + 1 <= KC_GHASH_POW_N blocks)
- * with the powers of H given: the GHASH in one pass (kc_ghash_pw), and
- * E(J0) with the keystream of C from one CTR pass over 0^16 || C || 0*
- * from J0 (J0, J0 + 1, ... are consecutive counter blocks: one cipher
- * pass on the warp, not two).  The plaintext leaves x only when the tag
- * is right. */
+/* Bytes [off, off + plen) of the GHASH stream are p: copy those within
+ * the stream's bytes [lo, hi) into x (x holds stream byte lo first). */
+KC_PRIV void kc_gcm_pw_seg(uint8_t *x, size_t lo, size_t hi, size_t off, const uint8_t *p,
+                           size_t plen)
+{
+	const size_t a = off > lo ? off : lo, b = off + plen < hi ? off + plen : hi;
+
+	if (a < b)
+		kc_memcpy(x + (a - lo), p + (a - off), b - a);
+}
+
+/* x = blocks s .. s + m - 1 of the GHASH stream of n blocks,
+ * AAD || 0* || C || 0* || [len(A)]64 || [len(C)]64 (C from block na). */
+KC_PRIV void kc_gcm_pw_chunk(uint8_t *x, size_t s, size_t m, size_t n, const uint8_t *aad,
+                             size_t alen, size_t na, const uint8_t *ct, size_t len)
+{
+	const size_t lo = 16u * s, hi = 16u * (s + m);
+
+	kc_memset(x, 0, 16u * m);
+	kc_gcm_pw_seg(x, lo, hi, 0, aad, alen);
+	kc_gcm_pw_seg(x, lo, hi, 16u * na, ct, len);
+	if (s + m == n) {
+		kc_store_be64(x + 16u * (m - 1u), (uint64_t)alen * 8u);
+		kc_store_be64(x + 16u * (m - 1u) + 8u, (uint64_t)len * 8u);
+	}
+}
+
+/* One-shot open with the powers of H given.  The GHASH runs in passes of
+ * up to KC_GHASH_POW_N blocks (kc_ghash_pw; on the warp one product a
+ * lane and one reduction a pass - an RSA-2048 key blob's 76 blocks in
+ * three passes, where the streaming kc_ghash's lanes each computed ~27
+ * products); a pass of whole blocks of C reads them in place, the others
+ * are assembled in x.  Then E(J0) for the tag: for a short C (nc + 1 <=
+ * KC_GHASH_POW_N blocks) together with C's keystream, from one CTR pass
+ * over 0^16 || C in x from J0 (J0, J0 + 1, ... are consecutive counter
+ * blocks: one cipher pass on the warp, not two); for a longer C together
+ * with its last block's keystream from one two-block encryption, and
+ * after the tag check the CTR pass over the blocks before it straight
+ * into out.  The plaintext reaches out only when the tag is right. */
 KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16],
                           const uint8_t iv[12], const uint8_t *aad, size_t alen,
                           const uint8_t *ct, size_t len, const uint8_t tag[16], uint8_t *out)
 {
 	uint8_t x[16 * KC_GHASH_POW_N], y[16], ctr[16], ks[16];
 	const size_t na = (alen + 15u) / 16u, nc = (len + 15u) / 16u, n = na + nc + 1u;
-	size_t i;
+	const size_t used = 16u * (n < KC_GHASH_POW_N ? n : KC_GHASH_POW_N);
+	size_t s, m, i;
 	uint32_t ks_used = 0, ok;
 
-	if (n > KC_GHASH_POW_N)
-		return PV_ERR_DATA_LEN;
 	if (bc->alg != KC_BC_AES && bc->alg != KC_BC_SM4)
 		return PV_ERR_ARGS;
-	/* AAD || 0* || C || 0* || [len(A)]64 || [len(C)]64 */
-	kc_memset(x, 0, 16u * n);
-	kc_memcpy(x, aad, alen);
-	kc_memcpy(x + 16u * na, ct, len);
-	kc_store_be64(x + 16u * (n - 1u), (uint64_t)alen * 8u);
-	kc_store_be64(x + 16u * (n - 1u) + 8u, (uint64_t)len * 8u);
+	if ((uint64_t)len > KC_GCM_MAX_DATA)
+		return PV_ERR_DATA_LEN;
 	kc_memset(y, 0, 16);
-	kc_ghash_pw(y, pow, x, n);
-	/* x = E(J0) || P || keystream of the padding, in place */
-	kc_memset(x, 0, 16u * (nc + 1u));
-	kc_memcpy(x + 16, ct, len);
+	for (s = 0; s < n; s += m) {
+		m = n - s < KC_GHASH_POW_N ? n - s : KC_GHASH_POW_N;
+		if (s >= na && s + m <= na + len / 16u) {
+			kc_ghash_pw(y, pow, ct + 16u * (s - na), m);
+		} else {
+			kc_gcm_pw_chunk(x, s, m, n, aad, alen, na, ct, len);
+			kc_ghash_pw(y, pow, x, m);
+		}
+	}
 	kc_memcpy(ctr, iv, 12);
-	kc_store_be32(ctr + 12, 1u);
-	kc_ctr_xcrypt(bc, ctr, 32, ks, &ks_used, x, x, 16u * (nc + 1u));
+	kc_store_be32(ctr + 12, 1u);                       /* J0 */
+	if (nc + 1u <= KC_GHASH_POW_N) {
+		/* x = E(J0) || P || keystream of the padding, in place */
+		kc_memset(x, 0, 16u * (nc + 1u));
+		kc_memcpy(x + 16, ct, len);
+		kc_ctr_xcrypt(bc, ctr, 32, ks, &ks_used, x, x, 16u * (nc + 1u));
+	} else {
+		/* x = E(J0) || E(J0 + nc), the last block's keystream */
+		kc_memcpy(x, ctr, 16);
+		kc_memcpy(x + 16, ctr, 16);
+		kc_store_be32(x + 28, 1u + (uint32_t)nc);
+		kc_bc_encrypt_n(bc, x, x, 2);
+	}
 	for (i = 0; i < 16; i++)
 		y[i] ^= x[i];
 	ok = kc_ct_eq(y, tag, 16);
-	if (ok)               /* accept / reject is public */
-		kc_memcpy(out, x + 16, len);
-	kc_wipe(x, 16u * n);
+	if (ok) {             /* accept / reject is public */
+		if (nc + 1u <= KC_GHASH_POW_N) {
+			kc_memcpy(out, x + 16, len);
+		} else {
+			const size_t head = 16u * (nc - 1u);
+			kc_store_be32(ctr + 12, 2u);               /* J0 + 1 */
+			kc_ctr_xcrypt(bc, ctr, 32, ks, &ks_used, ct, out, head);
+			for (i = head; i < len; i++)
+				out[i] = ct[i] ^ x[16 + i - head];
+		}
+	}
+	kc_wipe(x, used);
 	kc_wipe(y, sizeof y);
 	kc_wipe(ks, sizeof ks);
 	return (int)kc_ctl_mux32(ok, (uint32_t)PV_OK, (uint32_t)PV_ERR_ENC_INVALID);

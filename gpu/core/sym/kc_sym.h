@@ -146,9 +146,9 @@ KC_API int  kc_gcm_open(kc_gcm *g, const uint8_t *in, size_t len, const uint8_t 
                         size_t taglen, uint8_t *out);
 /* One-shot open of a message under a key whose hash-key powers are known
  * (kc_ghash_powers), with a 12-byte IV and a 16-byte tag: the AAD, the
- * ciphertext and the lengths are hashed in one kc_ghash_pw pass, so their
- * blocks must fill at most KC_GHASH_POW_N (else PV_ERR_DATA_LEN, nothing
- * done).  Results as kc_gcm_open's; out may be ct. */
+ * ciphertext and the lengths are hashed in kc_ghash_pw passes of up to
+ * KC_GHASH_POW_N blocks.  Results as kc_gcm_open's (PV_ERR_DATA_LEN over
+ * 2^36 - 32 bytes of data, nothing done); out may be ct. */
 KC_API int  kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16],
                            const uint8_t iv[12], const uint8_t *aad, size_t alen,
                            const uint8_t *ct, size_t len, const uint8_t tag[16], uint8_t *out);

@@ -96,6 +96,34 @@ static void test_encode_decode_lengths(void)
 			}
 }
 
+/* One nonzero byte anywhere above nl limbs makes decode report "does not
+ * fit", at every alignment of the source's end (its word path). */
+static void test_decode_excess(void)
+{
+	uint8_t in[4 * 8 + 48 + 8];
+	uint32_t x[8];
+	size_t off, ex, k;
+	int bad = 0;
+	for (off = 0; off < 8; off++)
+		for (ex = 0; ex <= 48; ex++) {
+			const size_t len = 4 * 8 + ex;
+			memset(in, 0, sizeof in);
+			ts_rand(in + off + ex, 32);
+			bad += kc_bn_decode(x, 8, in + off, len) != 1u;
+			{
+				uint8_t back[32];
+				kc_bn_encode(back, 32, x, 8);
+				bad += memcmp(back, in + off + ex, 32) != 0;
+			}
+			for (k = 0; k < ex; k++) {
+				in[off + k] = (uint8_t)(0x80u >> (k & 7u));
+				bad += kc_bn_decode(x, 8, in + off, len) != 0u;
+				in[off + k] = 0;
+			}
+		}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 static void test_arith(void)
 {
 	size_t s;
@@ -290,6 +318,7 @@ int main(void)
 	s = CU_add_suite("core_pk_bn", NULL, NULL);
 	CU_add_test(s, "encode/decode", test_encode_decode);
 	CU_add_test(s, "encode/decode, every length and alignment", test_encode_decode_lengths);
+	CU_add_test(s, "decode: one byte above the limbs, every alignment", test_decode_excess);
 	CU_add_test(s, "add/sub/cmp/mul/small vs OpenSSL", test_arith);
 	CU_add_test(s, "generic reduction, division, gcd vs OpenSSL", test_reduce);
 	CU_add_test(s, "Montgomery, modexp, inverses vs OpenSSL", test_mont);

@@ -72,6 +72,27 @@ static void test_bytes(void)
 					CU_ASSERT(memcmp(dst, want, sizeof dst) == 0);
 				}
 	}
+	/* kc_or_bytes: 0 on zeros, else nonzero for one set bit at any
+	 * position, length and alignment (its 8-byte words, heads, tails) */
+	{
+		uint8_t z[80];
+		size_t o, len, k;
+		int bad = 0;
+		memset(z, 0, sizeof z);
+		for (o = 0; o < 16; o++)
+			for (len = 0; len + o <= 64; len++) {
+				bad += kc_or_bytes(z + o, len) != 0u;
+				for (k = 0; k < len; k++) {
+					z[o + k] = (uint8_t)(1u << ((o + k) & 7u));
+					bad += kc_or_bytes(z + o, len) == 0u;
+					z[o + k] = 0;
+				}
+				z[o + len] = 0xff;           /* a byte just past the end */
+				bad += kc_or_bytes(z + o, len) != 0u;
+				z[o + len] = 0;
+			}
+		CU_ASSERT_EQUAL(bad, 0);
+	}
 	/* overlapping moves both ways */
 	for (n = 0; n < 64; n++)
 		a[n] = (uint8_t)n;
