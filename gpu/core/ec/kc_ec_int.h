@@ -158,7 +158,7 @@ KC_API void kc_ec_hash_to_n(const kc_ec_params *c, uint32_t *e, const uint8_t *h
 typedef struct kc_ec_nonce {
 	uint8_t K[KC_EC_MAX_FLEN_INT], V[KC_EC_MAX_FLEN_INT];
 	uint32_t alg, hlen, first;
-	kc_hmac_ctx key;      /* HMAC keyed with K (re-keyed when K changes) */
+	kc_hmac_key key;      /* HMAC keyed with K (re-keyed when K changes) */
 } kc_ec_nonce;
 KC_API int kc_ec_nonce_init(kc_ec_nonce *st, uint32_t alg, const uint8_t *x, const uint8_t *h1,
                             uint32_t flen, const uint8_t *extra, size_t elen);

@@ -7,45 +7,48 @@
 /* HMAC_DRBG_Update (10.1.2.2) with provided_data = a || b || c (any of them
  * may be empty).  key: an HMAC already keyed with the current K, or NULL.
  * The HMAC is keyed once per value of K (each keying costs two
- * compressions): the V step's key serves the next round's K step. */
-KC_PRIV void kc_drbg_update_keyed(kc_drbg *d, const kc_hmac_ctx *key,
+ * compressions): the V step's key serves the next round's K step.  The
+ * keys keep chaining values only (kc_hmac_key): a MAC copies 32 bytes of
+ * one, not a whole HMAC context. */
+KC_PRIV void kc_drbg_update_keyed(kc_drbg *d, const kc_hmac_key *key,
                                   const uint8_t *a, size_t alen,
                                   const uint8_t *b, size_t blen,
                                   const uint8_t *c, size_t clen)
 {
-	kc_hmac_ctx k, h;
+	kc_hmac_key k;
+	kc_hmac_md h;
 	uint8_t sep = 0x00;
 	int round;
 
 	if (key != NULL)
 		k = *key;
 	else
-		kc_hmac_init(&k, KC_HASH_SHA256, d->K, 32);
+		kc_hmac_key_init(&k, KC_HASH_SHA256, d->K, 32);
 	for (round = 0; round < 2; round++) {
 		/* K = HMAC(K, V || sep || provided_data); V = HMAC(K, V) */
-		h = k;
-		kc_hmac_update(&h, d->V, 32);
-		kc_hmac_update(&h, &sep, 1);
-		kc_hmac_update(&h, a, alen);
-		kc_hmac_update(&h, b, blen);
-		kc_hmac_update(&h, c, clen);
-		kc_hmac_final(&h, d->K);
-		kc_hmac_init(&k, KC_HASH_SHA256, d->K, 32);
-		h = k;
-		kc_hmac_update(&h, d->V, 32);
-		kc_hmac_final(&h, d->V);
+		kc_hmac_md_start(&k, &h);
+		kc_hmac_md_add(&k, &h, d->V, 32);
+		kc_hmac_md_add(&k, &h, &sep, 1);
+		kc_hmac_md_add(&k, &h, a, alen);
+		kc_hmac_md_add(&k, &h, b, blen);
+		kc_hmac_md_add(&k, &h, c, clen);
+		kc_hmac_md_end(&k, &h, d->K);
+		kc_hmac_key_init(&k, KC_HASH_SHA256, d->K, 32);
+		kc_hmac_md_start(&k, &h);
+		kc_hmac_md_add(&k, &h, d->V, 32);
+		kc_hmac_md_end(&k, &h, d->V);
 		if (alen + blen + clen == 0)
 			break;
 		sep = 0x01;
 	}
-	kc_wipe(&k, sizeof k);
+	kc_hmac_key_clear(&k);
 }
 
 KC_PRIV void kc_drbg_update(kc_drbg *d, const uint8_t *a, size_t alen,
                             const uint8_t *b, size_t blen,
                             const uint8_t *c, size_t clen)
 {
-	kc_drbg_update_keyed(d, (const kc_hmac_ctx *)0, a, alen, b, blen, c, clen);
+	kc_drbg_update_keyed(d, (const kc_hmac_key *)0, a, alen, b, blen, c, clen);
 }
 
 KC_API int kc_drbg_init(kc_drbg *d, const uint8_t *entropy, size_t elen,
@@ -83,23 +86,24 @@ KC_API int kc_drbg_reseed(kc_drbg *d, const uint8_t *entropy, size_t elen,
 KC_PRIV void kc_drbg_gen_one(kc_drbg *d, uint8_t *out, size_t outlen,
                              const uint8_t *add, size_t alen)
 {
-	kc_hmac_ctx base, h;
+	kc_hmac_key base;
+	kc_hmac_md h;
 	size_t done = 0;
 
 	if (alen)
 		kc_drbg_update(d, add, alen, (const uint8_t *)0, 0, (const uint8_t *)0, 0);
 	/* K is fixed during the loop: key the HMAC once. */
-	kc_hmac_init(&base, KC_HASH_SHA256, d->K, 32);
+	kc_hmac_key_init(&base, KC_HASH_SHA256, d->K, 32);
 	while (done < outlen) {
 		size_t take = outlen - done < 32 ? outlen - done : 32;
-		h = base;
-		kc_hmac_update(&h, d->V, 32);
-		kc_hmac_final(&h, d->V);
+		kc_hmac_md_start(&base, &h);
+		kc_hmac_md_add(&base, &h, d->V, 32);
+		kc_hmac_md_end(&base, &h, d->V);
 		kc_memcpy(out + done, d->V, take);
 		done += take;
 	}
 	kc_drbg_update_keyed(d, &base, add, alen, (const uint8_t *)0, 0, (const uint8_t *)0, 0);
-	kc_wipe(&base, sizeof base);
+	kc_hmac_key_clear(&base);
 	d->reseed_counter++;
 }
 

@@ -32,4 +32,32 @@ KC_API int kc_hmac_verify(uint32_t alg, const uint8_t *key, size_t keylen,
                           const uint8_t *tag, size_t taglen);
 KC_API void kc_hmac_clear(kc_hmac_ctx *c);
 
+/* A key for the Merkle-Damgard hashes (SHA-1, SHA-2, SM3) that keeps only
+ * the chaining values after the ipad and the opad block.  Each MAC
+ * (kc_hmac_md_start, _add, _end) runs in a kc_hmac_md state from a copy of
+ * one chaining value, where a kc_hmac_ctx copy moves two kc_hash_ctx sized
+ * for SHA-3: for one key that MACs many short messages (HMAC_DRBG, RFC
+ * 6979 nonces), whose HMACs on a GPU thread spent half their time copying
+ * and wiping those in local memory (gpu_bench hashlat, run 182).  Plain;
+ * constant time as kc_hmac. */
+typedef struct kc_hmac_key {
+	uint32_t alg, md;           /* KC_HASH_*, its KC_MD_* compression */
+	uint32_t hlen, blen, cvlen; /* digest, block, chaining value bytes */
+	uint32_t pad_;
+	uint64_t cv[2][8];          /* ipad / opad chaining values */
+} kc_hmac_key;
+typedef struct kc_hmac_md {
+	union { uint32_t w[16]; uint64_t d[8]; } h;
+	uint64_t count;
+	uint8_t buf[KC_HASH_MAX_BLOCK];
+} kc_hmac_md;
+/* PV_OK; PV_ERR_MECHANISM for SHA-3, SHAKE or an unknown alg; PV_ERR_ARGS
+ * for a NULL key with keylen > 0. */
+KC_API int kc_hmac_key_init(kc_hmac_key *k, uint32_t alg, const uint8_t *key, size_t keylen);
+KC_API void kc_hmac_md_start(const kc_hmac_key *k, kc_hmac_md *s);
+KC_API void kc_hmac_md_add(const kc_hmac_key *k, kc_hmac_md *s, const void *data, size_t len);
+/* Writes k->hlen bytes and wipes what s used. */
+KC_API void kc_hmac_md_end(const kc_hmac_key *k, kc_hmac_md *s, uint8_t *out);
+KC_API void kc_hmac_key_clear(kc_hmac_key *k);
+
 #endif /* KC_HMAC_H */

@@ -197,6 +197,38 @@ static void test_hmac_oracle(void)
 				off += n;
 			}
 			kc_hmac_final(&c, got2);
+			/* and through a chaining-value key, used twice (the
+			 * Merkle-Damgard hashes; SHA-3 refused) */
+			{
+				kc_hmac_key k;
+				kc_hmac_md st;
+				uint8_t got3[KC_HASH_MAX_LEN], zero[KC_HASH_MAX_BLOCK] = { 0 };
+				int j, rk = kc_hmac_key_init(&k, al->id, key, klen);
+				if (!th_is_md(al->id)) {
+					CU_ASSERT_EQUAL(rk, PV_ERR_MECHANISM);
+					memcpy(got3, want, al->len);
+				} else {
+					CU_ASSERT_EQUAL(rk, PV_OK);
+					for (j = 0; j < 2; j++) {
+						memset(&st, 0x5a, sizeof st);
+						kc_hmac_md_start(&k, &st);
+						for (off = 0; off < mlen;) {
+							size_t n = ts_rand_u32((uint32_t)(mlen - off) + 1);
+							kc_hmac_md_add(&k, &st, msg + off, n);
+							off += n;
+						}
+						memset(got3, 0, sizeof got3);
+						kc_hmac_md_end(&k, &st, got3);
+						CU_ASSERT(memcmp(st.buf, zero, k.blen) == 0);   /* end wipes */
+						if (memcmp(want, got3, al->len) != 0)
+							break;
+					}
+					kc_hmac_key_clear(&k);
+				}
+				if (memcmp(want, got3, al->len) && bad++ < 5)
+					fprintf(stderr, "HMAC-%s key klen=%zu mlen=%zu mismatch\n",
+					        al->name, klen, mlen);
+			}
 			if (memcmp(want, got, al->len) || memcmp(want, got2, al->len)) {
 				if (bad++ < 5)
 					fprintf(stderr, "HMAC-%s klen=%zu mlen=%zu mismatch\n",
@@ -250,6 +282,13 @@ static void test_hmac_api(void)
 	CU_ASSERT_EQUAL(kc_hmac_verify(KC_HASH_SHA512, key, 32, "hello", 5, m1, 65), PV_ERR_SIG_LEN);
 	kc_hmac_clear(&base);
 	CU_ASSERT(memcmp(&base, zero, sizeof base) == 0);
+	{
+		kc_hmac_key k;
+		CU_ASSERT_EQUAL(kc_hmac_key_init(&k, KC_HASH_SHA3_256, key, 32), PV_ERR_MECHANISM);
+		CU_ASSERT_EQUAL(kc_hmac_key_init(&k, KC_HASH_SHAKE128, key, 32), PV_ERR_MECHANISM);
+		CU_ASSERT_EQUAL(kc_hmac_key_init(&k, 99, key, 32), PV_ERR_MECHANISM);
+		CU_ASSERT_EQUAL(kc_hmac_key_init(&k, KC_HASH_SM3, NULL, 1), PV_ERR_ARGS);
+	}
 }
 
 /* ---- HKDF against OpenSSL ---------------------------------------------- */

@@ -37,6 +37,13 @@ static const th_alg th_algs[] = {
 };
 #define TH_NALGS (sizeof th_algs / sizeof th_algs[0])
 
+/* A Merkle-Damgard hash (SHA-1, SHA-2, SM3): one kc_hmac_key takes. */
+static inline int th_is_md(uint32_t id)
+{
+	return id == KC_HASH_SHA1 || id == KC_HASH_SHA224 || id == KC_HASH_SHA256 ||
+	       id == KC_HASH_SHA384 || id == KC_HASH_SHA512 || id == KC_HASH_SM3;
+}
+
 /* Random-input rounds per algorithm; PV_TEST_ROUNDS overrides. */
 static inline int th_rounds(int dflt)
 {
