@@ -241,7 +241,8 @@
 #      the host's), the p11bench sweep of plan 19; then p11bench P-256
 #      and SM2 (AB_MECH) at 1 and 1,024 threads (AB_THREADS, AB_LIMIT s a
 #      row) on A, B (= $AB_B, a module swapped in as in 62), A, B; without
-#      AB_B, no A/B.  PV_EXTRA_UNITS: more suites (PV_UNIT_LIMIT s in all)
+#      AB_B, no A/B.  PV_EXTRA_UNITS: more suites (PV_UNIT_LIMIT s in all);
+#      PLAN_GPU_BENCH: gpu_bench's modes instead of all,sig,keygen
 #   71 where the longest stress times come from: the 64-thread stress for
 #      30 s over every op, then 30 s without RSA key generation
 #      (p11stress --exclude CKM_RSA_PKCS_KEY_PAIR_GEN), each op's mean and
@@ -906,7 +907,7 @@ case "${1:-}" in
   69) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=${PV_UNIT_LIMIT:-120} PV_UNIT_TIMEOUT_SCALE=1 \
         PV_UNIT_NAMES="engine_blob engine_open engine_pk engine_oracle p11_master p11pk ${PV_EXTRA_UNITS:-}" \
         PV_STRESS_SECS=60 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=150 \
-        PV_GPU_BENCH_ONLY=all,sig,keygen PV_GPU_BENCH_LIMIT=200 PV_BENCH_SECS=2 \
+        PV_GPU_BENCH_ONLY=${PLAN_GPU_BENCH:-all,sig,keygen} PV_GPU_BENCH_LIMIT=200 PV_BENCH_SECS=2 \
         PV_BENCH_THREADS=1,16,128,512,1024 PV_BENCH_GPU_SLOTS=2048 PV_P11BENCH_LIMIT=330
       timeout 500 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,stress,bench --scale 0.3 > /dev/null 2>&1)
      for f in summary p11bench logs; do
