@@ -61,7 +61,9 @@
  *            two (64 limbs), and a 1,088-bit exponentiation mod a 1,024-bit
  *            modulus (an RSA-2048 CRT half with its 64 blinding bits), one
  *            warp alone on the GPU, then on one and on both warps of a
- *            block, with and without the vault's launch bounds; results
+ *            block, with and without the vault's launch bounds, and right
+ *            to left with the squarings and the products on two warps
+ *            (one half on two warps, both halves on four); results
  *            checked against the host;
  *   hashlat  cycles of one SHA-256 compression, one HMAC-SHA-256, a
  *            16-byte HMAC_DRBG draw and an RFC 6979 P-256 nonce on one
@@ -1507,6 +1509,74 @@ __global__ void __launch_bounds__(64, 8) k_mm_exp2_lb(const uint32_t *m, uint32_
 	mm_exp_warp(m, x, e, ebits, r2, m0i, nl, warps, cyc);
 }
 
+/* The same exponentiation right to left on two warps (what a block of
+ * four warps, two a CRT half, would give a lone signature): warp 2h
+ * squares, y_0 = mont(x), y_(i+1) = y_i^2, and hands each y_i over in
+ * shared memory; warp 2h + 1 multiplies acc by y_i or by mont(1) as bit i
+ * of e says (a masked select, constant time).  The squarings are the only
+ * chain: ebits products instead of the window's ebits + ebits / 4 + 15.
+ * Named barriers 1 + 4h + b ("y_i in buffer b") and 3 + 4h + b ("buffer
+ * b read") keep the squarer at most two steps ahead. */
+__device__ __forceinline__ void rl_arrive(uint32_t id)
+{
+	__syncwarp();
+	asm volatile("bar.arrive %0, 64;" ::"r"(id) : "memory");
+}
+
+__device__ __forceinline__ void rl_sync(uint32_t id)
+{
+	__syncwarp();
+	asm volatile("bar.sync %0, 64;" ::"r"(id) : "memory");
+}
+
+__device__ __forceinline__ void mm_exp_rl(const uint32_t *mp, uint32_t *xp, const uint32_t *e,
+	uint32_t ebits, const uint32_t *r2p, uint32_t m0i, uint32_t nl, long long *cyc)
+{
+	__shared__ uint32_t ybuf[2][2][32];
+	pvcw_mode(1u);
+	const uint32_t w = threadIdx.x >> 5, h = w >> 1, L = pvcw_lane();
+	uint32_t m[1], r2[1], x[1], one[1], y[1];
+	pvcw_exp_in<1>(m, r2, x, one, mp, r2p, xp + 32u * h, nl);
+	const long long t0 = clock64();
+	if ((w & 1u) == 0u) {
+		pvcw_mm<1>(y, x, r2, m, nl, m0i);                 /* mont(x) */
+		for (uint32_t i = 0; i < ebits; i++) {
+			const uint32_t b = i & 1u;
+			if (i >= 2u)
+				rl_sync(3u + 4u * h + b);
+			ybuf[h][b][L] = y[0];
+			rl_arrive(1u + 4u * h + b);
+			if (i + 1u < ebits)
+				pvcw_mm<1>(y, y, y, m, nl, m0i);
+		}
+	} else {
+		uint32_t acc[1], r1[1], sel[1];
+		pvcw_mm<1>(r1, one, r2, m, nl, m0i);              /* mont(1) */
+		acc[0] = r1[0];
+		for (uint32_t i = 0; i < ebits; i++) {
+			const uint32_t b = i & 1u;
+			rl_sync(1u + 4u * h + b);
+			const uint32_t v = ybuf[h][b][L];
+			if (i + 2u < ebits)
+				rl_arrive(3u + 4u * h + b);
+			const uint32_t mk = 0u - ((e[i >> 5] >> (i & 31u)) & 1u);
+			sel[0] = (v & mk) | (r1[0] & ~mk);
+			pvcw_mm<1>(acc, acc, sel, m, nl, m0i);
+		}
+		pvcw_mm<1>(acc, acc, one, m, nl, m0i);            /* out of Montgomery form */
+		pvcw_st<1>(xp + 32u * h, acc, nl);
+		const long long t1 = clock64();
+		if (L == 0u)
+			cyc[h] = t1 - t0;
+	}
+}
+
+__global__ void __launch_bounds__(128, 4) k_mm_exp_rl(const uint32_t *m, uint32_t *x, const uint32_t *e,
+	uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, long long *cyc)
+{
+	mm_exp_rl(m, x, e, ebits, r2, m0i, nl, cyc);
+}
+
 /* RSA key-pair generation from a fixed seed, on the vault kernel's shape
  * for it (mode 2: warp 0 runs kc_rsa_keygen on all lanes with identical
  * data, warp 1 serves the pairwise check's second exponentiation) or on
@@ -1689,6 +1759,26 @@ static int mm_bench(void)
 				printf(" and %.0f us", (double)c2[1] / (clk / 1000.0));
 			printf("; %s the host's\n", ok2 ? "equal to" : "DIFFERENT from");
 		}
+	/* right to left, two warps a half: one half (64 threads), both (128) */
+	for (uint32_t halves = 1; halves <= 2; halves++) {
+		for (int rep = 0; rep < 2; rep++) {
+			CK(cudaMemcpy(dx2, hx, 128, cudaMemcpyHostToDevice));
+			CK(cudaMemcpy(dx2 + 32, hx, 128, cudaMemcpyHostToDevice));
+			k_mm_exp_rl<<<1, 64 * halves>>>(dm, dx2, de, 1088, dr2, m0i, 32, dc2);
+		}
+		CK(cudaDeviceSynchronize());
+		CK(cudaGetLastError());
+		CK(cudaMemcpy(c2, dc2, sizeof c2, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(got, dx2, 256, cudaMemcpyDeviceToHost));
+		bool ok2 = std::memcmp(got, want, 128) == 0 && (halves < 2 || std::memcmp(got + 32, want, 128) == 0);
+		bad |= !ok2;
+		printf("BENCH mm exponentiation right to left, squarings and products on two warps, %u half%s "
+		       "(%u warps, __launch_bounds__(128, 4)): %.0f us", halves, halves > 1 ? "ves" : "", 2 * halves,
+		       (double)c2[0] / (clk / 1000.0));
+		if (halves > 1)
+			printf(" and %.0f us", (double)c2[1] / (clk / 1000.0));
+		printf("; %s the host's\n", ok2 ? "equal to" : "DIFFERENT from");
+	}
 	cudaFree(dx2); cudaFree(dc2);
 	cudaFree(dm); cudaFree(dx); cudaFree(de); cudaFree(dr2); cudaFree(dout); cudaFree(dc);
 	return bad;
