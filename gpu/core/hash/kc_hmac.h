@@ -46,6 +46,8 @@ typedef struct kc_hmac_key {
 	uint32_t pad_;
 	uint64_t cv[2][8];          /* ipad / opad chaining values */
 } kc_hmac_key;
+/* One MAC in progress: its chaining value, the bytes absorbed (the key
+ * block included) and the partial block. */
 typedef struct kc_hmac_md {
 	union { uint32_t w[16]; uint64_t d[8]; } h;
 	uint64_t count;
