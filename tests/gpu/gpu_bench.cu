@@ -62,8 +62,9 @@
  *            modulus (an RSA-2048 CRT half with its 64 blinding bits), one
  *            warp alone on the GPU, then on one and on both warps of a
  *            block, with and without the vault's launch bounds, and right
- *            to left with the squarings and the products on two warps
- *            (one half on two warps, both halves on four); results
+ *            to left with the squarings and the products on two warps,
+ *            handed over every bit or every fourth (Yao's buckets), one
+ *            half on two warps and both halves on four; results
  *            checked against the host;
  *   hashlat  cycles of one SHA-256 compression, one HMAC-SHA-256, a
  *            16-byte HMAC_DRBG draw and an RFC 6979 P-256 nonce on one
@@ -1511,12 +1512,15 @@ __global__ void __launch_bounds__(64, 8) k_mm_exp2_lb(const uint32_t *m, uint32_
 
 /* The same exponentiation right to left on two warps (what a block of
  * four warps, two a CRT half, would give a lone signature): warp 2h
- * squares, y_0 = mont(x), y_(i+1) = y_i^2, and hands each y_i over in
- * shared memory; warp 2h + 1 multiplies acc by y_i or by mont(1) as bit i
- * of e says (a masked select, constant time).  The squarings are the only
- * chain: ebits products instead of the window's ebits + ebits / 4 + 15.
- * Named barriers 1 + 4h + b ("y_i in buffer b") and 3 + 4h + b ("buffer
- * b read") keep the squarer at most two steps ahead. */
+ * squares, y_0 = mont(x), y_(j+1) = y_j^(2^WIN), and hands each y_j over
+ * in shared memory; warp 2h + 1 multiplies it into bucket d_j, the j-th
+ * WIN-bit digit of e (Yao's method; the bucket read and written by masks
+ * over all of them, constant time), and at the end combines the buckets,
+ * prod B_d^d, in 2 (2^WIN - 2) products.  The squarings are the only
+ * chain: ebits products instead of the window's ebits + ebits / 4 + 15,
+ * with a hand-over every WIN of them.  Named barriers 1 + 4h + b ("y_j in
+ * buffer b") and 3 + 4h + b ("buffer b read") keep the squarer at most
+ * two hand-overs ahead. */
 __device__ __forceinline__ void rl_arrive(uint32_t id)
 {
 	__syncwarp();
@@ -1529,62 +1533,76 @@ __device__ __forceinline__ void rl_sync(uint32_t id)
 	asm volatile("bar.sync %0, 64;" ::"r"(id) : "memory");
 }
 
+template <int WIN>
 __device__ __forceinline__ void mm_exp_rl(const uint32_t *mp, uint32_t *xp, const uint32_t *e,
-	uint32_t ebits, const uint32_t *r2p, uint32_t m0i, uint32_t nl, uint32_t sq_only, long long *cyc)
+	uint32_t ebits, const uint32_t *r2p, uint32_t m0i, uint32_t nl, long long *cyc)
 {
 	__shared__ uint32_t ybuf[2][2][32];
 	pvcw_mode(1u);
-	const uint32_t w = threadIdx.x >> 5, h = w >> 1, L = pvcw_lane();
+	const uint32_t w = threadIdx.x >> 5, h = w >> 1, L = pvcw_lane(), nw = ebits / WIN;
 	uint32_t m[1], r2[1], x[1], one[1], y[1];
 	pvcw_exp_in<1>(m, r2, x, one, mp, r2p, xp + 32u * h, nl);
 	const long long t0 = clock64();
 	if ((w & 1u) == 0u) {
 		pvcw_mm<1>(y, x, r2, m, nl, m0i);                 /* mont(x) */
-		for (uint32_t i = 0; i < ebits; i++) {
-			const uint32_t b = i & 1u;
-			if (i >= 2u)
+		for (uint32_t j = 0; j < nw; j++) {
+			const uint32_t b = j & 1u;
+			if (j >= 2u)
 				rl_sync(3u + 4u * h + b);
 			ybuf[h][b][L] = y[0];
 			rl_arrive(1u + 4u * h + b);
-			if (i + 1u < ebits)
-				pvcw_mm<1>(y, y, y, m, nl, m0i);
+			if (j + 1u < nw)
+				for (int k = 0; k < WIN; k++)
+					pvcw_mm<1>(y, y, y, m, nl, m0i);
 		}
 		const long long t1 = clock64();
 		if (L == 0u)
 			cyc[2u + h] = t1 - t0;
 	} else {
-		/* y_(i+1) is taken and its operand selected before the product
-		 * of step i, so that the hand-over's waits and loads overlap a
-		 * product instead of preceding one */
-		uint32_t acc[1], r1[1], sel[1], nsel = 0;
+		uint32_t bk[1 << WIN], r1[1], sel[1], yy[1], r[1];
 		pvcw_mm<1>(r1, one, r2, m, nl, m0i);              /* mont(1) */
-		acc[0] = r1[0];
-		for (uint32_t i = 0; i <= ebits; i++) {
-			if (i < ebits) {
-				const uint32_t b = i & 1u;
-				rl_sync(1u + 4u * h + b);
-				const uint32_t v = ybuf[h][b][L];
-				if (i + 2u < ebits)
-					rl_arrive(3u + 4u * h + b);
-				const uint32_t mk = 0u - ((e[i >> 5] >> (i & 31u)) & 1u);
-				nsel = (v & mk) | (r1[0] & ~mk);
+#pragma unroll
+		for (int k = 0; k < (1 << WIN); k++)
+			bk[k] = r1[0];
+		for (uint32_t j = 0; j < nw; j++) {
+			const uint32_t b = j & 1u, pos = WIN * j;
+			rl_sync(1u + 4u * h + b);
+			yy[0] = ybuf[h][b][L];
+			if (j + 2u < nw)
+				rl_arrive(3u + 4u * h + b);
+			const uint32_t d = (e[pos >> 5] >> (pos & 31u)) & ((1u << WIN) - 1u);
+			sel[0] = 0;
+#pragma unroll
+			for (int k = 0; k < (1 << WIN); k++)
+				sel[0] |= (0u - (uint32_t)(d == (uint32_t)k)) & bk[k];
+			pvcw_mm<1>(r, sel, yy, m, nl, m0i);
+#pragma unroll
+			for (int k = 0; k < (1 << WIN); k++) {
+				const uint32_t mk = 0u - (uint32_t)(d == (uint32_t)k);
+				bk[k] = (r[0] & mk) | (bk[k] & ~mk);
 			}
-			if (i > 0u && !sq_only)      /* sq_only: the squarer's own rate */
-				pvcw_mm<1>(acc, acc, sel, m, nl, m0i);
-			sel[0] = nsel;
 		}
-		pvcw_mm<1>(acc, acc, one, m, nl, m0i);            /* out of Montgomery form */
-		pvcw_st<1>(xp + 32u * h, acc, nl);
+		/* prod B_d^d: C = B_max ... B_d, A = the product of the Cs */
+		uint32_t A[1] = { bk[(1 << WIN) - 1] }, C[1] = { bk[(1 << WIN) - 1] };
+#pragma unroll
+		for (int k = (1 << WIN) - 2; k >= 1; k--) {
+			sel[0] = bk[k];
+			pvcw_mm<1>(C, C, sel, m, nl, m0i);
+			pvcw_mm<1>(A, A, C, m, nl, m0i);
+		}
+		pvcw_mm<1>(A, A, one, m, nl, m0i);                /* out of Montgomery form */
+		pvcw_st<1>(xp + 32u * h, A, nl);
 		const long long t1 = clock64();
 		if (L == 0u)
 			cyc[h] = t1 - t0;
 	}
 }
 
+template <int WIN>
 __global__ void __launch_bounds__(128, 4) k_mm_exp_rl(const uint32_t *m, uint32_t *x, const uint32_t *e,
-	uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, uint32_t sq_only, long long *cyc)
+	uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, long long *cyc)
 {
-	mm_exp_rl(m, x, e, ebits, r2, m0i, nl, sq_only, cyc);
+	mm_exp_rl<WIN>(m, x, e, ebits, r2, m0i, nl, cyc);
 }
 
 /* RSA key-pair generation from a fixed seed, on the vault kernel's shape
@@ -1769,33 +1787,34 @@ static int mm_bench(void)
 				printf(" and %.0f us", (double)c2[1] / (clk / 1000.0));
 			printf("; %s the host's\n", ok2 ? "equal to" : "DIFFERENT from");
 		}
-	/* right to left, two warps a half: one half (64 threads), both (128),
-	 * and one half with the products left out (the squarer's own rate
-	 * with the hand-over; its result is not checked) */
+	/* right to left, two warps a half, a hand-over every bit or every
+	 * fourth bit: one half (64 threads), both halves (128) */
 	long long c4[4];
 	CK(cudaFree(dc2));
 	CK(cudaMalloc(&dc2, sizeof c4));
-	for (uint32_t run = 0; run < 3; run++) {
-		const uint32_t halves = run == 1u ? 2u : 1u, sq_only = run == 2u;
+	for (uint32_t run = 0; run < 4; run++) {
+		const uint32_t halves = 1u + (run & 1u), win = run < 2u ? 1u : 4u;
 		for (int rep = 0; rep < 2; rep++) {
 			CK(cudaMemcpy(dx2, hx, 128, cudaMemcpyHostToDevice));
 			CK(cudaMemcpy(dx2 + 32, hx, 128, cudaMemcpyHostToDevice));
-			k_mm_exp_rl<<<1, 64 * halves>>>(dm, dx2, de, 1088, dr2, m0i, 32, sq_only, dc2);
+			if (win == 1u)
+				k_mm_exp_rl<1><<<1, 64 * halves>>>(dm, dx2, de, 1088, dr2, m0i, 32, dc2);
+			else
+				k_mm_exp_rl<4><<<1, 64 * halves>>>(dm, dx2, de, 1088, dr2, m0i, 32, dc2);
 		}
 		CK(cudaDeviceSynchronize());
 		CK(cudaGetLastError());
 		CK(cudaMemcpy(c4, dc2, sizeof c4, cudaMemcpyDeviceToHost));
 		CK(cudaMemcpy(got, dx2, 256, cudaMemcpyDeviceToHost));
 		bool ok2 = std::memcmp(got, want, 128) == 0 && (halves < 2 || std::memcmp(got + 32, want, 128) == 0);
-		if (!sq_only)
-			bad |= !ok2;
-		printf("BENCH mm exponentiation right to left, squarings and products on two warps, %s "
-		       "(%u warps, __launch_bounds__(128, 4)): %.0f us", sq_only ? "1 half, products left out" :
-		       halves > 1 ? "2 halves" : "1 half", 2 * halves, (double)c4[0] / (clk / 1000.0));
+		bad |= !ok2;
+		printf("BENCH mm exponentiation right to left, squarings and products on two warps, a hand-over "
+		       "every %u bit%s, %u half%s (%u warps, __launch_bounds__(128, 4)): %.0f us", win, win > 1 ? "s" : "",
+		       halves, halves > 1 ? "ves" : "", 2 * halves, (double)c4[0] / (clk / 1000.0));
 		if (halves > 1)
 			printf(" and %.0f us", (double)c4[1] / (clk / 1000.0));
-		printf(" (the squaring warp %.0f us)", (double)c4[2] / (clk / 1000.0));
-		printf("; %s\n", sq_only ? "not checked" : ok2 ? "equal to the host's" : "DIFFERENT from the host's");
+		printf(" (the squaring warp %.0f us); %s the host's\n", (double)c4[2] / (clk / 1000.0),
+		       ok2 ? "equal to" : "DIFFERENT from");
 	}
 	cudaFree(dx2); cudaFree(dc2);
 	cudaFree(dm); cudaFree(dx); cudaFree(de); cudaFree(dr2); cudaFree(dout); cudaFree(dc);
