@@ -1809,8 +1809,8 @@ static int mm_bench(void)
 		bool ok2 = std::memcmp(got, want, 128) == 0 && (halves < 2 || std::memcmp(got + 32, want, 128) == 0);
 		bad |= !ok2;
 		printf("BENCH mm exponentiation right to left, squarings and products on two warps, a hand-over "
-		       "every %u bit%s, %u half%s (%u warps, __launch_bounds__(128, 4)): %.0f us", win, win > 1 ? "s" : "",
-		       halves, halves > 1 ? "ves" : "", 2 * halves, (double)c4[0] / (clk / 1000.0));
+		       "every %u bit%s, %u %s (%u warps, __launch_bounds__(128, 4)): %.0f us", win, win > 1 ? "s" : "",
+		       halves, halves > 1 ? "halves" : "half", 2 * halves, (double)c4[0] / (clk / 1000.0));
 		if (halves > 1)
 			printf(" and %.0f us", (double)c4[1] / (clk / 1000.0));
 		printf(" (the squaring warp %.0f us); %s the host's\n", (double)c4[2] / (clk / 1000.0),
