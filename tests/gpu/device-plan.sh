@@ -345,6 +345,10 @@
 #      symmetric, pubkey, openssl, ssh-login, ssh-login-daemon, nss,
 #      gnutls, daemon, provision; p11_vsig, p11_async, p11_bad,
 #      p11_nothreads, pk_general, pk_session, p11pk_keyref
+#   94 A/B of a kernel change's module (AB_B) on the signatures: gpu_ring,
+#      then p11bench RSA-2048 and P-256 at 1 and 1,024 threads on A, B, A,
+#      B (AB_LIMIT s a row), then B's p11pk, pk_general and p11_vsig and a
+#      20 s stress of 64 threads on B
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -1160,5 +1164,11 @@ case "${1:-}" in
        PV_E2E="token-basic symmetric pubkey openssl ssh-login ssh-login-daemon nss gnutls daemon provision" \
        PV_E2E_LIMIT=300
      exec timeout 570 bash tests/gpu/run-device --bundle "$B" --phases ring,e2e,unit ;;
+  94) (export PV_RING_LIMIT=45 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 80 bash tests/gpu/run-device --bundle "$B" --phases ring > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-ring.txt"
+     ab_swap rsa2048-sign,p256-sign 1,1024 "${AB_LIMIT:-25}"
+     b_suites "p11pk pk_general p11_vsig" 120
+     cat "$OUT/summary-ring.txt" "$OUT/summary-ab.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
