@@ -1764,7 +1764,7 @@ static int mm_bench(void)
 	/* the same on one and on two warps of a block, without and with the
 	 * vault's launch bounds */
 	uint32_t *dx2;
-	long long *dc2, c2[2];
+	long long *dc2, c2[4];   /* [2], [3]: the right-to-left runs' squaring warps */
 	CK(cudaMalloc(&dx2, 256)); CK(cudaMalloc(&dc2, sizeof c2));
 	for (int lb = 0; lb < 2; lb++)
 		for (uint32_t warps = 1; warps <= 2; warps++) {
@@ -1789,9 +1789,6 @@ static int mm_bench(void)
 		}
 	/* right to left, two warps a half, a hand-over every bit or every
 	 * fourth bit: one half (64 threads), both halves (128) */
-	long long c4[4];
-	CK(cudaFree(dc2));
-	CK(cudaMalloc(&dc2, sizeof c4));
 	for (uint32_t run = 0; run < 4; run++) {
 		const uint32_t halves = 1u + (run & 1u), win = run < 2u ? 1u : 4u;
 		for (int rep = 0; rep < 2; rep++) {
@@ -1804,16 +1801,16 @@ static int mm_bench(void)
 		}
 		CK(cudaDeviceSynchronize());
 		CK(cudaGetLastError());
-		CK(cudaMemcpy(c4, dc2, sizeof c4, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(c2, dc2, sizeof c2, cudaMemcpyDeviceToHost));
 		CK(cudaMemcpy(got, dx2, 256, cudaMemcpyDeviceToHost));
 		bool ok2 = std::memcmp(got, want, 128) == 0 && (halves < 2 || std::memcmp(got + 32, want, 128) == 0);
 		bad |= !ok2;
 		printf("BENCH mm exponentiation right to left, squarings and products on two warps, a hand-over "
 		       "every %u bit%s, %u %s (%u warps, __launch_bounds__(128, 4)): %.0f us", win, win > 1 ? "s" : "",
-		       halves, halves > 1 ? "halves" : "half", 2 * halves, (double)c4[0] / (clk / 1000.0));
+		       halves, halves > 1 ? "halves" : "half", 2 * halves, (double)c2[0] / (clk / 1000.0));
 		if (halves > 1)
-			printf(" and %.0f us", (double)c4[1] / (clk / 1000.0));
-		printf(" (the squaring warp %.0f us); %s the host's\n", (double)c4[2] / (clk / 1000.0),
+			printf(" and %.0f us", (double)c2[1] / (clk / 1000.0));
+		printf(" (the squaring warp %.0f us); %s the host's\n", (double)c2[2] / (clk / 1000.0),
 		       ok2 ? "equal to" : "DIFFERENT from");
 	}
 	cudaFree(dx2); cudaFree(dc2);

@@ -49,7 +49,7 @@ typedef struct kc_hmac_key {
 /* One MAC in progress: its chaining value, the bytes absorbed (the key
  * block included) and the partial block. */
 typedef struct kc_hmac_md {
-	union { uint32_t w[16]; uint64_t d[8]; } h;
+	union { uint32_t w[16]; uint64_t d[8]; } h;   /* kc_md reads either */
 	uint64_t count;
 	uint8_t buf[KC_HASH_MAX_BLOCK];
 } kc_hmac_md;

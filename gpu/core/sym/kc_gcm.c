@@ -252,6 +252,7 @@ KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16]
 	uint8_t x[16 * KC_GHASH_POW_N], y[16], ctr[16], ks[16];
 	const size_t na = (alen + 15u) / 16u, nc = (len + 15u) / 16u, n = na + nc + 1u;
 	const size_t used = 16u * (n < KC_GHASH_POW_N ? n : KC_GHASH_POW_N);
+	const int short_c = nc + 1u <= KC_GHASH_POW_N;     /* 0^16 || C fits x */
 	size_t s, m, i;
 	uint32_t ks_used = 0, ok;
 
@@ -271,7 +272,7 @@ KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16]
 	}
 	kc_memcpy(ctr, iv, 12);
 	kc_store_be32(ctr + 12, 1u);                       /* J0 */
-	if (nc + 1u <= KC_GHASH_POW_N) {
+	if (short_c) {
 		/* x = E(J0) || P || keystream of the padding, in place */
 		kc_memset(x, 0, 16u * (nc + 1u));
 		kc_memcpy(x + 16, ct, len);
@@ -287,7 +288,7 @@ KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16]
 		y[i] ^= x[i];
 	ok = kc_ct_eq(y, tag, 16);
 	if (ok) {             /* accept / reject is public */
-		if (nc + 1u <= KC_GHASH_POW_N) {
+		if (short_c) {
 			kc_memcpy(out, x + 16, len);
 		} else {
 			const size_t head = 16u * (nc - 1u);
