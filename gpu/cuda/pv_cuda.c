@@ -62,6 +62,9 @@ struct pv_cuda {
 	ve_desc *ddesc;            /* device                                 */
 	pvc_devstate *dstate;      /* device                                 */
 	uint8_t *dstaging;         /* device, PVC_ST_LEN                     */
+	uint8_t *dpairs;           /* device, pair_bytes: worker pairs'
+	                              exponentiation buffers                 */
+	size_t pair_bytes;
 	pvc_kparams kp;
 	uint32_t nslots, slot_arena;
 
@@ -326,6 +329,8 @@ static void pvc_release(pv_cuda *v)
 		(void)PVC_CK(v, cudaMemsetAsync(v->ddesc, 0, (size_t)v->nslots * sizeof(ve_desc), v->stream));
 	if (v->dstaging != NULL)
 		(void)PVC_CK(v, cudaMemsetAsync(v->dstaging, 0, PVC_ST_LEN, v->stream));
+	if (v->dpairs != NULL)
+		(void)PVC_CK(v, cudaMemsetAsync(v->dpairs, 0, v->pair_bytes, v->stream));
 	if (v->stream != NULL)
 		(void)PVC_CK(v, cudaStreamSynchronize(v->stream));
 	if (v->ring != NULL)
@@ -340,6 +345,8 @@ static void pvc_release(pv_cuda *v)
 		(void)PVC_CK(v, cudaFree(v->dstaging));
 	if (v->dstate != NULL)
 		(void)PVC_CK(v, cudaFree(v->dstate));
+	if (v->dpairs != NULL)
+		(void)PVC_CK(v, cudaFree(v->dpairs));
 	if (v->ring != NULL)
 		(void)PVC_CK(v, cudaFreeHost(v->ring));
 	if (v->gst != NULL)
@@ -541,6 +548,14 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 		pvc_seal(v, "vault kernel needs two resident blocks (a poller and a worker)");
 		rc = PV_ERR_DEVICE;
 		goto fail;
+	}
+	/* the worker pairs' buffers (a lone RSA signature's exponentiations
+	 * on two blocks), zeroed before the kernel reads them */
+	v->pair_bytes = pvc_kernel_pair_bytes(v->grid);
+	if (v->pair_bytes != 0) {
+		CK(cudaMalloc((void **)&v->dpairs, v->pair_bytes));
+		CK(cudaMemsetAsync(v->dpairs, 0, v->pair_bytes, v->stream));
+		v->kp.pairs = v->dpairs;
 	}
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	CK(pvc_kernel_launch(&v->kp, v->grid, v->stream));

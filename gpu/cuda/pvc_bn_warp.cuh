@@ -55,6 +55,12 @@
  * serves its second exponentiations (pvcw_helper). */
 static __shared__ uint32_t pvc_coop;
 
+/* Set by the vault kernel while its request has a recruited partner
+ * block (pvc_pair.cuh): the CRT exponentiations run right to left on
+ * both blocks.  NULL otherwise. */
+struct pvcx_pair;
+static __shared__ pvcx_pair *pvcw_xp;
+
 /* One job handed from warp 0 to warp 1: op 1, an exponentiation
  * (kc_bn_modexp2's second half), up to 32 limbs and a 34-limb exponent
  * (RSA-2048 CRT with 64 bits of blinding); op 2, a blinded EC inversion
@@ -90,6 +96,7 @@ __device__ __forceinline__ void pvcw_mode(uint32_t on)
 {
 	if (threadIdx.x == 0) {
 		pvc_coop = on;
+		pvcw_xp = NULL;
 		pvcw_sjob.op = 0;
 	}
 	__syncthreads();
@@ -386,6 +393,8 @@ __device__ __forceinline__ void pvcw_modexp(uint32_t *xp, const uint32_t *e, uin
 	pvcw_st<K>(xp, r, nl);
 }
 
+#include "gpu/cuda/pvc_pair.cuh"   /* uses pvcw_mm, pvcw_exp_in, pvcw_st */
+
 /* Named barriers of warps 0 and 1 (0 is __syncthreads): 1 = a job (or
  * the end) is posted, 2 = the job is done.  bar.sync is "aligned": every
  * lane of a warp must execute it together, so the warp is converged first
@@ -481,6 +490,9 @@ __device__ static __noinline__ void pvcw_helper(void)
 			pvcw_job_check();
 		else if (op >= 3u)
 			pvcw_job_sym(op);
+		else if (pvcw_xp != NULL)
+			pvcx_modexp(pvcw_xp, 1u, pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
+			            pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
 		else
 			pvcw_modexp<1>(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
 			               pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
@@ -840,7 +852,8 @@ __host__ __device__ static inline int pvcw_hook_modexp_pub(uint32_t *x, uint32_t
 #endif
 }
 
-/* x1 = x1^e1 mod m1 on this warp while warp 1 does x2 = x2^e2 mod m2 */
+/* x1 = x1^e1 mod m1 on this warp while warp 1 does x2 = x2^e2 mod m2;
+ * with a recruited partner block both right to left (pvc_pair.cuh) */
 __host__ __device__ static inline int pvcw_hook_modexp2(uint32_t *x1, const uint32_t *e1,
 	const uint32_t *r2_1, const uint32_t *m1, uint32_t m0i_1, uint32_t *x2, const uint32_t *e2,
 	const uint32_t *r2_2, const uint32_t *m2, uint32_t m0i_2, size_t ebits, size_t nl)
@@ -866,7 +879,10 @@ __host__ __device__ static inline int pvcw_hook_modexp2(uint32_t *x1, const uint
 	}
 	__syncwarp();
 	pvcw_bar(1);
-	pvcw_modexp<1>(x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
+	if (pvcw_xp != NULL)
+		pvcx_modexp(pvcw_xp, 0u, x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
+	else
+		pvcw_modexp<1>(x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
 	pvcw_bar(2);
 	for (uint32_t i = 0; i < nl; i++)
 		x2[i] = j->x[i];

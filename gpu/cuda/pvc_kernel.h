@@ -21,6 +21,9 @@ extern "C" {
 unsigned pvc_kernel_block(void);
 /* Dynamic shared memory per block: one workspace per thread. */
 size_t pvc_kernel_smem(void);
+/* Device memory for the worker pairs of a grid of grid blocks: RSA
+ * exponentiations of a lone request across two blocks (pvc_pair.cuh). */
+size_t pvc_kernel_pair_bytes(unsigned grid);
 /* Raise the kernel's dynamic shared-memory limit and report how many blocks
  * fit on one multiprocessor. */
 cudaError_t pvc_kernel_prepare(int *blocks_per_sm);

@@ -111,6 +111,9 @@ typedef struct pvc_kparams {
 	                          (ve_tix: ticket + 1 | slot << 32) once the
 	                          poller saw them ready (after *dev)           */
 	uint8_t *staging;      /* device: PVC_ST_LEN bytes                    */
+	uint8_t *pairs;        /* device: pvc_kernel_pair_bytes(grid), the
+	                          worker pairs' exponentiation buffers
+	                          (pvc_pair.cuh); NULL: no pairs          */
 	uint64_t *prof_rows;   /* mapped host memory, with
 	                          pv_cuda_params.profile: a PVC_PROF_ROW row
 	                          per slot (below); or NULL                   */

@@ -37,6 +37,12 @@
  *          __threadfence_system(), slot.dev.res, and done_seq released;
  *          then the leader waits for the blocks of its multiprocessor
  *          still running a request (pvc_sm_gather).
+ *   pairs  worker blocks 2i and 2i + 1 hold at most one ticket that is
+ *          not ready between them (pvc_pair_wait: the other parks), so
+ *          that a lone RSA private-key request (the next ticket not ready
+ *          when it starts) recruits the parked partner (pvc_pair_go): its
+ *          CRT exponentiations then run right to left, squarings on the
+ *          request's warps, products on the partner's (pvc_pair.cuh).
  *   idle   nothing to claim and the engine has idle work (ve_idle_wanted:
  *          lane 0's worker has no ECDSA / SM2 nonce computed ahead): warps 0
  *          and 1 run ve_idle as they would a signature, then the leader
@@ -336,6 +342,82 @@ __device__ static __noinline__ uint32_t pvc_lanes(const ve_desc *d)
 	return (rsa && op) || ecsign || sym || pvc_keccak(d) ? 32u : 1u;
 }
 
+/* An RSA private-key operation (a signature or a decryption): with the
+ * queue empty behind it, its block recruits its partner (pvc_pair_go) */
+__device__ static inline bool pvc_rsa_priv(const ve_desc *d)
+{
+	return pvc_rsa(d) && d->mech != PV_MECH_RSA_KEY_PAIR_GEN &&
+	       (d->op == PV_OP_SIGN || d->op == PV_OP_DECRYPT);
+}
+
+/* Worker blocks 2i and 2i + 1 are a pair (pvc_pair.cuh) when both are
+ * workers (the last block is the poller) and the host gave the buffers. */
+__device__ static inline pvcx_pair *pvc_pair_of(const pvc_kparams &p)
+{
+	if (p.pairs == NULL || (blockIdx.x | 1u) >= gridDim.x - 1u)
+		return (pvcx_pair *)0;
+	return (pvcx_pair *)p.pairs + (blockIdx.x >> 1);
+}
+
+/* Thread 0 of block s of a pair, before it takes a ticket number: the two
+ * blocks hold at most one ticket that is not ready between them, so that
+ * while one waits for the next request the other is free to be recruited
+ * for it.  Parks (PVCX_P) while the partner holds one.  Returns 1: take a
+ * number now (PVCX_W is set); 2: recruited (PVCX_H); 0: the vault stops.
+ * No capacity is lost to the parking: a parked block exists only beside
+ * a block that waits for a ticket, so a request that finds no block free
+ * found every block busy. */
+__device__ static uint32_t pvc_pair_wait(const pvc_kparams &p, pvcx_pair *pp, uint32_t s)
+{
+	cuda::atomic_ref<uint32_t, cuda::thread_scope_device> w(pp->word);
+	const uint32_t o = s ^ 1u;
+	uint32_t v = w.load(cuda::memory_order_relaxed);
+	unsigned ns = 32;
+
+	for (;;) {
+		if (v & PVCX_H(s))
+			return 2u;
+		if (!(v & PVCX_W(o))) {
+			if (w.compare_exchange_weak(v, (v | PVCX_W(s)) & ~PVCX_P(s), cuda::memory_order_acq_rel,
+			                            cuda::memory_order_relaxed))
+				return 1u;
+			continue;
+		}
+		if (!(v & PVCX_P(s))) {
+			if (!w.compare_exchange_weak(v, v | PVCX_P(s), cuda::memory_order_acq_rel,
+			                             cuda::memory_order_relaxed))
+				continue;
+			v |= PVCX_P(s);
+		}
+		if (pvc_ld_acq_gpu(&p.dev->stop)) {
+			if (w.compare_exchange_weak(v, v & ~PVCX_P(s), cuda::memory_order_acq_rel,
+			                            cuda::memory_order_relaxed))
+				return 0u;
+			continue;
+		}
+		__nanosleep(ns);
+		if (ns < 512u)
+			ns <<= 1;
+		v = w.load(cuda::memory_order_acquire);
+	}
+}
+
+/* Thread 0 of block s, its ticket ready: clear PVCX_W; with want and the
+ * partner parked, recruit it in the same step.  Returns whether it did. */
+__device__ static bool pvc_pair_go(pvcx_pair *pp, uint32_t s, bool want)
+{
+	cuda::atomic_ref<uint32_t, cuda::thread_scope_device> w(pp->word);
+	const uint32_t o = s ^ 1u;
+	uint32_t v = w.load(cuda::memory_order_relaxed);
+
+	for (;;) {
+		const bool rec = want && (v & PVCX_P(o));
+		const uint32_t n = rec ? ((v & ~PVCX_W(s) & ~PVCX_P(o)) | PVCX_H(o)) : (v & ~PVCX_W(s));
+		if (w.compare_exchange_weak(v, n, cuda::memory_order_acq_rel, cuda::memory_order_relaxed))
+			return rec;
+	}
+}
+
 #define PVC_POLL_WINDOW 128u
 
 /* The poller block (pvc_ring.h): mirrors the host's ticket entries (ready
@@ -471,6 +553,8 @@ pvc_vault_kernel(const pvc_kparams p)
 	ve_worker *sw = sw0 + threadIdx.x;
 	const uint32_t tid = threadIdx.x;
 	ve_ring_hdr *hdr = (ve_ring_hdr *)p.ring;
+	pvcx_pair *const pp = pvc_pair_of(p);
+	const uint32_t side = blockIdx.x & 1u;
 
 	if (tid == 0)
 		pvc_prof_row = NULL;
@@ -528,8 +612,13 @@ pvc_vault_kernel(const pvc_kparams p)
 				    !pvc_ld_acq_gpu(&p.dev->stop) && ve_idle_wanted(sv, sw0)) {
 					s_go = 2;
 				} else {
-					hc = atomicAdd(&p.dev->claim, 1u);
-					held = true;
+					const uint32_t r = pp != NULL ? pvc_pair_wait(p, pp, side) : 1u;
+					if (r == 1u) {
+						hc = atomicAdd(&p.dev->claim, 1u);
+						held = true;
+					} else if (r == 2u) {
+						s_go = 4;
+					}
 				}
 			}
 			while (held) {
@@ -542,6 +631,8 @@ pvc_vault_kernel(const pvc_kparams p)
 					s_si = (uint32_t)(e >> 32);
 					pvc_st_rel_sys(ve_ring_taken(p.ring, p.nslots, c), c + 1u);
 					if (s_si >= p.nslots) {   /* names no slot: the host is broken */
+						if (pp != NULL)
+							(void)pvc_pair_go(pp, side, false);
 						pvc_st_rlx_sys(&p.gst->fatal, 1u);
 						s_go = 3;
 						break;
@@ -565,6 +656,14 @@ pvc_vault_kernel(const pvc_kparams p)
 			break;
 		if (s_go == 3u)
 			continue;
+		if (s_go == 4u) {
+			/* recruited: both warps serve the partner's halves */
+			pvcx_serve(pp, tid >> 5);
+			__syncthreads();
+			if (tid == 0)
+				atomicAnd(&pp->word, ~PVCX_H(side));
+			continue;
+		}
 		if (s_go == 2u) {
 			if (tid == 0)
 				pvc_prof_row = NULL;     /* no request's profile row */
@@ -610,6 +709,15 @@ pvc_vault_kernel(const pvc_kparams p)
 		/* input spans -> device, past the bytes the producer staged there
 		 * (ve_ring.h staged_len; the out span then goes back to out_at) */
 		const ve_desc *dd = p.ddesc + slot;
+		/* the partner may take a ticket now; a lone RSA private-key
+		 * operation (the next ticket not ready) recruits it if parked */
+		if (tid == 0 && pp != NULL) {
+			const uint32_t c0 = cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(p.dev->claim)
+				.load(cuda::memory_order_relaxed);
+			const bool lone = (uint32_t)pvc_ld_acq_gpu64(&p.dready[c0 & (VE_RING_TIX(p.nslots) - 1u)]) !=
+			                  c0 + 1u;
+			pvcw_xp = pvc_pair_go(pp, side, lone && pvc_rsa_priv(dd)) ? pp : (pvcx_pair *)0;
+		}
 		uint32_t in_end = mine ? pvc_in_end(dd, p.slot_arena) : 0u;
 		uint32_t wipe_end = in_end;     /* grown by the outputs, below */
 		if (mine) {
@@ -659,8 +767,14 @@ pvc_vault_kernel(const pvc_kparams p)
 		/* output spans -> host: 16-byte middles by the block, unaligned
 		 * head/tail bytes by the owner (never a byte outside a span) */
 		__syncthreads();
-		if (tid == 0)
+		if (tid == 0) {
 			pvc_coop = 0;
+			if (pvcw_xp != NULL) {     /* the partner goes back to its own work */
+				pvcx_st_rel(&pvcw_xp->ctl[0], PVCX_END);
+				pvcx_st_rel(&pvcw_xp->ctl[1], PVCX_END);
+				pvcw_xp = NULL;
+			}
+		}
 		if (mine) {
 			uint8_t *harena = ve_slot_arena(pvc_slot(p, slot));
 			for (int i = 0; i < 3; i++) {
@@ -769,6 +883,11 @@ extern "C" unsigned pvc_kernel_block(void)
 extern "C" size_t pvc_kernel_smem(void)
 {
 	return PVC_SMEM;
+}
+
+extern "C" size_t pvc_kernel_pair_bytes(unsigned grid)
+{
+	return (size_t)(grid / 2u) * sizeof(pvcx_pair);
 }
 
 extern "C" cudaError_t pvc_kernel_prepare(int *blocks_per_sm)

@@ -1605,6 +1605,30 @@ __global__ void __launch_bounds__(128, 4) k_mm_exp_rl(const uint32_t *m, uint32_
 	mm_exp_rl<WIN>(m, x, e, ebits, r2, m0i, nl, cyc);
 }
 
+/* The vault's shape of the same for a lone request (pvc_pair.cuh): block
+ * 0's warp h squares half h, block 1's warp h multiplies, the hand-over
+ * through device memory; both halves at once. */
+__global__ void __launch_bounds__(64, 8) k_mm_exp_pair(pvcx_pair *pp, const uint32_t *m, uint32_t *x,
+	const uint32_t *e, uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, long long *cyc)
+{
+	const uint32_t h = threadIdx.x >> 5;
+	pvcw_mode(1u);
+	if (blockIdx.x == 1u) {
+		pvcx_serve(pp, h);
+		return;
+	}
+	const long long t0 = clock64();
+	pvcx_modexp(pp, h, x + 32u * h, e, ebits, r2, m, nl, m0i);
+	const long long t1 = clock64();
+	if (pvcw_lane() == 0u)
+		cyc[h] = t1 - t0;
+	__syncthreads();
+	if (threadIdx.x == 0u) {
+		pvcx_st_rel(&pp->ctl[0], PVCX_END);
+		pvcx_st_rel(&pp->ctl[1], PVCX_END);
+	}
+}
+
 /* RSA key-pair generation from a fixed seed, on the vault kernel's shape
  * for it (mode 2: warp 0 runs kc_rsa_keygen on all lanes with identical
  * data, warp 1 serves the pairwise check's second exponentiation) or on
@@ -1813,6 +1837,28 @@ static int mm_bench(void)
 		printf(" (the squaring warp %.0f us); %s the host's\n", (double)c2[2] / (clk / 1000.0),
 		       ok2 ? "equal to" : "DIFFERENT from");
 	}
+	/* the vault's lone-request shape: the products on a second block */
+	pvcx_pair *dpp;
+	CK(cudaMalloc(&dpp, sizeof *dpp));
+	CK(cudaMemset(dpp, 0, sizeof *dpp));
+	for (int rep = 0; rep < 2; rep++) {
+		CK(cudaMemcpy(dx2, hx, 128, cudaMemcpyHostToDevice));
+		CK(cudaMemcpy(dx2 + 32, hx, 128, cudaMemcpyHostToDevice));
+		k_mm_exp_pair<<<2, 64>>>(dpp, dm, dx2, de, 1088, dr2, m0i, 32, dc2);
+	}
+	CK(cudaDeviceSynchronize());
+	CK(cudaGetLastError());
+	CK(cudaMemcpy(c2, dc2, sizeof c2, cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(got, dx2, 256, cudaMemcpyDeviceToHost));
+	{
+		bool ok2 = std::memcmp(got, want, 128) == 0 && std::memcmp(got + 32, want, 128) == 0;
+		bad |= !ok2;
+		printf("BENCH mm exponentiation right to left across two blocks (the vault's lone RSA shape, "
+		       "pvc_pair.cuh), both halves: %.0f us and %.0f us; %s the host's\n",
+		       (double)c2[0] / (clk / 1000.0), (double)c2[1] / (clk / 1000.0),
+		       ok2 ? "equal to" : "DIFFERENT from");
+	}
+	cudaFree(dpp);
 	cudaFree(dx2); cudaFree(dc2);
 	cudaFree(dm); cudaFree(dx); cudaFree(de); cudaFree(dr2); cudaFree(dout); cudaFree(dc);
 	return bad;

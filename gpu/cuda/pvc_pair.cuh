@@ -1,0 +1,222 @@
+/*
+ * pvc_pair.cuh - a lone RSA signature's CRT exponentiations on two blocks
+ * of the vault kernel: the block that runs the request squares, its
+ * partner block multiplies.
+ *
+ * Right to left with 4-bit digits (Yao's method): for a half's modulus
+ * m and exponent e = sum d_j 16^j, warp h of the requesting block (h = 0
+ * for p, 1 for q: the warps that run the two halves anyway) computes y_0
+ * = mont(x) and y_(j+1) = y_j^16 and stores each y_j into the pair's
+ * buffer; warp h of the partner block multiplies each y_j into bucket
+ * d_j (every bucket read and written by masks: constant time) and
+ * returns prod B_d^d = x^e, in 2 x 14 products after the last y_j.  The
+ * squarings are then the only chain: ~ebits products on the squaring
+ * warp instead of the window method's ebits + ebits / 4 + 16 on one warp
+ * (gpu_bench mm, docs/gpu-validation.md run 186: 1,410 against 1,742 us
+ * a 1,024-bit half with a shared-memory hand-over).
+ *
+ * Hand-over through device memory, no fences on the squaring side: every
+ * word is one 64-bit store of (tag << 32 | limb), and the reader polls
+ * its own lane's word until it carries the tag it expects (tags are the
+ * job's number and the digit's index, never 0).  The squarer never waits
+ * for the products: the buffer holds every y_j of an exponent of up to
+ * PVCW_JOB_EW words.  Whoever reads a word zeroes it; the requesting
+ * warp wipes the job record after the result; so the buffer holds no
+ * value of a finished job.  Device memory is where ve_execute's locals
+ * (local memory) live too: no new place for secrets, the host wipes the
+ * buffer with the vault's other device memory on shutdown.
+ *
+ * The pair's claim protocol (which block may take a ticket, which one is
+ * recruited) is the vault kernel's (vault_kernel.cu, pvc_pair_wait).
+ */
+#ifndef PVC_PAIR_CUH
+#define PVC_PAIR_CUH
+
+#define PVCX_WIN 4u
+#define PVCX_NW ((32u * PVCW_JOB_EW + PVCX_WIN - 1u) / PVCX_WIN)   /* 272 digits */
+#define PVCX_JOB 1u    /* ctl: a job is posted */
+#define PVCX_END 2u    /* ctl: the request is over, leave pvcx_serve */
+#define PVCX_RES 0x3ffu   /* the result's tag: above every digit's */
+
+/* Claim-state bits of block s (0 or 1) of a pair (pvcx_pair.word) */
+#define PVCX_W(s) (1u << (s))    /* holds a ticket that is not ready   */
+#define PVCX_P(s) (4u << (s))    /* parked: free, waits to take one    */
+#define PVCX_H(s) (16u << (s))   /* recruited: serves its partner       */
+
+struct pvcx_job {
+	uint32_t m[32], r2[32], e[PVCW_JOB_EW];
+	uint32_t m0i, nl, ebits, tag;
+};
+
+struct pvcx_pair {
+	uint32_t word;           /* PVCX_W / _P / _H of both blocks */
+	uint32_t pad0[31];
+	uint32_t ctl[2];         /* per half: 0, PVCX_JOB or PVCX_END */
+	uint32_t njob[2];        /* per half: jobs posted, for the tags */
+	uint32_t pad1[28];
+	pvcx_job job[2];
+	uint64_t res[2][32];
+	uint64_t y[2][PVCX_NW][32];
+};
+
+__device__ __forceinline__ uint64_t pvcx_ld(const uint64_t *a)
+{
+	uint64_t v;
+	asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
+	return v;
+}
+
+__device__ __forceinline__ void pvcx_st(uint64_t *a, uint64_t v)
+{
+	asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
+}
+
+__device__ __forceinline__ uint32_t pvcx_ld_acq(const uint32_t *a)
+{
+	uint32_t v;
+	asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(a) : "memory");
+	return v;
+}
+
+__device__ __forceinline__ void pvcx_st_rel(uint32_t *a, uint32_t v)
+{
+	asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(a), "r"(v) : "memory");
+}
+
+/* This lane's word of a 64-bit tagged array once it carries tag; zeroed */
+__device__ __forceinline__ uint32_t pvcx_take(uint64_t *a, uint32_t tag)
+{
+	uint64_t v;
+	do
+		v = pvcx_ld(a);
+	while ((uint32_t)(v >> 32) != tag);
+	pvcx_st(a, 0);
+	return (uint32_t)v;
+}
+
+/* The requesting block's warp h (all lanes, identical data): x = x^e mod
+ * m as pvcw_modexp computes it, the products on the partner's warp h. */
+__device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t *xp, const uint32_t *e,
+	uint32_t ebits, const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
+{
+	const uint32_t L = pvcw_lane(), ew = (ebits + 31u) / 32u, nw = (ebits + PVCX_WIN - 1u) / PVCX_WIN;
+	pvcx_job *j = &pp->job[h];
+	uint32_t m[1], r2[1], x[1], one[1], y[1], tag = 0;
+
+	if (L == 0u) {
+		tag = (__ldcg(&pp->njob[h]) + 1u) & 0x3fffffu;
+		__stcg(&pp->njob[h], tag);
+		tag <<= 10;
+	}
+	tag = __shfl_sync(PVCW_ALL, tag, 0);
+	__stcg(&j->m[L], L < nl ? mp[L] : 0u);
+	__stcg(&j->r2[L], L < nl ? r2p[L] : 0u);
+	for (uint32_t i = L; i < PVCW_JOB_EW; i += 32u)
+		__stcg(&j->e[i], i < ew ? e[i] : 0u);
+	if (L == 0u) {
+		__stcg(&j->m0i, m0i);
+		__stcg(&j->nl, nl);
+		__stcg(&j->ebits, ebits);
+		__stcg(&j->tag, tag);
+	}
+	__threadfence();
+	__syncwarp();
+	if (L == 0u)
+		pvcx_st_rel(&pp->ctl[h], PVCX_JOB);
+
+	pvcw_exp_in<1>(m, r2, x, one, mp, r2p, xp, nl);
+	pvcw_mm<1>(y, x, r2, m, nl, m0i);                  /* y_0 = mont(x) */
+	for (uint32_t d = 0; d < nw; d++) {
+		pvcx_st(&pp->y[h][d][L], ((uint64_t)(tag | (d + 1u)) << 32) | y[0]);
+		if (d + 1u < nw)
+			for (uint32_t k = 0; k < PVCX_WIN; k++)
+				pvcw_mm<1>(y, y, y, m, nl, m0i);
+	}
+	x[0] = pvcx_take(&pp->res[h][L], tag | PVCX_RES);
+	__threadfence();   /* the job record is the partner's no more */
+	__syncwarp();
+	__stcg(&j->m[L], 0u);
+	__stcg(&j->r2[L], 0u);
+	for (uint32_t i = L; i < PVCW_JOB_EW; i += 32u)
+		__stcg(&j->e[i], 0u);
+	if (L == 0u)
+		__stcg(&j->m0i, 0u);
+	pvcw_st<1>(xp, x, nl);
+	y[0] = 0;
+}
+
+/* The recruited block's warp h (all lanes): serve half h's jobs until the
+ * requesting block posts PVCX_END. */
+__device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
+{
+	__shared__ uint32_t xe[2][PVCW_JOB_EW + 1u];
+	const uint32_t L = pvcw_lane();
+	unsigned ns = 32;
+
+	for (;;) {
+		const uint32_t c = pvcx_ld_acq(&pp->ctl[h]);
+		if (c == 0u) {
+			__nanosleep(ns);
+			if (ns < 256u)
+				ns <<= 1;
+			continue;
+		}
+		ns = 32;
+		__syncwarp();
+		if (L == 0u)
+			__stcg(&pp->ctl[h], 0u);
+		if (c != PVCX_JOB)
+			return;
+		const pvcx_job *j = &pp->job[h];
+		const uint32_t nl = __ldcg(&j->nl), m0i = __ldcg(&j->m0i), tag = __ldcg(&j->tag);
+		const uint32_t eb = __ldcg(&j->ebits);
+		const uint32_t nw = (eb < 32u * PVCW_JOB_EW ? eb + PVCX_WIN - 1u : 32u * PVCW_JOB_EW) / PVCX_WIN;
+		uint32_t m[1], r2[1], one[1], bk[1u << PVCX_WIN], sel[1], yy[1], r[1];
+		m[0] = __ldcg(&j->m[L]);
+		r2[0] = __ldcg(&j->r2[L]);
+		one[0] = L == 0u ? 1u : 0u;
+		for (uint32_t i = L; i <= PVCW_JOB_EW; i += 32u)
+			xe[h][i] = i < PVCW_JOB_EW ? __ldcg(&j->e[i]) : 0u;
+		__syncwarp();
+		pvcw_mm<1>(r, one, r2, m, nl, m0i);            /* mont(1) */
+#pragma unroll
+		for (uint32_t k = 0; k < (1u << PVCX_WIN); k++)
+			bk[k] = r[0];
+		for (uint32_t d = 0; d < nw; d++) {
+			const uint32_t pos = PVCX_WIN * d;
+			const uint32_t dg = (xe[h][pos >> 5] >> (pos & 31u)) & ((1u << PVCX_WIN) - 1u);
+			yy[0] = pvcx_take(&pp->y[h][d][L], tag | (d + 1u));
+			__syncwarp();
+			sel[0] = 0;
+#pragma unroll
+			for (uint32_t k = 0; k < (1u << PVCX_WIN); k++)
+				sel[0] |= (0u - (uint32_t)(dg == k)) & bk[k];
+			pvcw_mm<1>(r, sel, yy, m, nl, m0i);
+#pragma unroll
+			for (uint32_t k = 0; k < (1u << PVCX_WIN); k++) {
+				const uint32_t mk = 0u - (uint32_t)(dg == k);
+				bk[k] = (r[0] & mk) | (bk[k] & ~mk);
+			}
+		}
+		/* prod B_d^d: C = B_15 ... B_d, A = the product of the Cs */
+		uint32_t A[1] = { bk[(1u << PVCX_WIN) - 1u] }, C[1] = { bk[(1u << PVCX_WIN) - 1u] };
+#pragma unroll
+		for (int k = (1 << PVCX_WIN) - 2; k >= 1; k--) {
+			sel[0] = bk[k];
+			pvcw_mm<1>(C, C, sel, m, nl, m0i);
+			pvcw_mm<1>(A, A, C, m, nl, m0i);
+		}
+		pvcw_mm<1>(A, A, one, m, nl, m0i);             /* out of Montgomery form */
+		__syncwarp();
+		for (uint32_t i = L; i <= PVCW_JOB_EW; i += 32u)
+			xe[h][i] = 0;
+		__threadfence();
+		pvcx_st(&pp->res[h][L], ((uint64_t)(tag | PVCX_RES) << 32) | A[0]);
+#pragma unroll
+		for (uint32_t k = 0; k < (1u << PVCX_WIN); k++)
+			bk[k] = 0;
+		A[0] = C[0] = yy[0] = 0;
+	}
+}
+
+#endif /* PVC_PAIR_CUH */
