@@ -349,6 +349,11 @@
 #      then p11bench RSA-2048 and P-256 at 1 and 1,024 threads on A, B, A,
 #      B (AB_LIMIT s a row), then B's p11pk, pk_general and p11_vsig and a
 #      20 s stress of 64 threads on B
+#   95 a kernel change on the bundle itself, then its A/B against the
+#      module AB_B: gpu_kat, gpu_ring, engine_pk, engine_oracle, p11pk,
+#      pk_general, p11_vsig, a 20 s stress of 64 threads, gpu_bench mm
+#      and sig (PLAN_GPU_BENCH), then p11bench RSA-2048 and P-256 at 1 and
+#      1,024 threads on A, B, A, B (AB_LIMIT s a row)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -1170,5 +1175,13 @@ case "${1:-}" in
      ab_swap rsa2048-sign,p256-sign 1,1024 "${AB_LIMIT:-25}"
      b_suites "p11pk pk_general p11_vsig" 120
      cat "$OUT/summary-ring.txt" "$OUT/summary-ab.txt" ;;
+  95) (export PV_KAT_LIMIT=40 PV_RING_LIMIT=45 PV_UNIT_SUITES="" PV_UNIT_LIMIT=150 PV_UNIT_TIMEOUT_SCALE=1 \
+       PV_UNIT_NAMES="engine_pk engine_oracle p11pk pk_general p11_vsig" \
+       PV_STRESS_SECS=20 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=60 \
+       PV_GPU_BENCH_ONLY=${PLAN_GPU_BENCH:-mm,sig} PV_GPU_BENCH_LIMIT=60 PV_P11BENCH=0
+      timeout 400 bash tests/gpu/run-device --bundle "$B" --phases kat,ring,unit,stress,bench > /dev/null 2>&1)
+     mv "$OUT/summary.txt" "$OUT/summary-a.txt"
+     ab_swap rsa2048-sign,p256-sign 1,1024 "${AB_LIMIT:-25}"
+     cat "$OUT/summary-a.txt" "$OUT/summary-ab.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
