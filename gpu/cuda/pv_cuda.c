@@ -551,7 +551,7 @@ int pv_cuda_open(const pv_cuda_params *p, pv_cuda **out, char *err, size_t errle
 	}
 	/* the worker pairs' buffers (a lone RSA signature's exponentiations
 	 * on two blocks), zeroed before the kernel reads them */
-	v->pair_bytes = pvc_kernel_pair_bytes(v->grid);
+	v->pair_bytes = p->no_pairs ? 0 : pvc_kernel_pair_bytes(v->grid);
 	if (v->pair_bytes != 0) {
 		CK(cudaMalloc((void **)&v->dpairs, v->pair_bytes));
 		CK(cudaMemsetAsync(v->dpairs, 0, v->pair_bytes, v->stream));

@@ -61,6 +61,9 @@ typedef struct pv_cuda_params {
 	uint32_t boot_timeout_ms;     /* 0: 10000                               */
 	int profile;                  /* 1: the kernel stamps each request's
 	                                 row (pv_cuda_profile_rows); benchmarks */
+	int no_pairs;                 /* 1: no worker pairs, a lone RSA request
+	                                 on its own block (pvc_pair.cuh);
+	                                 benchmarks' A/B                        */
 } pv_cuda_params;
 
 #define PV_CUDA_DEFAULT_SLOTS 256u

@@ -130,6 +130,9 @@ typedef struct pvc_kparams {
 #define PVC_PROF_INPUTS 1
 #define PVC_PROF_EXECUTED 2
 #define PVC_PROF_MARK 3
-#define PVC_PROF_ROW 16     /* >= PVC_PROF_MARK + KC_PROF_N */
+#define PVC_PROF_PAIR 16    /* a paired RSA request's half 0 (pvc_pair.cuh):
+                               its squarings done, the partner's last y_j
+                               taken, its result posted, the result taken */
+#define PVC_PROF_ROW 20     /* >= PVC_PROF_MARK + KC_PROF_N, PVC_PROF_PAIR + 4 */
 
 #endif /* PVC_RING_H */

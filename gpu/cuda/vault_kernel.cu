@@ -91,7 +91,15 @@ __host__ __device__ static inline void pvc_prof(int k)
 }
 #undef KC_PROF
 #define KC_PROF(k) pvc_prof(k)
-static_assert(PVC_PROF_MARK + KC_PROF_N <= PVC_PROF_ROW, "a profile row holds every KC_PROF mark");
+static_assert(PVC_PROF_MARK + KC_PROF_N <= PVC_PROF_PAIR, "a profile row holds every KC_PROF mark");
+
+/* PVCX_STAMP (pvc_pair.cuh): thread 0 writes t into pair column k */
+__device__ static inline void pvc_prof_pair(int k, uint64_t t)
+{
+	if (pvc_prof_row != NULL && threadIdx.x == 0u)
+		((volatile uint64_t *)pvc_prof_row)[PVC_PROF_PAIR + k] = t;
+}
+#define PVCX_STAMP(k, t) pvc_prof_pair(k, t)
 
 #include "gpu/cuda/pvc_bn_warp.cuh"
 #include "gpu/cuda/pvc_ec_warp.cuh"

@@ -776,7 +776,7 @@ static void *e2e_thread(void *p)
 	return NULL;
 }
 
-static pv_cuda *open_vault(uint32_t nslots, uint32_t arena, int profile)
+static pv_cuda *open_vault(uint32_t nslots, uint32_t arena, int profile, int no_pairs = 0)
 {
 	char why[256];
 	pv_cuda_params c;
@@ -789,6 +789,7 @@ static pv_cuda *open_vault(uint32_t nslots, uint32_t arena, int profile)
 	c.nslots = nslots;
 	c.slot_arena = (arena + 63u) & ~63u;
 	c.profile = profile;
+	c.no_pairs = no_pairs;
 	if (pv_cuda_open(&c, &v, why, sizeof why) != PV_OK) {
 		printf("BENCH open failed: %s\n", why);
 		return NULL;
@@ -1034,7 +1035,7 @@ static void prof_print(const char *name, const char *what, std::vector<double> *
 
 /* The KC_PROF marks of the latest request (a lone one): the row with the
  * newest claim stamp (pv_cuda_profile_rows). */
-static void last_marks(pv_cuda *v, uint64_t pr[KC_PROF_N])
+static void last_marks(pv_cuda *v, uint64_t pr[KC_PROF_N + 4])
 {
 	uint32_t nrows = 0;
 	const uint64_t *rows = pv_cuda_profile_rows(v, &nrows), *last = NULL;
@@ -1045,6 +1046,8 @@ static void last_marks(pv_cuda *v, uint64_t pr[KC_PROF_N])
 	}
 	for (int k = 0; k < KC_PROF_N; k++)
 		pr[k] = last != NULL ? last[PVC_PROF_MARK + k] : 0;
+	for (int k = 0; k < 4; k++)
+		pr[KC_PROF_N + k] = last != NULL ? last[PVC_PROF_PAIR + k] : 0;
 }
 
 /* The split of the requests under load: each slot's last request, from
@@ -1097,33 +1100,40 @@ static int sig_ring(double scale)
 		printf("FAIL sig: key generation on the host failed\n");
 		return 1;
 	}
-	pv_cuda *v = open_vault(1024, 8192, 1);
-	if (v == NULL)
-		return 1;
 	e2e_req rqs[2];
 	bool ok[2] = { false, false };
 	const uint8_t id[16] = { 7, 7, 7 };
-	for (int kind = 0; kind < 2; kind++) {
-		const char *name = kind ? "ring-P256" : "ring-RSA2048";
+	pv_cuda *v = NULL;
+	/* kind 2: RSA again on a vault without worker pairs (no_pairs), the
+	 * A/B of a lone RSA request on two blocks against one */
+	for (int kind = 0; kind < 3; kind++) {
+		const char *name = kind == 1 ? "ring-P256" : kind ? "ring-RSA2048-1blk" : "ring-RSA2048";
+		if (kind != 1) {
+			if (v != NULL)
+				pv_cuda_close(v);
+			v = open_vault(1024, 8192, 1, kind == 2);
+			if (v == NULL)
+				return 1;
+		}
 		std::vector<uint8_t> in, blob, pub, out;
-		if (kind) {
+		if (kind == 1) {
 			in.assign(K.p256, K.p256 + 32);
 		} else {
 			rsa_import_in(K.rsa, in);
 		}
-		int rc = ring_import(v, kind ? PV_KEY_EC_P256 : PV_KEY_RSA, PV_USE_SIGN, in, id, blob, &pub);
+		int rc = ring_import(v, kind == 1 ? PV_KEY_EC_P256 : PV_KEY_RSA, PV_USE_SIGN, in, id, blob, &pub);
 		if (rc != PV_OK) {
 			printf("FAIL %s: import rc %d\n", name, rc);
 			bad++;
 			continue;
 		}
-		e2e_req &rq = rqs[kind];
+		e2e_req rq1, &rq = kind < 2 ? rqs[kind] : rq1;
 		uint8_t h[32];
 		for (int k = 0; k < 32; k++) h[k] = (uint8_t)(k * 5 + 3);
-		sign_req(rq, kind ? PV_MECH_ECDSA : PV_MECH_RSA_PKCS, kind ? 0 : PV_MECH_SHA256, id, blob, h);
-		std::vector<double> us, st[3], pf[KC_PROF_N + 1];
+		sign_req(rq, kind == 1 ? PV_MECH_ECDSA : PV_MECH_RSA_PKCS, kind == 1 ? 0 : PV_MECH_SHA256, id, blob, h);
+		std::vector<double> us, st[3], pf[KC_PROF_N + 1], xp[4];
 		ve_result res;
-		uint64_t tr[4], pr[KC_PROF_N];
+		uint64_t tr[4], pr[KC_PROF_N + 4];
 		for (int i = 0; i < 40; i++) {
 			double t0 = now_s();
 			rc = ring_call(v, rq, out, &res, tr);
@@ -1134,9 +1144,19 @@ static int sig_ring(double scale)
 				st[k].push_back((double)(tr[k + 1] - tr[k]) / 1e3);
 			last_marks(v, pr);
 			prof_split(tr, pr, pf);
+			/* a paired request's half 0: from the CRT preparation's
+			 * end to its squarings' end, to the partner's last y_j,
+			 * its result, the result taken */
+			const uint64_t *px = pr + KC_PROF_N;
+			if (px[0] != 0 && pr[9] != 0 && px[0] >= pr[9] && px[1] >= px[0] && px[2] >= px[1] &&
+			    px[3] >= px[2]) {
+				xp[0].push_back((double)(px[0] - pr[9]) / 1e3);
+				for (int k = 1; k < 4; k++)
+					xp[k].push_back((double)(px[k] - px[k - 1]) / 1e3);
+			}
 		}
 		const uint8_t *sig = out.data() + rq.d.out.off;
-		int vr = rc != PV_OK ? rc : kind ? kc_ecdsa_verify(KC_EC_P256, pub.data(), pub.size(), h, 32, sig, 64)
+		int vr = rc != PV_OK ? rc : kind == 1 ? kc_ecdsa_verify(KC_EC_P256, pub.data(), pub.size(), h, 32, sig, 64)
 		                                 : kc_rsa_pkcs1_verify(&rpub, KC_HASH_SHA256, h, 32, sig, 256);
 		if (rc != PV_OK || vr != PV_OK) {
 			printf("FAIL %s: sign rc %d, host verify %d\n", name, rc, vr);
@@ -1151,7 +1171,19 @@ static int sig_ring(double scale)
 		       st[0][st[0].size() / 2], st[1][st[1].size() / 2], st[2][st[2].size() / 2],
 		       us[us.size() / 2] - st[0][st[0].size() / 2] - st[1][st[1].size() / 2] - st[2][st[2].size() / 2]);
 		prof_print(name, "lone", pf);
-		ok[kind] = true;
+		if (kind != 1) {
+			printf("BENCH %-12s lone: %zu of %zu requests on two blocks", name, xp[0].size(), us.size());
+			if (!xp[0].empty()) {
+				for (int k = 0; k < 4; k++)
+					std::sort(xp[k].begin(), xp[k].end());
+				printf("; half 0 (medians, us): squarings %.0f, the partner's last y_j %.1f, its result "
+				       "%.1f, taken %.1f", xp[0][xp[0].size() / 2], xp[1][xp[1].size() / 2],
+				       xp[2][xp[2].size() / 2], xp[3][xp[3].size() / 2]);
+			}
+			printf("\n");
+		}
+		if (kind < 2)
+			ok[kind] = true;
 	}
 	pv_cuda_close(v);
 	/* the rates with the stamps on too: ~13 posted writes per request;
