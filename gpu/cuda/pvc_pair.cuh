@@ -32,7 +32,7 @@
 #ifndef PVC_PAIR_CUH
 #define PVC_PAIR_CUH
 
-#define PVCX_WIN 4u
+#define PVCX_WIN 4
 #define PVCX_NW ((32u * PVCW_JOB_EW + PVCX_WIN - 1u) / PVCX_WIN)   /* 272 digits */
 #define PVCX_JOB 1u    /* ctl: a job is posted */
 #define PVCX_END 2u    /* ctl: the request is over, leave pvcx_serve */
@@ -108,6 +108,43 @@ __device__ __forceinline__ uint32_t pvcx_take(uint64_t *a, uint32_t tag)
 	while ((uint32_t)(v >> 32) != tag);
 	pvcx_st(a, 0);
 	return (uint32_t)v;
+}
+
+/* Bucket d of 2^WIN (d a secret digit) times y: every bucket read and
+ * written by masks, constant time. */
+template <int WIN>
+__device__ __forceinline__ void pvcx_bucket_mul(uint32_t (&bk)[1 << WIN], uint32_t d, const uint32_t (&y)[1],
+	const uint32_t (&m)[1], uint32_t nl, uint32_t m0i)
+{
+	uint32_t sel[1] = { 0 }, r[1];
+#pragma unroll
+	for (int k = 0; k < (1 << WIN); k++)
+		sel[0] |= (0u - (uint32_t)(d == (uint32_t)k)) & bk[k];
+	pvcw_mm<1>(r, sel, y, m, nl, m0i);
+#pragma unroll
+	for (int k = 0; k < (1 << WIN); k++) {
+		const uint32_t mk = 0u - (uint32_t)(d == (uint32_t)k);
+		bk[k] = (r[0] & mk) | (bk[k] & ~mk);
+	}
+	sel[0] = r[0] = 0;
+}
+
+/* A = prod_d B_d^d over the buckets, out of Montgomery form: C = B_top
+ * ... B_d, A = the product of the Cs (2 (2^WIN - 2) + 1 products). */
+template <int WIN>
+__device__ __forceinline__ void pvcx_buckets_out(uint32_t (&A)[1], const uint32_t (&bk)[1 << WIN],
+	const uint32_t (&m)[1], uint32_t nl, uint32_t m0i)
+{
+	uint32_t C[1] = { bk[(1 << WIN) - 1] }, s[1] = { 0 }, one[1] = { pvcw_lane() == 0u ? 1u : 0u };
+	A[0] = C[0];
+#pragma unroll
+	for (int k = (1 << WIN) - 2; k >= 1; k--) {
+		s[0] = bk[k];
+		pvcw_mm<1>(C, C, s, m, nl, m0i);
+		pvcw_mm<1>(A, A, C, m, nl, m0i);
+	}
+	pvcw_mm<1>(A, A, one, m, nl, m0i);
+	C[0] = s[0] = 0;
 }
 
 /* The requesting block's warp h (all lanes, identical data): x = x^e mod
@@ -194,7 +231,7 @@ __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 		const uint32_t nl = __ldcg(&j->nl), m0i = __ldcg(&j->m0i), tag = __ldcg(&j->tag);
 		const uint32_t eb = __ldcg(&j->ebits);
 		const uint32_t nw = (eb < 32u * PVCW_JOB_EW ? eb + PVCX_WIN - 1u : 32u * PVCW_JOB_EW) / PVCX_WIN;
-		uint32_t m[1], r2[1], one[1], bk[1u << PVCX_WIN], sel[1], yy[1], r[1];
+		uint32_t m[1], r2[1], one[1], bk[1u << PVCX_WIN], yy[1], r[1], A[1];
 		m[0] = __ldcg(&j->m[L]);
 		r2[0] = __ldcg(&j->r2[L]);
 		one[0] = L == 0u ? 1u : 0u;
@@ -212,26 +249,9 @@ __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 			__syncwarp();
 			if (d + 1u == nw && L == 0u)
 				__stcg((unsigned long long *)&pp->tb[h][0], (unsigned long long)pvcx_now());
-			sel[0] = 0;
-#pragma unroll
-			for (uint32_t k = 0; k < (1u << PVCX_WIN); k++)
-				sel[0] |= (0u - (uint32_t)(dg == k)) & bk[k];
-			pvcw_mm<1>(r, sel, yy, m, nl, m0i);
-#pragma unroll
-			for (uint32_t k = 0; k < (1u << PVCX_WIN); k++) {
-				const uint32_t mk = 0u - (uint32_t)(dg == k);
-				bk[k] = (r[0] & mk) | (bk[k] & ~mk);
-			}
+			pvcx_bucket_mul<PVCX_WIN>(bk, dg, yy, m, nl, m0i);
 		}
-		/* prod B_d^d: C = B_15 ... B_d, A = the product of the Cs */
-		uint32_t A[1] = { bk[(1u << PVCX_WIN) - 1u] }, C[1] = { bk[(1u << PVCX_WIN) - 1u] };
-#pragma unroll
-		for (int k = (1 << PVCX_WIN) - 2; k >= 1; k--) {
-			sel[0] = bk[k];
-			pvcw_mm<1>(C, C, sel, m, nl, m0i);
-			pvcw_mm<1>(A, A, C, m, nl, m0i);
-		}
-		pvcw_mm<1>(A, A, one, m, nl, m0i);             /* out of Montgomery form */
+		pvcx_buckets_out<PVCX_WIN>(A, bk, m, nl, m0i);
 		__syncwarp();
 		for (uint32_t i = L; i <= PVCW_JOB_EW; i += 32u)
 			xe[h][i] = 0;
@@ -242,7 +262,7 @@ __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 #pragma unroll
 		for (uint32_t k = 0; k < (1u << PVCX_WIN); k++)
 			bk[k] = 0;
-		A[0] = C[0] = yy[0] = 0;
+		A[0] = yy[0] = 0;
 	}
 }
 

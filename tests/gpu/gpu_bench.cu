@@ -1591,7 +1591,7 @@ __device__ __forceinline__ void mm_exp_rl(const uint32_t *mp, uint32_t *xp, cons
 		if (L == 0u)
 			cyc[2u + h] = t1 - t0;
 	} else {
-		uint32_t bk[1 << WIN], r1[1], sel[1], yy[1], r[1];
+		uint32_t bk[1 << WIN], r1[1], yy[1];
 		pvcw_mm<1>(r1, one, r2, m, nl, m0i);              /* mont(1) */
 #pragma unroll
 		for (int k = 0; k < (1 << WIN); k++)
@@ -1603,26 +1603,10 @@ __device__ __forceinline__ void mm_exp_rl(const uint32_t *mp, uint32_t *xp, cons
 			if (j + 2u < nw)
 				rl_arrive(3u + 4u * h + b);
 			const uint32_t d = (e[pos >> 5] >> (pos & 31u)) & ((1u << WIN) - 1u);
-			sel[0] = 0;
-#pragma unroll
-			for (int k = 0; k < (1 << WIN); k++)
-				sel[0] |= (0u - (uint32_t)(d == (uint32_t)k)) & bk[k];
-			pvcw_mm<1>(r, sel, yy, m, nl, m0i);
-#pragma unroll
-			for (int k = 0; k < (1 << WIN); k++) {
-				const uint32_t mk = 0u - (uint32_t)(d == (uint32_t)k);
-				bk[k] = (r[0] & mk) | (bk[k] & ~mk);
-			}
+			pvcx_bucket_mul<WIN>(bk, d, yy, m, nl, m0i);
 		}
-		/* prod B_d^d: C = B_max ... B_d, A = the product of the Cs */
-		uint32_t A[1] = { bk[(1 << WIN) - 1] }, C[1] = { bk[(1 << WIN) - 1] };
-#pragma unroll
-		for (int k = (1 << WIN) - 2; k >= 1; k--) {
-			sel[0] = bk[k];
-			pvcw_mm<1>(C, C, sel, m, nl, m0i);
-			pvcw_mm<1>(A, A, C, m, nl, m0i);
-		}
-		pvcw_mm<1>(A, A, one, m, nl, m0i);                /* out of Montgomery form */
+		uint32_t A[1];
+		pvcx_buckets_out<WIN>(A, bk, m, nl, m0i);         /* prod B_d^d (pvc_pair.cuh) */
 		pvcw_st<1>(xp + 32u * h, A, nl);
 		const long long t1 = clock64();
 		if (L == 0u)
