@@ -6,7 +6,9 @@ only on a GPU; this model follows the CUDA code step for step (32 lanes,
 K limbs per lane, the shuffles as list indexing, the ballots as bit masks)
 and checks it against Python's integers on random and edge-case inputs:
 products for 1..64 limbs (all-ones moduli, a = R - 1), doubling,
-fixed-window exponentiations, and the plain product pvcw_mul1.  It checks
+fixed-window exponentiations, the plain product pvcw_mul1, and the
+right-to-left bucket exponentiation of gpu/cuda/pvc_pair.cuh (a lone RSA
+request's halves on two blocks: digits, buckets, their combination).  It checks
 the algorithm, so a change to the lane algorithm in the .cuh is made here
 first; the CUDA code itself is checked on the device (gpu_bench pk, the
 RSA suites).
