@@ -38,11 +38,11 @@
 #define PVCX_END 2u    /* ctl: the request is over, leave pvcx_serve */
 #define PVCX_RES 0x3ffu   /* the result's tag: above every digit's */
 
-/* PVCX_STAMP(k, t): the vault kernel's profile row (vault_kernel.cu)
- * takes time t at pair column k (pvc_ring.h, PVC_PROF_PAIR + k); here
- * nothing. */
+/* PVCX_STAMP(h, k, t): the vault kernel's profile row (vault_kernel.cu)
+ * takes t at half h's pair column k (pvc_ring.h, PVC_PROF_PAIR + 4 h +
+ * k; 8: the two blocks' multiprocessors); here nothing. */
 #ifndef PVCX_STAMP
-#define PVCX_STAMP(k, t) ((void)0)
+#define PVCX_STAMP(h, k, t) ((void)0)
 #endif
 
 __device__ __forceinline__ uint64_t pvcx_now(void)
@@ -69,7 +69,8 @@ struct pvcx_pair {
 	uint32_t njob[2];        /* per half: jobs posted, for the tags */
 	uint64_t tb[2][2];       /* per half: when the partner took the last
 	                            y_j and posted the result (%globaltimer) */
-	uint32_t pad1[20];
+	uint32_t smid[2];        /* each block's multiprocessor */
+	uint32_t pad1[18];
 	pvcx_job job[2];
 	uint64_t res[2][32];
 	uint64_t y[2][PVCX_NW][32];
@@ -130,16 +131,22 @@ __device__ __forceinline__ void pvcx_bucket_mul(uint32_t (&bk)[1 << WIN], uint32
 }
 
 /* A = prod_d B_d^d over the buckets, out of Montgomery form: C = B_top
- * ... B_d, A = the product of the Cs (2 (2^WIN - 2) + 1 products). */
+ * ... B_d, A = the product of the Cs (2 (2^WIN - 2) + 1 products).  The
+ * buckets move down one register a step, so that the loop is not
+ * unrolled: its two products are the same code each time (unrolled, 28
+ * copies of the product ran from cold instruction caches). */
 template <int WIN>
-__device__ __forceinline__ void pvcx_buckets_out(uint32_t (&A)[1], const uint32_t (&bk)[1 << WIN],
+__device__ __forceinline__ void pvcx_buckets_out(uint32_t (&A)[1], uint32_t (&bk)[1 << WIN],
 	const uint32_t (&m)[1], uint32_t nl, uint32_t m0i)
 {
 	uint32_t C[1] = { bk[(1 << WIN) - 1] }, s[1] = { 0 }, one[1] = { pvcw_lane() == 0u ? 1u : 0u };
 	A[0] = C[0];
-#pragma unroll
+#pragma unroll 1
 	for (int k = (1 << WIN) - 2; k >= 1; k--) {
-		s[0] = bk[k];
+		s[0] = bk[(1 << WIN) - 2];
+#pragma unroll
+		for (int j = (1 << WIN) - 2; j > 0; j--)
+			bk[j] = bk[j - 1];
 		pvcw_mm<1>(C, C, s, m, nl, m0i);
 		pvcw_mm<1>(A, A, C, m, nl, m0i);
 	}
@@ -189,12 +196,12 @@ __device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t 
 	x[0] = pvcx_take(&pp->res[h][L], tag | PVCX_RES);
 	__threadfence();   /* the job record is the partner's no more */
 	__syncwarp();
-	if (h == 0u) {
-		PVCX_STAMP(0, tsq);
-		PVCX_STAMP(1, __ldcg((const unsigned long long *)&pp->tb[0][0]));
-		PVCX_STAMP(2, __ldcg((const unsigned long long *)&pp->tb[0][1]));
-		PVCX_STAMP(3, pvcx_now());
-	}
+	PVCX_STAMP(h, 0, tsq);
+	PVCX_STAMP(h, 1, __ldcg((const unsigned long long *)&pp->tb[h][0]));
+	PVCX_STAMP(h, 2, __ldcg((const unsigned long long *)&pp->tb[h][1]));
+	PVCX_STAMP(h, 3, pvcx_now());
+	if (h == 0u)
+		PVCX_STAMP(2, 0, ((uint64_t)__ldcg(&pp->smid[0]) << 32) | __ldcg(&pp->smid[1]));
 	__stcg(&j->m[L], 0u);
 	__stcg(&j->r2[L], 0u);
 	for (uint32_t i = L; i < PVCW_JOB_EW; i += 32u)

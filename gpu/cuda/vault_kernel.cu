@@ -37,7 +37,7 @@
  *          __threadfence_system(), slot.dev.res, and done_seq released;
  *          then the leader waits for the blocks of its multiprocessor
  *          still running a request (pvc_sm_gather).
- *   pairs  worker blocks 2i and 2i + 1 hold at most one ticket that is
+ *   pairs  worker blocks i and i + n hold at most one ticket that is
  *          not ready between them (pvc_pair_wait: the other parks), so
  *          that a lone RSA private-key request (the next ticket not ready
  *          when it starts) recruits the parked partner (pvc_pair_go): its
@@ -93,13 +93,14 @@ __host__ __device__ static inline void pvc_prof(int k)
 #define KC_PROF(k) pvc_prof(k)
 static_assert(PVC_PROF_MARK + KC_PROF_N <= PVC_PROF_PAIR, "a profile row holds every KC_PROF mark");
 
-/* PVCX_STAMP (pvc_pair.cuh): thread 0 writes t into pair column k */
-__device__ static inline void pvc_prof_pair(int k, uint64_t t)
+/* PVCX_STAMP (pvc_pair.cuh): lane 0 of the half's warp writes t into
+ * its pair column k */
+__device__ static inline void pvc_prof_pair(uint32_t h, int k, uint64_t t)
 {
-	if (pvc_prof_row != NULL && threadIdx.x == 0u)
-		((volatile uint64_t *)pvc_prof_row)[PVC_PROF_PAIR + k] = t;
+	if (pvc_prof_row != NULL && (threadIdx.x & 31u) == 0u)
+		((volatile uint64_t *)pvc_prof_row)[PVC_PROF_PAIR + 4u * h + (uint32_t)k] = t;
 }
-#define PVCX_STAMP(k, t) pvc_prof_pair(k, t)
+#define PVCX_STAMP(h, k, t) pvc_prof_pair(h, k, t)
 
 #include "gpu/cuda/pvc_bn_warp.cuh"
 #include "gpu/cuda/pvc_ec_warp.cuh"
@@ -358,13 +359,18 @@ __device__ static inline bool pvc_rsa_priv(const ve_desc *d)
 	       (d->op == PV_OP_SIGN || d->op == PV_OP_DECRYPT);
 }
 
-/* Worker blocks 2i and 2i + 1 are a pair (pvc_pair.cuh) when both are
- * workers (the last block is the poller) and the host gave the buffers. */
-__device__ static inline pvcx_pair *pvc_pair_of(const pvc_kparams &p)
+/* Worker blocks i and i + n of the grid's 2 n + (0 or 1) workers (the
+ * last block is the poller) are pair i (pvc_pair.cuh) when the host gave
+ * the buffers; side 0 and 1.  Blocks far apart in the grid: the
+ * scheduler spreads consecutive blocks over the multiprocessors, so the
+ * partner's product warps do not share the squarers' schedulers. */
+__device__ static inline pvcx_pair *pvc_pair_of(const pvc_kparams &p, uint32_t *side)
 {
-	if (p.pairs == NULL || (blockIdx.x | 1u) >= gridDim.x - 1u)
+	const uint32_t n = (gridDim.x - 1u) / 2u;
+	*side = n != 0u ? blockIdx.x / n : 0u;
+	if (p.pairs == NULL || n == 0u || blockIdx.x >= 2u * n)
 		return (pvcx_pair *)0;
-	return (pvcx_pair *)p.pairs + (blockIdx.x >> 1);
+	return (pvcx_pair *)p.pairs + blockIdx.x % n;
 }
 
 /* Thread 0 of block s of a pair, before it takes a ticket number: the two
@@ -561,8 +567,8 @@ pvc_vault_kernel(const pvc_kparams p)
 	ve_worker *sw = sw0 + threadIdx.x;
 	const uint32_t tid = threadIdx.x;
 	ve_ring_hdr *hdr = (ve_ring_hdr *)p.ring;
-	pvcx_pair *const pp = pvc_pair_of(p);
-	const uint32_t side = blockIdx.x & 1u;
+	uint32_t side;
+	pvcx_pair *const pp = pvc_pair_of(p, &side);
 
 	if (tid == 0)
 		pvc_prof_row = NULL;
@@ -579,6 +585,8 @@ pvc_vault_kernel(const pvc_kparams p)
 	__syncthreads();
 	if (tid == 0) {
 		asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+		if (pp != NULL)
+			__stcg(&pp->smid[side], sm);
 		__threadfence();
 		if (atomicAdd(&p.dev->keys_loaded, 1u) == gridDim.x - 1u) {
 			for (uint32_t i = 0; i < PVC_ST_LEN / 4u; i++)

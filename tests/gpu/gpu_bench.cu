@@ -1035,7 +1035,7 @@ static void prof_print(const char *name, const char *what, std::vector<double> *
 
 /* The KC_PROF marks of the latest request (a lone one): the row with the
  * newest claim stamp (pv_cuda_profile_rows). */
-static void last_marks(pv_cuda *v, uint64_t pr[KC_PROF_N + 4])
+static void last_marks(pv_cuda *v, uint64_t pr[KC_PROF_N + 9])
 {
 	uint32_t nrows = 0;
 	const uint64_t *rows = pv_cuda_profile_rows(v, &nrows), *last = NULL;
@@ -1046,7 +1046,7 @@ static void last_marks(pv_cuda *v, uint64_t pr[KC_PROF_N + 4])
 	}
 	for (int k = 0; k < KC_PROF_N; k++)
 		pr[k] = last != NULL ? last[PVC_PROF_MARK + k] : 0;
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 9; k++)
 		pr[KC_PROF_N + k] = last != NULL ? last[PVC_PROF_PAIR + k] : 0;
 }
 
@@ -1131,9 +1131,10 @@ static int sig_ring(double scale)
 		uint8_t h[32];
 		for (int k = 0; k < 32; k++) h[k] = (uint8_t)(k * 5 + 3);
 		sign_req(rq, kind == 1 ? PV_MECH_ECDSA : PV_MECH_RSA_PKCS, kind == 1 ? 0 : PV_MECH_SHA256, id, blob, h);
-		std::vector<double> us, st[3], pf[KC_PROF_N + 1], xp[4];
+		std::vector<double> us, st[3], pf[KC_PROF_N + 1], xp[2][4];
 		ve_result res;
-		uint64_t tr[4], pr[KC_PROF_N + 4];
+		uint64_t tr[4], pr[KC_PROF_N + 9];
+		size_t same_sm = 0;
 		for (int i = 0; i < 40; i++) {
 			double t0 = now_s();
 			rc = ring_call(v, rq, out, &res, tr);
@@ -1144,16 +1145,21 @@ static int sig_ring(double scale)
 				st[k].push_back((double)(tr[k + 1] - tr[k]) / 1e3);
 			last_marks(v, pr);
 			prof_split(tr, pr, pf);
-			/* a paired request's half 0: from the CRT preparation's
-			 * end to its squarings' end, to the partner's last y_j,
+			/* a paired request's halves: from the CRT preparation's
+			 * end to the squarings' end, to the partner's last y_j,
 			 * its result, the result taken */
-			const uint64_t *px = pr + KC_PROF_N;
-			if (px[0] != 0 && pr[9] != 0 && px[0] >= pr[9] && px[1] >= px[0] && px[2] >= px[1] &&
-			    px[3] >= px[2]) {
-				xp[0].push_back((double)(px[0] - pr[9]) / 1e3);
-				for (int k = 1; k < 4; k++)
-					xp[k].push_back((double)(px[k] - px[k - 1]) / 1e3);
+			for (int hh = 0; hh < 2; hh++) {
+				const uint64_t *px = pr + KC_PROF_N + 4 * hh;
+				if (px[0] != 0 && pr[9] != 0 && px[0] >= pr[9] && px[1] >= px[0] &&
+				    px[2] >= px[1] && px[3] >= px[2]) {
+					xp[hh][0].push_back((double)(px[0] - pr[9]) / 1e3);
+					for (int k = 1; k < 4; k++)
+						xp[hh][k].push_back((double)(px[k] - px[k - 1]) / 1e3);
+				}
 			}
+			const uint64_t sms = pr[KC_PROF_N + 8];
+			if (pr[KC_PROF_N] != 0 && (uint32_t)(sms >> 32) == (uint32_t)sms)
+				same_sm++;
 		}
 		const uint8_t *sig = out.data() + rq.d.out.off;
 		int vr = rc != PV_OK ? rc : kind == 1 ? kc_ecdsa_verify(KC_EC_P256, pub.data(), pub.size(), h, 32, sig, 64)
@@ -1172,13 +1178,17 @@ static int sig_ring(double scale)
 		       us[us.size() / 2] - st[0][st[0].size() / 2] - st[1][st[1].size() / 2] - st[2][st[2].size() / 2]);
 		prof_print(name, "lone", pf);
 		if (kind != 1) {
-			printf("BENCH %-12s lone: %zu of %zu requests on two blocks", name, xp[0].size(), us.size());
-			if (!xp[0].empty()) {
+			printf("BENCH %-12s lone: %zu of %zu requests on two blocks (%zu of them on one "
+			       "multiprocessor)", name, xp[0][0].size(), us.size(), same_sm);
+			for (int hh = 0; hh < 2; hh++) {
+				std::vector<double> *x = xp[hh];
+				if (x[0].empty())
+					continue;
 				for (int k = 0; k < 4; k++)
-					std::sort(xp[k].begin(), xp[k].end());
-				printf("; half 0 (medians, us): squarings %.0f, the partner's last y_j %.1f, its result "
-				       "%.1f, taken %.1f", xp[0][xp[0].size() / 2], xp[1][xp[1].size() / 2],
-				       xp[2][xp[2].size() / 2], xp[3][xp[3].size() / 2]);
+					std::sort(x[k].begin(), x[k].end());
+				printf("; half %d (medians, us): squarings %.0f, the partner's last y_j %.1f, its result "
+				       "%.1f, taken %.1f", hh, x[0][x[0].size() / 2], x[1][x[1].size() / 2],
+				       x[2][x[2].size() / 2], x[3][x[3].size() / 2]);
 			}
 			printf("\n");
 		}
