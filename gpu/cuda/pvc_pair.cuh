@@ -1,30 +1,34 @@
 /*
  * pvc_pair.cuh - a lone RSA signature's CRT exponentiations on two blocks
- * of the vault kernel: the block that runs the request squares, its
- * partner block multiplies.
+ * of the vault kernel: the partner block squares, the block that runs
+ * the request multiplies.
  *
  * Right to left with 4-bit digits (Yao's method): for a half's modulus
- * m and exponent e = sum d_j 16^j, warp h of the requesting block (h = 0
- * for p, 1 for q: the warps that run the two halves anyway) computes y_0
- * = mont(x) and y_(j+1) = y_j^16 and stores each y_j into the pair's
- * buffer; warp h of the partner block multiplies each y_j into bucket
+ * m and exponent e = sum d_j 16^j, warp h of the partner block (h = 0
+ * for p, 1 for q) computes y_0 = mont(x) and y_(j+1) = y_j^16 and stores
+ * each y_j into the pair's buffer; warp h of the requesting block (the
+ * warps that run the two halves anyway) multiplies each y_j into bucket
  * d_j (every bucket read and written by masks: constant time) and
- * returns prod B_d^d = x^e, in 2 x 14 products after the last y_j.  The
- * squarings are then the only chain: ~ebits products on the squaring
- * warp instead of the window method's ebits + ebits / 4 + 16 on one warp
- * (gpu_bench mm, docs/gpu-validation.md run 186: 1,410 against 1,742 us
- * a 1,024-bit half with a shared-memory hand-over).
+ * computes prod B_d^d = x^e in 2 x 14 + 1 products after the last y_j.
+ * The squarings are then the only chain: ~ebits products instead of the
+ * window method's ebits + ebits / 4 + 16 on one warp (gpu_bench mm,
+ * docs/gpu-validation.md runs 186, 189).  The squarings run in
+ * pvcx_serve, one copy for both halves: ptxas scheduled warp 1's copy of
+ * the product loop inside pvcw_helper with each limb's shuffle just
+ * before its use, 18 % slower than warp 0's (run 191), and the chain is
+ * where that counts.  The exponent never leaves the requesting block.
  *
  * Hand-over through device memory, no fences on the squaring side: every
  * word is one 64-bit store of (tag << 32 | limb), and the reader polls
  * its own lane's word until it carries the tag it expects (tags are the
  * job's number and the digit's index, never 0).  The squarer never waits
  * for the products: the buffer holds every y_j of an exponent of up to
- * PVCW_JOB_EW words.  Whoever reads a word zeroes it; the requesting
- * warp wipes the job record after the result; so the buffer holds no
- * value of a finished job.  Device memory is where ve_execute's locals
- * (local memory) live too: no new place for secrets, the host wipes the
- * buffer with the vault's other device memory on shutdown.
+ * PVCW_JOB_EW words.  The reader zeroes what it read and wipes the job
+ * record once the partner has read it (it has, when y_0 arrives), so the
+ * buffer holds no value of a finished job.  Device memory is where
+ * ve_execute's locals (local memory) live too: no new place for
+ * secrets, and the host wipes the buffer with the vault's other device
+ * memory on shutdown.
  *
  * The pair's claim protocol (which block may take a ticket, which one is
  * recruited) is the vault kernel's (vault_kernel.cu, pvc_pair_wait).
@@ -36,7 +40,6 @@
 #define PVCX_NW ((32u * PVCW_JOB_EW + PVCX_WIN - 1u) / PVCX_WIN)   /* 272 digits */
 #define PVCX_JOB 1u    /* ctl: a job is posted */
 #define PVCX_END 2u    /* ctl: the request is over, leave pvcx_serve */
-#define PVCX_RES 0x3ffu   /* the result's tag: above every digit's */
 
 /* PVCX_STAMP(h, k, t): the vault kernel's profile row (vault_kernel.cu)
  * takes t at half h's pair column k (pvc_ring.h, PVC_PROF_PAIR + 4 h +
@@ -58,7 +61,7 @@ __device__ __forceinline__ uint64_t pvcx_now(void)
 #define PVCX_H(s) (16u << (s))   /* recruited: serves its partner       */
 
 struct pvcx_job {
-	uint32_t m[32], r2[32], e[PVCW_JOB_EW];
+	uint32_t m[32], r2[32], x[32];
 	uint32_t m0i, nl, ebits, tag;
 };
 
@@ -67,12 +70,11 @@ struct pvcx_pair {
 	uint32_t pad0[31];
 	uint32_t ctl[2];         /* per half: 0, PVCX_JOB or PVCX_END */
 	uint32_t njob[2];        /* per half: jobs posted, for the tags */
-	uint64_t tb[2][2];       /* per half: when the partner took the last
-	                            y_j and posted the result (%globaltimer) */
+	uint64_t tb[2][2];       /* per half: when the partner stored the last
+	                            y_j (%globaltimer); [1] unused */
 	uint32_t smid[2];        /* each block's multiprocessor */
 	uint32_t pad1[18];
 	pvcx_job job[2];
-	uint64_t res[2][32];
 	uint64_t y[2][PVCX_NW][32];
 };
 
@@ -155,13 +157,14 @@ __device__ __forceinline__ void pvcx_buckets_out(uint32_t (&A)[1], uint32_t (&bk
 }
 
 /* The requesting block's warp h (all lanes, identical data): x = x^e mod
- * m as pvcw_modexp computes it, the products on the partner's warp h. */
+ * m as pvcw_modexp computes it, the squarings on the partner's warp h:
+ * this warp keeps the exponent and multiplies each y_j into its bucket. */
 __device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t *xp, const uint32_t *e,
 	uint32_t ebits, const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
 {
-	const uint32_t L = pvcw_lane(), ew = (ebits + 31u) / 32u, nw = (ebits + PVCX_WIN - 1u) / PVCX_WIN;
+	const uint32_t L = pvcw_lane(), nw = (ebits + PVCX_WIN - 1u) / PVCX_WIN;
 	pvcx_job *j = &pp->job[h];
-	uint32_t m[1], r2[1], x[1], one[1], y[1], tag = 0;
+	uint32_t m[1], r2[1], x[1], one[1], yy[1], bk[1u << PVCX_WIN], tag = 0;
 
 	if (L == 0u) {
 		tag = (__ldcg(&pp->njob[h]) + 1u) & 0x3fffffu;
@@ -169,10 +172,10 @@ __device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t 
 		tag <<= 10;
 	}
 	tag = __shfl_sync(PVCW_ALL, tag, 0);
-	__stcg(&j->m[L], L < nl ? mp[L] : 0u);
-	__stcg(&j->r2[L], L < nl ? r2p[L] : 0u);
-	for (uint32_t i = L; i < PVCW_JOB_EW; i += 32u)
-		__stcg(&j->e[i], i < ew ? e[i] : 0u);
+	pvcw_exp_in<1>(m, r2, x, one, mp, r2p, xp, nl);
+	__stcg(&j->m[L], m[0]);
+	__stcg(&j->r2[L], r2[0]);
+	__stcg(&j->x[L], x[0]);
 	if (L == 0u) {
 		__stcg(&j->m0i, m0i);
 		__stcg(&j->nl, nl);
@@ -184,39 +187,44 @@ __device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t 
 	if (L == 0u)
 		pvcx_st_rel(&pp->ctl[h], PVCX_JOB);
 
-	pvcw_exp_in<1>(m, r2, x, one, mp, r2p, xp, nl);
-	pvcw_mm<1>(y, x, r2, m, nl, m0i);                  /* y_0 = mont(x) */
+	pvcw_mm<1>(yy, one, r2, m, nl, m0i);             /* mont(1) */
+#pragma unroll
+	for (int k = 0; k < (1 << PVCX_WIN); k++)
+		bk[k] = yy[0];
 	for (uint32_t d = 0; d < nw; d++) {
-		pvcx_st(&pp->y[h][d][L], ((uint64_t)(tag | (d + 1u)) << 32) | y[0]);
-		if (d + 1u < nw)
-			for (uint32_t k = 0; k < PVCX_WIN; k++)
-				pvcw_mm<1>(y, y, y, m, nl, m0i);
+		const uint32_t pos = PVCX_WIN * d;
+		const uint32_t dg = (e[pos >> 5] >> (pos & 31u)) & ((1u << PVCX_WIN) - 1u);
+		yy[0] = pvcx_take(&pp->y[h][d][L], tag | (d + 1u));
+		__syncwarp();
+		if (d == 0u) {     /* the partner has read the job: wipe it */
+			__threadfence();
+			__stcg(&j->m[L], 0u);
+			__stcg(&j->r2[L], 0u);
+			__stcg(&j->x[L], 0u);
+			if (L == 0u)
+				__stcg(&j->m0i, 0u);
+		}
+		pvcx_bucket_mul<PVCX_WIN>(bk, dg, yy, m, nl, m0i);
 	}
-	const uint64_t tsq = pvcx_now();
-	x[0] = pvcx_take(&pp->res[h][L], tag | PVCX_RES);
-	__threadfence();   /* the job record is the partner's no more */
-	__syncwarp();
-	PVCX_STAMP(h, 0, tsq);
-	PVCX_STAMP(h, 1, __ldcg((const unsigned long long *)&pp->tb[h][0]));
-	PVCX_STAMP(h, 2, __ldcg((const unsigned long long *)&pp->tb[h][1]));
-	PVCX_STAMP(h, 3, pvcx_now());
+	const uint64_t tlast = pvcx_now();
+	pvcx_buckets_out<PVCX_WIN>(x, bk, m, nl, m0i);
+	PVCX_STAMP(h, 0, __ldcg((const unsigned long long *)&pp->tb[h][0]));
+	PVCX_STAMP(h, 1, tlast);
+	PVCX_STAMP(h, 2, pvcx_now());
 	if (h == 0u)
 		PVCX_STAMP(2, 0, ((uint64_t)__ldcg(&pp->smid[0]) << 32) | __ldcg(&pp->smid[1]));
-	__stcg(&j->m[L], 0u);
-	__stcg(&j->r2[L], 0u);
-	for (uint32_t i = L; i < PVCW_JOB_EW; i += 32u)
-		__stcg(&j->e[i], 0u);
-	if (L == 0u)
-		__stcg(&j->m0i, 0u);
 	pvcw_st<1>(xp, x, nl);
-	y[0] = 0;
+#pragma unroll
+	for (int k = 0; k < (1 << PVCX_WIN); k++)
+		bk[k] = 0;
+	x[0] = yy[0] = 0;
 }
 
-/* The recruited block's warp h (all lanes): serve half h's jobs until the
- * requesting block posts PVCX_END. */
+/* The recruited block's warp h (all lanes): serve half h's jobs - y_0 =
+ * mont(x), y_(j+1) = y_j^16 into the buffer - until the requesting block
+ * posts PVCX_END.  It never sees the exponent. */
 __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 {
-	__shared__ uint32_t xe[2][PVCW_JOB_EW + 1u];
 	const uint32_t L = pvcw_lane();
 	unsigned ns = 32;
 
@@ -238,38 +246,21 @@ __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 		const uint32_t nl = __ldcg(&j->nl), m0i = __ldcg(&j->m0i), tag = __ldcg(&j->tag);
 		const uint32_t eb = __ldcg(&j->ebits);
 		const uint32_t nw = (eb < 32u * PVCW_JOB_EW ? eb + PVCX_WIN - 1u : 32u * PVCW_JOB_EW) / PVCX_WIN;
-		uint32_t m[1], r2[1], one[1], bk[1u << PVCX_WIN], yy[1], r[1], A[1];
+		uint32_t m[1], r2[1], x[1], y[1];
 		m[0] = __ldcg(&j->m[L]);
 		r2[0] = __ldcg(&j->r2[L]);
-		one[0] = L == 0u ? 1u : 0u;
-		for (uint32_t i = L; i <= PVCW_JOB_EW; i += 32u)
-			xe[h][i] = i < PVCW_JOB_EW ? __ldcg(&j->e[i]) : 0u;
-		__syncwarp();
-		pvcw_mm<1>(r, one, r2, m, nl, m0i);            /* mont(1) */
-#pragma unroll
-		for (uint32_t k = 0; k < (1u << PVCX_WIN); k++)
-			bk[k] = r[0];
+		x[0] = __ldcg(&j->x[L]);
+		__threadfence();   /* read before the requester sees y_0 and wipes the job */
+		pvcw_mm<1>(y, x, r2, m, nl, m0i);              /* y_0 = mont(x) */
 		for (uint32_t d = 0; d < nw; d++) {
-			const uint32_t pos = PVCX_WIN * d;
-			const uint32_t dg = (xe[h][pos >> 5] >> (pos & 31u)) & ((1u << PVCX_WIN) - 1u);
-			yy[0] = pvcx_take(&pp->y[h][d][L], tag | (d + 1u));
-			__syncwarp();
-			if (d + 1u == nw && L == 0u)
-				__stcg((unsigned long long *)&pp->tb[h][0], (unsigned long long)pvcx_now());
-			pvcx_bucket_mul<PVCX_WIN>(bk, dg, yy, m, nl, m0i);
+			pvcx_st(&pp->y[h][d][L], ((uint64_t)(tag | (d + 1u)) << 32) | y[0]);
+			if (d + 1u < nw)
+				for (uint32_t k = 0; k < PVCX_WIN; k++)
+					pvcw_mm<1>(y, y, y, m, nl, m0i);
 		}
-		pvcx_buckets_out<PVCX_WIN>(A, bk, m, nl, m0i);
-		__syncwarp();
-		for (uint32_t i = L; i <= PVCW_JOB_EW; i += 32u)
-			xe[h][i] = 0;
 		if (L == 0u)
-			__stcg((unsigned long long *)&pp->tb[h][1], (unsigned long long)pvcx_now());
-		__threadfence();
-		pvcx_st(&pp->res[h][L], ((uint64_t)(tag | PVCX_RES) << 32) | A[0]);
-#pragma unroll
-		for (uint32_t k = 0; k < (1u << PVCX_WIN); k++)
-			bk[k] = 0;
-		A[0] = yy[0] = 0;
+			__stcg((unsigned long long *)&pp->tb[h][0], (unsigned long long)pvcx_now());
+		x[0] = y[0] = r2[0] = 0;
 	}
 }
 

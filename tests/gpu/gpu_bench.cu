@@ -1146,14 +1146,14 @@ static int sig_ring(double scale)
 			last_marks(v, pr);
 			prof_split(tr, pr, pf);
 			/* a paired request's halves: from the CRT preparation's
-			 * end to the squarings' end, to the partner's last y_j,
-			 * its result, the result taken */
+			 * end to the partner's last y_j, to its taking, to the
+			 * buckets' combination */
 			for (int hh = 0; hh < 2; hh++) {
 				const uint64_t *px = pr + KC_PROF_N + 4 * hh;
 				if (px[0] != 0 && pr[9] != 0 && px[0] >= pr[9] && px[1] >= px[0] &&
-				    px[2] >= px[1] && px[3] >= px[2]) {
+				    px[2] >= px[1]) {
 					xp[hh][0].push_back((double)(px[0] - pr[9]) / 1e3);
-					for (int k = 1; k < 4; k++)
+					for (int k = 1; k < 3; k++)
 						xp[hh][k].push_back((double)(px[k] - px[k - 1]) / 1e3);
 				}
 			}
@@ -1180,15 +1180,17 @@ static int sig_ring(double scale)
 		if (kind != 1) {
 			printf("BENCH %-12s lone: %zu of %zu requests on two blocks (%zu of them on one "
 			       "multiprocessor)", name, xp[0][0].size(), us.size(), same_sm);
+			/* pvc_pair.cuh's stamps: the partner's last y_j stored, taken,
+			 * the buckets combined */
 			for (int hh = 0; hh < 2; hh++) {
 				std::vector<double> *x = xp[hh];
 				if (x[0].empty())
 					continue;
-				for (int k = 0; k < 4; k++)
+				for (int k = 0; k < 3; k++)
 					std::sort(x[k].begin(), x[k].end());
-				printf("; half %d (medians, us): squarings %.0f, the partner's last y_j %.1f, its result "
-				       "%.1f, taken %.1f", hh, x[0][x[0].size() / 2], x[1][x[1].size() / 2],
-				       x[2][x[2].size() / 2], x[3][x[3].size() / 2]);
+				printf("; half %d (medians, us): the partner's squarings %.0f, the last y_j taken %.1f "
+				       "later, the buckets combined %.1f after that", hh, x[0][x[0].size() / 2],
+				       x[1][x[1].size() / 2], x[2][x[2].size() / 2]);
 			}
 			printf("\n");
 		}
@@ -1632,7 +1634,7 @@ __global__ void __launch_bounds__(128, 4) k_mm_exp_rl(const uint32_t *m, uint32_
 }
 
 /* The vault's shape of the same for a lone request (pvc_pair.cuh): block
- * 0's warp h squares half h, block 1's warp h multiplies, the hand-over
+ * 1's warp h squares half h, block 0's warp h multiplies, the hand-over
  * through device memory; both halves at once. */
 __global__ void __launch_bounds__(64, 8) k_mm_exp_pair(pvcx_pair *pp, const uint32_t *m, uint32_t *x,
 	const uint32_t *e, uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, long long *cyc)
