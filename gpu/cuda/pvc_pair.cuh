@@ -90,10 +90,12 @@ __device__ __forceinline__ void pvcx_st(uint64_t *a, uint64_t v)
 	asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
 }
 
-__device__ __forceinline__ uint32_t pvcx_ld_acq(const uint32_t *a)
+/* relaxed: a poll; the poller takes acquire with a fence once it sees
+ * what it waits for (an acquire load empties the L1: vault_kernel.cu) */
+__device__ __forceinline__ uint32_t pvcx_ld32(const uint32_t *a)
 {
 	uint32_t v;
-	asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(a) : "memory");
+	asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(a) : "memory");
 	return v;
 }
 
@@ -229,7 +231,7 @@ __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 	unsigned ns = 32;
 
 	for (;;) {
-		const uint32_t c = pvcx_ld_acq(&pp->ctl[h]);
+		const uint32_t c = pvcx_ld32(&pp->ctl[h]);
 		if (c == 0u) {
 			__nanosleep(ns);
 			if (ns < 256u)
@@ -237,6 +239,7 @@ __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 			continue;
 		}
 		ns = 32;
+		asm volatile("fence.acq_rel.gpu;" ::: "memory");
 		__syncwarp();
 		if (L == 0u)
 			__stcg(&pp->ctl[h], 0u);

@@ -120,10 +120,43 @@ static_assert(PVC_BLOCK >= 64u, "RSA needs warps 0 and 1 of a block (pvc_lanes)"
 #define PVC_VAULT_SMEM ((sizeof(ve_vault) + 15u) & ~(size_t)15u)
 #define PVC_SMEM (PVC_VAULT_SMEM + (size_t)PVC_BLOCK * sizeof(ve_worker))
 
-__device__ static inline uint32_t pvc_ld_acq_sys(const uint32_t *p)
+/* Polling loops load relaxed and take acquire with one fence once the
+ * awaited value is there: on the H200 every acquire load is followed by
+ * CCTL.IVALL, which empties the multiprocessor's L1 - and with it the
+ * local memory (ve_execute's locals) of every request running beside
+ * the poller (docs/gpu-validation.md run 192). */
+__device__ static inline void pvc_fence_acq_gpu(void)
+{
+	cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+}
+
+__device__ static inline void pvc_fence_acq_sys(void)
+{
+	cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_system);
+}
+
+__device__ static inline uint32_t pvc_ld_rlx_sys(const uint32_t *p)
 {
 	cuda::atomic_ref<uint32_t, cuda::thread_scope_system> r(*(uint32_t *)p);
-	return r.load(cuda::memory_order_acquire);
+	return r.load(cuda::memory_order_relaxed);
+}
+
+__device__ static inline uint32_t pvc_ld_rlx_gpu(const uint32_t *p)
+{
+	return cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*(uint32_t *)p)
+		.load(cuda::memory_order_relaxed);
+}
+
+__device__ static inline uint64_t pvc_ld_rlx_gpu64(const uint64_t *p)
+{
+	return cuda::atomic_ref<uint64_t, cuda::thread_scope_device>(*(uint64_t *)p)
+		.load(cuda::memory_order_relaxed);
+}
+
+__device__ static inline uint64_t pvc_ld_rlx_sys64(const ve_tix *p)
+{
+	return cuda::atomic_ref<uint64_t, cuda::thread_scope_system>(*(uint64_t *)p)
+		.load(cuda::memory_order_relaxed);
 }
 
 __device__ static inline void pvc_st_rel_sys(uint32_t *p, uint32_t v)
@@ -138,12 +171,6 @@ __device__ static inline void pvc_st_rlx_sys(uint32_t *p, uint32_t v)
 	r.store(v, cuda::memory_order_relaxed);
 }
 
-__device__ static inline uint32_t pvc_ld_acq_gpu(const uint32_t *p)
-{
-	return cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*(uint32_t *)p)
-		.load(cuda::memory_order_acquire);
-}
-
 __device__ static inline void pvc_st_rel_gpu(uint32_t *p, uint32_t v)
 {
 	cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
@@ -155,12 +182,6 @@ __device__ static inline void pvc_st_rel_gpu(uint32_t *p, uint32_t v)
 __device__ static inline uint64_t pvc_ld_acq_sys64(const ve_tix *p)
 {
 	return cuda::atomic_ref<uint64_t, cuda::thread_scope_system>(*(uint64_t *)p)
-		.load(cuda::memory_order_acquire);
-}
-
-__device__ static inline uint64_t pvc_ld_acq_gpu64(const uint64_t *p)
-{
-	return cuda::atomic_ref<uint64_t, cuda::thread_scope_device>(*(uint64_t *)p)
 		.load(cuda::memory_order_acquire);
 }
 
@@ -389,8 +410,10 @@ __device__ static uint32_t pvc_pair_wait(const pvc_kparams &p, pvcx_pair *pp, ui
 	unsigned ns = 32;
 
 	for (;;) {
-		if (v & PVCX_H(s))
+		if (v & PVCX_H(s)) {
+			pvc_fence_acq_gpu();
 			return 2u;
+		}
 		if (!(v & PVCX_W(o))) {
 			if (w.compare_exchange_weak(v, (v | PVCX_W(s)) & ~PVCX_P(s), cuda::memory_order_acq_rel,
 			                            cuda::memory_order_relaxed))
@@ -403,7 +426,7 @@ __device__ static uint32_t pvc_pair_wait(const pvc_kparams &p, pvcx_pair *pp, ui
 				continue;
 			v |= PVCX_P(s);
 		}
-		if (pvc_ld_acq_gpu(&p.dev->stop)) {
+		if (pvc_ld_rlx_gpu(&p.dev->stop)) {
 			if (w.compare_exchange_weak(v, v & ~PVCX_P(s), cuda::memory_order_acq_rel,
 			                            cuda::memory_order_relaxed))
 				return 0u;
@@ -412,7 +435,7 @@ __device__ static uint32_t pvc_pair_wait(const pvc_kparams &p, pvcx_pair *pp, ui
 		__nanosleep(ns);
 		if (ns < 512u)
 			ns <<= 1;
-		v = w.load(cuda::memory_order_acquire);
+		v = w.load(cuda::memory_order_relaxed);
 	}
 }
 
@@ -449,8 +472,14 @@ __device__ static void pvc_poll(const pvc_kparams &p, uint32_t *s_gap, uint32_t 
 
 	for (;;) {
 		if (threadIdx.x == 0) {
-			*s_stop = pvc_ld_acq_sys(&hdr->stop);
-			*s_gap = (uint32_t)pvc_ld_acq_sys64(ve_ring_tix(p.ring, p.nslots, scan)) == scan + 1u ? w : 0u;
+			/* stop, then the entry: with stop seen, the fence
+			 * makes every entry the host made ready before it
+			 * visible to the entry's load */
+			const uint32_t st = pvc_ld_rlx_sys(&hdr->stop);
+			if (st)
+				pvc_fence_acq_sys();
+			*s_stop = st;
+			*s_gap = (uint32_t)pvc_ld_rlx_sys64(ve_ring_tix(p.ring, p.nslots, scan)) == scan + 1u ? w : 0u;
 		}
 		__syncthreads();
 		const uint32_t stop = *s_stop;
@@ -624,8 +653,8 @@ pvc_vault_kernel(const pvc_kparams p)
 				/* idle work only while the next ticket is not ready;
 				 * then take the next ticket number: no retries */
 				const uint32_t c0 = claim.load(cuda::memory_order_relaxed);
-				if ((uint32_t)pvc_ld_acq_gpu64(&p.dready[c0 & mask]) != c0 + 1u &&
-				    !pvc_ld_acq_gpu(&p.dev->stop) && ve_idle_wanted(sv, sw0)) {
+				if ((uint32_t)pvc_ld_rlx_gpu64(&p.dready[c0 & mask]) != c0 + 1u &&
+				    !pvc_ld_rlx_gpu(&p.dev->stop) && ve_idle_wanted(sv, sw0)) {
 					s_go = 2;
 				} else {
 					const uint32_t r = pp != NULL ? pvc_pair_wait(p, pp, side) : 1u;
@@ -638,9 +667,10 @@ pvc_vault_kernel(const pvc_kparams p)
 				}
 			}
 			while (held) {
-				const uint64_t e = pvc_ld_acq_gpu64(&p.dready[hc & mask]);
+				const uint64_t e = pvc_ld_rlx_gpu64(&p.dready[hc & mask]);
 				if ((uint32_t)e == hc + 1u) {
 					const uint32_t c = hc;
+					pvc_fence_acq_gpu();
 					held = false;
 					/* the entry is free for its next ticket as soon as
 					 * its slot is read (ve_ring.h step 5) */
@@ -660,7 +690,7 @@ pvc_vault_kernel(const pvc_kparams p)
 					s_go = 1;
 					break;
 				}
-				if (pvc_ld_acq_gpu(&p.dev->stop))
+				if (pvc_ld_rlx_gpu(&p.dev->stop))
 					break;
 				__nanosleep(ns);
 				if (ns < 1024)
@@ -730,7 +760,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		if (tid == 0 && pp != NULL) {
 			const uint32_t c0 = cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(p.dev->claim)
 				.load(cuda::memory_order_relaxed);
-			const bool lone = (uint32_t)pvc_ld_acq_gpu64(&p.dready[c0 & (VE_RING_TIX(p.nslots) - 1u)]) !=
+			const bool lone = (uint32_t)pvc_ld_rlx_gpu64(&p.dready[c0 & (VE_RING_TIX(p.nslots) - 1u)]) !=
 			                  c0 + 1u;
 			pvcw_xp = pvc_pair_go(pp, side, lone && pvc_rsa_priv(dd)) ? pp : (pvcx_pair *)0;
 		}
