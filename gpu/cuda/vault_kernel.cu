@@ -25,24 +25,25 @@
  *          memory.  The last block to boot wipes the staging buffer and
  *          publishes gst.booted (system-scope release).
  *   poll   the poller block mirrors the host's ticket entries and
- *          hdr.stop (system-scope acquire over PCIe) into dready and
- *          dev.stop in device memory.
+ *          hdr.stop (relaxed polls over PCIe, system-scope acquire once
+ *          something is ready) into dready and dev.stop in device memory.
  *   loop   the leader takes the next ticket number (atomicAdd on the
  *          device claim counter: no retries, one block per number) and
- *          polls that ticket's dready entry (device-scope acquire,
- *          __nanosleep back-off) until it is ready; the descriptor and input spans are
+ *          polls that ticket's dready entry (relaxed loads, __nanosleep
+ *          back-off, one acquire fence once it is ready); the descriptor and input spans are
  *          copied host -> device (16-byte loads by the block);
  *          ve_execute() runs on the private copies; output spans are
  *          copied back byte-exact; the device copies are wiped; then
  *          __threadfence_system(), slot.dev.res, and done_seq released;
  *          then the leader waits for the blocks of its multiprocessor
  *          still running a request (pvc_sm_gather).
- *   pairs  worker blocks i and i + n hold at most one ticket that is
- *          not ready between them (pvc_pair_wait: the other parks), so
- *          that a lone RSA private-key request (the next ticket not ready
- *          when it starts) recruits the parked partner (pvc_pair_go): its
- *          CRT exponentiations then run right to left, squarings on the
- *          request's warps, products on the partner's (pvc_pair.cuh).
+ *   pairs  while no request is queued, worker blocks i and i + n hold
+ *          at most one ticket that is not ready between them
+ *          (pvc_pair_wait: the other parks), so that a lone RSA
+ *          private-key request (the next ticket not ready when it
+ *          starts) recruits the parked partner (pvc_pair_go): its CRT
+ *          exponentiations then run right to left, squarings on the
+ *          partner's warps, products on the request's (pvc_pair.cuh).
  *   idle   nothing to claim and the engine has idle work (ve_idle_wanted:
  *          lane 0's worker has no ECDSA / SM2 nonce computed ahead): warps 0
  *          and 1 run ve_idle as they would a signature, then the leader
@@ -124,7 +125,7 @@ static_assert(PVC_BLOCK >= 64u, "RSA needs warps 0 and 1 of a block (pvc_lanes)"
  * awaited value is there: on the H200 every acquire load is followed by
  * CCTL.IVALL, which empties the multiprocessor's L1 - and with it the
  * local memory (ve_execute's locals) of every request running beside
- * the poller (docs/gpu-validation.md run 192). */
+ * the poller (docs/gpu-validation.md run 193). */
 __device__ static inline void pvc_fence_acq_gpu(void)
 {
 	cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
@@ -384,7 +385,7 @@ __device__ static inline bool pvc_rsa_priv(const ve_desc *d)
  * last block is the poller) are pair i (pvc_pair.cuh) when the host gave
  * the buffers; side 0 and 1.  Blocks far apart in the grid: the
  * scheduler spreads consecutive blocks over the multiprocessors, so the
- * partner's product warps do not share the squarers' schedulers. */
+ * two blocks of a paired request do not share one (2i and 2i + 1 could). */
 __device__ static inline pvcx_pair *pvc_pair_of(const pvc_kparams &p, uint32_t *side)
 {
 	const uint32_t n = (gridDim.x - 1u) / 2u;
