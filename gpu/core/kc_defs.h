@@ -61,8 +61,14 @@
  * 4 x(R) mod n, 5 s; RSA 6 PKCS#1 v1.5 padded, 7 n and the input
  * loaded (kc_rsa_private_ct), 8 blinding bytes drawn, 9 CRT halves
  * prepared, 10 both exponentiations, 11 recombined, 12 fault check.
+ * Finer ones within those: 13 a private key blob's AES-GCM opened
+ * (before its unpacking), 14 n loaded, 15 R^2 mod p (kc_rsa_core_prep),
+ * 16 p's CRT half prepared (before q's is taken), 17 m2 mod p
+ * (recombination), 18 p's half of the fault check, 19 q's taken.  A
+ * mark's index is its name, not its place: gpu_bench orders a request's
+ * marks by time.
  * PVC_PROF_ROW (gpu/cuda/pvc_ring.h) holds PVC_PROF_MARK + KC_PROF_N. */
-#define KC_PROF_N 13
+#define KC_PROF_N 20
 #ifndef KC_PROF
 #define KC_PROF(k) ((void)0)
 #endif

@@ -491,7 +491,7 @@ __device__ static __noinline__ void pvcw_helper(void)
 		else if (op >= 3u)
 			pvcw_job_sym(op);
 		else if (pvcw_xp != NULL)
-			pvcx_modexp(pvcw_xp, 1u, pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
+			pvcx_modexp<PVCX_WIN>(pvcw_xp, 1u, pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
 			            pvcw_sjob.m, pvcw_sjob.nl, pvcw_sjob.m0i);
 		else
 			pvcw_modexp<1>(pvcw_sjob.x, pvcw_sjob.e, pvcw_sjob.ebits, pvcw_sjob.r2,
@@ -880,7 +880,7 @@ __host__ __device__ static inline int pvcw_hook_modexp2(uint32_t *x1, const uint
 	__syncwarp();
 	pvcw_bar(1);
 	if (pvcw_xp != NULL)
-		pvcx_modexp(pvcw_xp, 0u, x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
+		pvcx_modexp<PVCX_WIN>(pvcw_xp, 0u, x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
 	else
 		pvcw_modexp<1>(x1, e1, (uint32_t)ebits, r2_1, m1, (uint32_t)nl, m0i_1);
 	pvcw_bar(2);

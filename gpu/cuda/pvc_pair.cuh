@@ -3,16 +3,20 @@
  * of the vault kernel: the partner block squares, the block that runs
  * the request multiplies.
  *
- * Right to left with 4-bit digits (Yao's method): for a half's modulus
- * m and exponent e = sum d_j 16^j, warp h of the partner block (h = 0
- * for p, 1 for q) computes y_0 = mont(x) and y_(j+1) = y_j^16 and stores
- * each y_j into the pair's buffer; warp h of the requesting block (the
- * warps that run the two halves anyway) multiplies each y_j into bucket
- * d_j (every bucket read and written by masks: constant time) and
- * computes prod B_d^d = x^e in 2 x 14 + 1 products after the last y_j.
- * The squarings are then the only chain: ~ebits products instead of the
- * window method's ebits + ebits / 4 + 16 on one warp (gpu_bench mm,
- * docs/gpu-validation.md runs 186, 189).  The squarings run in
+ * Right to left with w-bit digits (Yao's method; w = PVCX_WIN): for a
+ * half's modulus m and exponent e = sum d_j 2^(w j), warp h of the
+ * partner block (h = 0 for p, 1 for q) computes y_0 = mont(x) and
+ * y_(j+1) = y_j^(2^w) and stores each y_j into the pair's buffer; warp h
+ * of the requesting block (the warps that run the two halves anyway)
+ * multiplies each y_j into bucket d_j (every bucket read and written by
+ * masks: constant time) and computes prod B_d^d = x^e in 2 (2^w - 2) + 1
+ * products after the last y_j.  The squarings are then the only chain:
+ * ~ebits products instead of the window method's ebits + ebits / 4 + 16
+ * on one warp (gpu_bench mm, docs/gpu-validation.md runs 186, 189).
+ * w = 2: the requesting warp has one product to do while the partner
+ * squares twice (it keeps up with half its time to spare), and the
+ * combination on the chain's end is 5 products instead of w = 4's 29
+ * (42 us in run 192).  The squarings run in
  * pvcx_serve, one copy for both halves: ptxas scheduled warp 1's copy of
  * the product loop inside pvcw_helper with each limb's shuffle just
  * before its use, 18 % slower than warp 0's (run 191), and the chain is
@@ -36,8 +40,9 @@
 #ifndef PVC_PAIR_CUH
 #define PVC_PAIR_CUH
 
-#define PVCX_WIN 4
-#define PVCX_NW ((32u * PVCW_JOB_EW + PVCX_WIN - 1u) / PVCX_WIN)   /* 272 digits */
+#define PVCX_WIN 2        /* the vault's digits (gpu_bench mm compares 2 and 4) */
+#define PVCX_WIN_MIN 2    /* the buffer holds every y_j of digits this small */
+#define PVCX_NW ((32u * PVCW_JOB_EW + PVCX_WIN_MIN - 1u) / PVCX_WIN_MIN)   /* 544 digits */
 #define PVCX_JOB 1u    /* ctl: a job is posted */
 #define PVCX_END 2u    /* ctl: the request is over, leave pvcx_serve */
 
@@ -62,7 +67,7 @@ __device__ __forceinline__ uint64_t pvcx_now(void)
 
 struct pvcx_job {
 	uint32_t m[32], r2[32], x[32];
-	uint32_t m0i, nl, ebits, tag;
+	uint32_t m0i, nl, ebits, tag, win;
 };
 
 struct pvcx_pair {
@@ -70,10 +75,10 @@ struct pvcx_pair {
 	uint32_t pad0[31];
 	uint32_t ctl[2];         /* per half: 0, PVCX_JOB or PVCX_END */
 	uint32_t njob[2];        /* per half: jobs posted, for the tags */
-	uint64_t tb[2][2];       /* per half: when the partner stored the last
-	                            y_j (%globaltimer); [1] unused */
+	uint64_t tb[2];          /* per half: when the partner stored the last
+	                            y_j (%globaltimer) */
 	uint32_t smid[2];        /* each block's multiprocessor */
-	uint32_t pad1[18];
+	uint32_t pad1[22];
 	pvcx_job job[2];
 	uint64_t y[2][PVCX_NW][32];
 };
@@ -160,13 +165,17 @@ __device__ __forceinline__ void pvcx_buckets_out(uint32_t (&A)[1], uint32_t (&bk
 
 /* The requesting block's warp h (all lanes, identical data): x = x^e mod
  * m as pvcw_modexp computes it, the squarings on the partner's warp h:
- * this warp keeps the exponent and multiplies each y_j into its bucket. */
+ * this warp keeps the exponent and multiplies each y_j into its bucket
+ * (WIN-bit digits: 2 or 4). */
+template <int WIN>
 __device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t *xp, const uint32_t *e,
 	uint32_t ebits, const uint32_t *r2p, const uint32_t *mp, uint32_t nl, uint32_t m0i)
 {
-	const uint32_t L = pvcw_lane(), nw = (ebits + PVCX_WIN - 1u) / PVCX_WIN;
+	static_assert(WIN >= (int)PVCX_WIN_MIN && WIN <= 4 && 32 % WIN == 0,
+		"the buffer and the tags fit these digits, and no digit spans two exponent words");
+	const uint32_t L = pvcw_lane(), nw = (ebits + WIN - 1u) / WIN;
 	pvcx_job *j = &pp->job[h];
-	uint32_t m[1], r2[1], x[1], one[1], yy[1], bk[1u << PVCX_WIN], tag = 0;
+	uint32_t m[1], r2[1], x[1], one[1], yy[1], bk[1u << WIN], tag = 0;
 
 	if (L == 0u) {
 		tag = (__ldcg(&pp->njob[h]) + 1u) & 0x3fffffu;
@@ -183,6 +192,7 @@ __device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t 
 		__stcg(&j->nl, nl);
 		__stcg(&j->ebits, ebits);
 		__stcg(&j->tag, tag);
+		__stcg(&j->win, (uint32_t)WIN);
 	}
 	__threadfence();
 	__syncwarp();
@@ -191,11 +201,11 @@ __device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t 
 
 	pvcw_mm<1>(yy, one, r2, m, nl, m0i);             /* mont(1) */
 #pragma unroll
-	for (int k = 0; k < (1 << PVCX_WIN); k++)
+	for (int k = 0; k < (1 << WIN); k++)
 		bk[k] = yy[0];
 	for (uint32_t d = 0; d < nw; d++) {
-		const uint32_t pos = PVCX_WIN * d;
-		const uint32_t dg = (e[pos >> 5] >> (pos & 31u)) & ((1u << PVCX_WIN) - 1u);
+		const uint32_t pos = WIN * d;
+		const uint32_t dg = (e[pos >> 5] >> (pos & 31u)) & ((1u << WIN) - 1u);
 		yy[0] = pvcx_take(&pp->y[h][d][L], tag | (d + 1u));
 		__syncwarp();
 		if (d == 0u) {     /* the partner has read the job: wipe it */
@@ -206,25 +216,26 @@ __device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t 
 			if (L == 0u)
 				__stcg(&j->m0i, 0u);
 		}
-		pvcx_bucket_mul<PVCX_WIN>(bk, dg, yy, m, nl, m0i);
+		pvcx_bucket_mul<WIN>(bk, dg, yy, m, nl, m0i);
 	}
 	const uint64_t tlast = pvcx_now();
-	pvcx_buckets_out<PVCX_WIN>(x, bk, m, nl, m0i);
-	PVCX_STAMP(h, 0, __ldcg((const unsigned long long *)&pp->tb[h][0]));
+	pvcx_buckets_out<WIN>(x, bk, m, nl, m0i);
+	PVCX_STAMP(h, 0, __ldcg((const unsigned long long *)&pp->tb[h]));
 	PVCX_STAMP(h, 1, tlast);
 	PVCX_STAMP(h, 2, pvcx_now());
 	if (h == 0u)
 		PVCX_STAMP(2, 0, ((uint64_t)__ldcg(&pp->smid[0]) << 32) | __ldcg(&pp->smid[1]));
 	pvcw_st<1>(xp, x, nl);
 #pragma unroll
-	for (int k = 0; k < (1 << PVCX_WIN); k++)
+	for (int k = 0; k < (1 << WIN); k++)
 		bk[k] = 0;
 	x[0] = yy[0] = 0;
 }
 
 /* The recruited block's warp h (all lanes): serve half h's jobs - y_0 =
- * mont(x), y_(j+1) = y_j^16 into the buffer - until the requesting block
- * posts PVCX_END.  It never sees the exponent. */
+ * mont(x), y_(j+1) = y_j^(2^w) into the buffer, w the job's digit width -
+ * until the requesting block posts PVCX_END.  It never sees the
+ * exponent. */
 __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 {
 	const uint32_t L = pvcw_lane();
@@ -247,8 +258,9 @@ __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 			return;
 		const pvcx_job *j = &pp->job[h];
 		const uint32_t nl = __ldcg(&j->nl), m0i = __ldcg(&j->m0i), tag = __ldcg(&j->tag);
-		const uint32_t eb = __ldcg(&j->ebits);
-		const uint32_t nw = (eb < 32u * PVCW_JOB_EW ? eb + PVCX_WIN - 1u : 32u * PVCW_JOB_EW) / PVCX_WIN;
+		const uint32_t eb = __ldcg(&j->ebits), jw = __ldcg(&j->win);
+		const uint32_t w = jw >= PVCX_WIN_MIN && jw <= 4u ? jw : 4u;
+		const uint32_t nw = (eb < 32u * PVCW_JOB_EW ? eb + w - 1u : 32u * PVCW_JOB_EW) / w;
 		uint32_t m[1], r2[1], x[1], y[1];
 		m[0] = __ldcg(&j->m[L]);
 		r2[0] = __ldcg(&j->r2[L]);
@@ -258,11 +270,11 @@ __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 		for (uint32_t d = 0; d < nw; d++) {
 			pvcx_st(&pp->y[h][d][L], ((uint64_t)(tag | (d + 1u)) << 32) | y[0]);
 			if (d + 1u < nw)
-				for (uint32_t k = 0; k < PVCX_WIN; k++)
+				for (uint32_t k = 0; k < w; k++)
 					pvcw_mm<1>(y, y, y, m, nl, m0i);
 		}
 		if (L == 0u)
-			__stcg((unsigned long long *)&pp->tb[h][0], (unsigned long long)pvcx_now());
+			__stcg((unsigned long long *)&pp->tb[h], (unsigned long long)pvcx_now());
 		x[0] = y[0] = r2[0] = 0;
 	}
 }

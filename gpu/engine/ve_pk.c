@@ -203,6 +203,7 @@ KC_PRIV int vpk_open_raw(const ve_vault *v, const uint8_t *b, uint32_t blen,
 	    !ve_pk_is_type(type) || !vpk_len_ok(type, len))
 		return PV_ERR_WRAPPED;
 	rc = ve_blob_decrypt(v, b, len, id, buf);   /* writes buf[0..len) */
+	KC_PROF(13);
 	if (rc == PV_OK) {
 		k->type = type;
 		k->usage = use;

@@ -1004,26 +1004,35 @@ static void rsa_import_in(const kc_rsa_priv &r, std::vector<uint8_t> &in)
 }
 
 /* The execute stage of one request split at the KC_PROF marks it passed
- * (kc_defs.h): pf[k] gets the time from the previous mark (or the inputs'
- * arrival) to mark k, pf[KC_PROF_N] the rest up to the end of execute. */
+ * (kc_defs.h), in the order of their times: pf[k] gets the time from the
+ * previous mark (or the inputs' arrival) to mark k, pf[KC_PROF_N] the
+ * rest up to the end of execute. */
 static void prof_split(const uint64_t tr[4], const uint64_t pr[KC_PROF_N], std::vector<double> *pf)
 {
-	uint64_t prev = tr[1];
+	std::vector<std::pair<uint64_t, int>> at;
 	for (int k = 0; k < KC_PROF_N; k++)
-		if (pr[k] >= prev && pr[k] <= tr[2]) {
-			pf[k].push_back((double)(pr[k] - prev) / 1e3);
-			prev = pr[k];
-		}
+		if (pr[k] >= tr[1] && pr[k] <= tr[2])
+			at.push_back(std::make_pair(pr[k], k));
+	std::sort(at.begin(), at.end());
+	uint64_t prev = tr[1];
+	for (const auto &a : at) {
+		pf[a.second].push_back((double)(a.first - prev) / 1e3);
+		prev = a.first;
+	}
 	pf[KC_PROF_N].push_back((double)(tr[2] - prev) / 1e3);
 }
 
 static void prof_print(const char *name, const char *what, std::vector<double> *pf)
 {
-	static const char *mark[KC_PROF_N] = { "unwrap", "nonce-state", "nonce+blinds", "k*G",
+	/* each mark's name (kc_defs.h), and the order in which they pass */
+	static const char *mark[KC_PROF_N] = { "unpack", "nonce-state", "nonce+blinds", "k*G",
 		"x(R)-mod-n", "s", "pkcs1-pad", "rsa-load", "rng", "crt-prep", "modexp2", "recombine",
-		"fault-check" };
+		"fault-check", "blob-gcm", "load-n", "r2-p", "prep-p", "m2-mod-p", "check-p", "check-q" };
+	static const int order[KC_PROF_N + 1] = { 13, 0, 1, 2, 3, 4, 5, 6, 14, 7, 8, 15, 16, 9, 10, 17, 11,
+		18, 19, 12, KC_PROF_N };
 	printf("BENCH %-12s %s execute split (medians, us):", name, what);
-	for (int k = 0; k <= KC_PROF_N; k++) {
+	for (int i = 0; i <= KC_PROF_N; i++) {
+		const int k = order[i];
 		std::vector<double> &v = pf[k];
 		if (v.empty())
 			continue;
@@ -1033,9 +1042,12 @@ static void prof_print(const char *name, const char *what, std::vector<double> *
 	printf("\n");
 }
 
+/* a profile row's pair columns (pvc_ring.h) */
+#define PROF_PAIR_N (PVC_PROF_ROW - PVC_PROF_PAIR)
+
 /* The KC_PROF marks of the latest request (a lone one): the row with the
  * newest claim stamp (pv_cuda_profile_rows). */
-static void last_marks(pv_cuda *v, uint64_t pr[KC_PROF_N + 9])
+static void last_marks(pv_cuda *v, uint64_t pr[KC_PROF_N + PROF_PAIR_N])
 {
 	uint32_t nrows = 0;
 	const uint64_t *rows = pv_cuda_profile_rows(v, &nrows), *last = NULL;
@@ -1046,7 +1058,7 @@ static void last_marks(pv_cuda *v, uint64_t pr[KC_PROF_N + 9])
 	}
 	for (int k = 0; k < KC_PROF_N; k++)
 		pr[k] = last != NULL ? last[PVC_PROF_MARK + k] : 0;
-	for (int k = 0; k < 9; k++)
+	for (int k = 0; k < PROF_PAIR_N; k++)
 		pr[KC_PROF_N + k] = last != NULL ? last[PVC_PROF_PAIR + k] : 0;
 }
 
@@ -1133,7 +1145,7 @@ static int sig_ring(double scale)
 		sign_req(rq, kind == 1 ? PV_MECH_ECDSA : PV_MECH_RSA_PKCS, kind == 1 ? 0 : PV_MECH_SHA256, id, blob, h);
 		std::vector<double> us, st[3], pf[KC_PROF_N + 1], xp[2][4];
 		ve_result res;
-		uint64_t tr[4], pr[KC_PROF_N + 9];
+		uint64_t tr[4], pr[KC_PROF_N + PROF_PAIR_N];
 		size_t same_sm = 0;
 		for (int i = 0; i < 40; i++) {
 			double t0 = now_s();
@@ -1634,8 +1646,9 @@ __global__ void __launch_bounds__(128, 4) k_mm_exp_rl(const uint32_t *m, uint32_
 }
 
 /* The vault's shape of the same for a lone request (pvc_pair.cuh): block
- * 1's warp h squares half h, block 0's warp h multiplies, the hand-over
- * through device memory; both halves at once. */
+ * 1's warp h squares half h, block 0's warp h multiplies WIN-bit digits,
+ * the hand-over through device memory; both halves at once. */
+template <int WIN>
 __global__ void __launch_bounds__(64, 8) k_mm_exp_pair(pvcx_pair *pp, const uint32_t *m, uint32_t *x,
 	const uint32_t *e, uint32_t ebits, const uint32_t *r2, uint32_t m0i, uint32_t nl, long long *cyc)
 {
@@ -1646,7 +1659,7 @@ __global__ void __launch_bounds__(64, 8) k_mm_exp_pair(pvcx_pair *pp, const uint
 		return;
 	}
 	const long long t0 = clock64();
-	pvcx_modexp(pp, h, x + 32u * h, e, ebits, r2, m, nl, m0i);
+	pvcx_modexp<WIN>(pp, h, x + 32u * h, e, ebits, r2, m, nl, m0i);
 	const long long t1 = clock64();
 	if (pvcw_lane() == 0u)
 		cyc[h] = t1 - t0;
@@ -1865,26 +1878,30 @@ static int mm_bench(void)
 		printf(" (the squaring warp %.0f us); %s the host's\n", (double)c2[2] / (clk / 1000.0),
 		       ok2 ? "equal to" : "DIFFERENT from");
 	}
-	/* the vault's lone-request shape: the products on a second block */
+	/* the vault's lone-request shape: the products on a second block, with
+	 * 4- and 2-bit digits (the vault's: PVCX_WIN) */
 	pvcx_pair *dpp;
 	CK(cudaMalloc(&dpp, sizeof *dpp));
 	CK(cudaMemset(dpp, 0, sizeof *dpp));
-	for (int rep = 0; rep < 2; rep++) {
-		CK(cudaMemcpy(dx2, hx, 128, cudaMemcpyHostToDevice));
-		CK(cudaMemcpy(dx2 + 32, hx, 128, cudaMemcpyHostToDevice));
-		k_mm_exp_pair<<<2, 64>>>(dpp, dm, dx2, de, 1088, dr2, m0i, 32, dc2);
-	}
-	CK(cudaDeviceSynchronize());
-	CK(cudaGetLastError());
-	CK(cudaMemcpy(c2, dc2, sizeof c2, cudaMemcpyDeviceToHost));
-	CK(cudaMemcpy(got, dx2, 256, cudaMemcpyDeviceToHost));
-	{
+	for (int win = 4; win >= 2; win -= 2) {
+		for (int rep = 0; rep < 2; rep++) {
+			CK(cudaMemcpy(dx2, hx, 128, cudaMemcpyHostToDevice));
+			CK(cudaMemcpy(dx2 + 32, hx, 128, cudaMemcpyHostToDevice));
+			if (win == 4)
+				k_mm_exp_pair<4><<<2, 64>>>(dpp, dm, dx2, de, 1088, dr2, m0i, 32, dc2);
+			else
+				k_mm_exp_pair<2><<<2, 64>>>(dpp, dm, dx2, de, 1088, dr2, m0i, 32, dc2);
+		}
+		CK(cudaDeviceSynchronize());
+		CK(cudaGetLastError());
+		CK(cudaMemcpy(c2, dc2, sizeof c2, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(got, dx2, 256, cudaMemcpyDeviceToHost));
 		bool ok2 = std::memcmp(got, want, 128) == 0 && std::memcmp(got + 32, want, 128) == 0;
 		bad |= !ok2;
 		printf("BENCH mm exponentiation right to left across two blocks (the vault's lone RSA shape, "
-		       "pvc_pair.cuh), both halves: %.0f us and %.0f us; %s the host's\n",
-		       (double)c2[0] / (clk / 1000.0), (double)c2[1] / (clk / 1000.0),
-		       ok2 ? "equal to" : "DIFFERENT from");
+		       "pvc_pair.cuh), %d-bit digits%s, both halves: %.0f us and %.0f us; %s the host's\n", win,
+		       win == (int)PVCX_WIN ? " (the vault's)" : "", (double)c2[0] / (clk / 1000.0),
+		       (double)c2[1] / (clk / 1000.0), ok2 ? "equal to" : "DIFFERENT from");
 	}
 	cudaFree(dpp);
 	cudaFree(dx2); cudaFree(dc2);

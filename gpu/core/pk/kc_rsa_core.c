@@ -124,6 +124,7 @@ KC_API uint32_t kc_rsa_core_prep(uint32_t *m, uint32_t *ex, const uint32_t *cw, 
 	px[0] |= 1u;                         /* keep Montgomery defined */
 	m0i = kc_bn_ninv32(px[0]);
 	kc_bn_r2(r2, px, hl, m0i, minbits);
+	KC_PROF(15);
 	/* ex = dx + r (px - 1) */
 	r[0] = kc_load_be32(rnd);
 	r[1] = kc_load_be32(rnd + 4);
@@ -180,6 +181,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	rc = kc_rsa_core_load_n(nn, sk->n, sk->bits, sk->e);
 	if (rc != PV_OK)
 		return rc;
+	KC_PROF(14);
 	nl = kc_rsa_core_nl(sk->bits);
 	hl = kc_rsa_core_hl(sk->bits);
 	k = kc_rsa_len(sk->bits);
@@ -198,6 +200,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	ok = range;
 	posted = KC_RSA_COOP_PREP_POST(cw, sk->q, sk->dq, rnd + 8, sk->bits, hl);
 	ok &= kc_rsa_core_prep(m1, ex1, cw, sk->p, sk->dp, rnd, sk->bits, hl, pp, r2p, &m0p);
+	KC_PROF(16);
 	if (posted)
 		ok &= KC_RSA_COOP_PREP_TAKE(m2, ex2, qq, r2q, &m0q);
 	else
@@ -212,6 +215,7 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	/* h = (m1 - m2) qinv mod p */
 	kc_bn_zero(m2 + hl, hl);
 	kc_bn_mod_wide(h, m2, r2p, pp, hl, m0p);          /* m2 mod p */
+	KC_PROF(17);
 	c = kc_bn_sub(m1, h, hl, 1);
 	kc_bn_add(m1, pp, hl, c);                          /* m1 - m2 mod p */
 	ok &= kc_bn_decode(h, hl, sk->qinv, KC_RSA_MAX_HBYTES);
@@ -230,10 +234,12 @@ KC_API int kc_rsa_private_ct(const kc_rsa_priv *sk, kc_drbg *rng, const uint8_t 
 	ok &= kc_bn_lt(s, nn, nl);
 	posted = KC_RSA_COOP_CHECK_POST(s, cw, sk->e, qq, r2q, m0q, hl);
 	ok &= kc_rsa_core_check(s, cw, sk->e, pp, r2p, m0p, hl);
+	KC_PROF(18);
 	if (posted)
 		ok &= KC_RSA_COOP_CHECK_TAKE();
 	else
 		ok &= kc_rsa_core_check(s, cw, sk->e, qq, r2q, m0q, hl);
+	KC_PROF(19);
 	kc_bn_mul(tmp, pp, hl, qq, hl);
 	ok &= kc_bn_eq(tmp, nn, nl);
 	for (i = nl; i < 2 * hl; i++)
