@@ -61,6 +61,10 @@ KC_API void kc_wipe(void *p, size_t n)
 #endif
 }
 
+/* Four words loaded before any is stored: dst and src may alias as far
+ * as the compiler knows, so a word-at-a-time loop waits for each load
+ * before the next (on the GPU a round trip to L2 a word when the L1 does
+ * not hold a lane's context). */
 KC_API void kc_memcpy(void *dst, const void *src, size_t n)
 {
 	uint8_t *d = (uint8_t *)dst;
@@ -69,6 +73,14 @@ KC_API void kc_memcpy(void *dst, const void *src, size_t n)
 	if (KC_MIS8(d) == KC_MIS8(s)) {
 		for (; i < n && KC_MIS8(d + i); i++)
 			d[i] = s[i];
+		for (; i + 32u <= n; i += 32u) {
+			const uint64_t w0 = *(const kc_w64 *)(s + i), w1 = *(const kc_w64 *)(s + i + 8u);
+			const uint64_t w2 = *(const kc_w64 *)(s + i + 16u), w3 = *(const kc_w64 *)(s + i + 24u);
+			*(kc_w64 *)(d + i) = w0;
+			*(kc_w64 *)(d + i + 8u) = w1;
+			*(kc_w64 *)(d + i + 16u) = w2;
+			*(kc_w64 *)(d + i + 24u) = w3;
+		}
 		for (; i + 8u <= n; i += 8u)
 			*(kc_w64 *)(d + i) = *(const kc_w64 *)(s + i);
 	}
@@ -104,6 +116,9 @@ KC_API uint32_t kc_or_bytes(const void *p, size_t n)
 	size_t i = 0;
 	for (; i < n && KC_MIS8(s + i); i++)
 		acc |= s[i];
+	for (; i + 32u <= n; i += 32u)         /* four loads in flight */
+		acc |= *(const kc_w64 *)(s + i) | *(const kc_w64 *)(s + i + 8u) |
+		       *(const kc_w64 *)(s + i + 16u) | *(const kc_w64 *)(s + i + 24u);
 	for (; i + 8u <= n; i += 8u)
 		acc |= *(const kc_w64 *)(s + i);
 	for (; i < n; i++)

@@ -64,17 +64,18 @@ KC_API int ve_blob_parse(const uint8_t *blob, uint32_t blen, uint32_t max,
 }
 
 KC_API int ve_blob_decrypt(const ve_vault *v, const uint8_t *blob, uint32_t len,
-                           const uint8_t id[PV_OBJ_ID_LEN], uint8_t *pt)
+                           const uint8_t id[PV_OBJ_ID_LEN], uint32_t plen, uint8_t *w)
 {
 	const uint8_t *ct = blob + VE_BLOB_HDR + VE_BLOB_NONCE;
 	uint8_t aad[VE_BLOB_HDR + PV_OBJ_ID_LEN];
 	int rc;
 
-	/* the GHASH in passes over the KEK's powers of H (kc_gcm_open_pw) */
+	/* the GHASH in passes over the KEK's powers of H, E(J0) and the
+	 * plaintext in one CTR pass (kc_gcm_open_pw) */
 	kc_memcpy(aad, blob, VE_BLOB_HDR);
 	kc_memcpy(aad + VE_BLOB_HDR, id, PV_OBJ_ID_LEN);
 	rc = kc_gcm_open_pw(&v->kek, v->kek_pow, blob + VE_BLOB_HDR, aad, sizeof aad, ct, len,
-	                    ct + len, pt);
+	                    ct + len, plen, w);
 	return rc == PV_OK ? PV_OK : PV_ERR_WRAPPED;
 }
 
@@ -110,16 +111,19 @@ KC_API int ve_blob_open(const ve_vault *v, const uint8_t *blob, uint32_t blen,
                         const uint8_t id[PV_OBJ_ID_LEN], uint32_t want_type,
                         ve_key *k)
 {
+	uint8_t w[VE_BLOB_W(PV_SECRET_MAX)] KC_ALIGN16;
 	uint32_t type, usage, len;
 
 	kc_memset(k, 0, sizeof *k);
 	if (ve_blob_parse(blob, blen, PV_BLOB_MAX, want_type, &type, &usage, &len) != PV_OK ||
 	    ve_key_len_ok(type, len) != PV_OK)
 		return PV_ERR_WRAPPED;
-	if (ve_blob_decrypt(v, blob, len, id, k->k) != PV_OK) {
+	if (ve_blob_decrypt(v, blob, len, id, len, w) != PV_OK) {
 		kc_wipe(k, sizeof *k);
 		return PV_ERR_WRAPPED;
 	}
+	kc_memcpy(k->k, w + 16, len);
+	kc_wipe(w, VE_BLOB_W(len));
 	k->type = type;
 	k->usage = usage;
 	k->len = len;

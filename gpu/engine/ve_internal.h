@@ -47,12 +47,14 @@ KC_PRIV uint8_t *ve_wptr(const ve_req *r, ve_span s)
 KC_API int ve_blob_parse(const uint8_t *blob, uint32_t blen, uint32_t max,
                          uint32_t want_type, uint32_t *type, uint32_t *usage,
                          uint32_t *len);
-/* Open a parsed blob's len payload bytes into pt under the KEK with
- * identity id: the tag is checked before any plaintext is written
- * (kc_gcm_open), so on PV_ERR_WRAPPED pt is untouched (the callers still
- * wipe it). */
+/* Open a parsed blob of len payload bytes under the KEK with identity
+ * id, the first plen (<= len) of them decrypted (all are authenticated):
+ * w holds VE_BLOB_W(plen) bytes, and on PV_OK the plaintext is w[16, 16 +
+ * plen), the rest of w zero; on PV_ERR_WRAPPED w is zero (kc_gcm_open_pw;
+ * the callers wipe it after use). */
+#define VE_BLOB_W(plen) KC_GCM_PW_W(plen)
 KC_API int ve_blob_decrypt(const ve_vault *v, const uint8_t *blob, uint32_t len,
-                           const uint8_t id[PV_OBJ_ID_LEN], uint8_t *pt);
+                           const uint8_t id[PV_OBJ_ID_LEN], uint32_t plen, uint8_t *w);
 /* Write the blob of len payload bytes pt (type, usage) to out: header,
  * a fresh nonce, ciphertext, tag.  The caller checked the room
  * (PV_BLOB_OVERHEAD + len). */

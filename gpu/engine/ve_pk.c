@@ -194,7 +194,7 @@ KC_API int ve_pk_seal(ve_req *r, const ve_pkey *k, ve_span out)
 KC_PRIV int vpk_open_raw(const ve_vault *v, const uint8_t *b, uint32_t blen,
                          const uint8_t id[PV_OBJ_ID_LEN], uint32_t want_type, ve_pkey *k)
 {
-	uint8_t buf[VE_PK_RSA_LEN] KC_ALIGN16;
+	uint8_t buf[VE_BLOB_W(VE_PK_RSA_LEN)] KC_ALIGN16;
 	uint32_t type, use, len;
 	int rc;
 
@@ -202,15 +202,15 @@ KC_PRIV int vpk_open_raw(const ve_vault *v, const uint8_t *b, uint32_t blen,
 	if (ve_blob_parse(b, blen, PV_PKBLOB_MAX, want_type, &type, &use, &len) != PV_OK ||
 	    !ve_pk_is_type(type) || !vpk_len_ok(type, len))
 		return PV_ERR_WRAPPED;
-	rc = ve_blob_decrypt(v, b, len, id, buf);   /* writes buf[0..len) */
+	rc = ve_blob_decrypt(v, b, len, id, len, buf);   /* the payload: buf + 16 */
 	KC_PROF(13);
 	if (rc == PV_OK) {
 		k->type = type;
 		k->usage = use;
 		k->len = len;
-		rc = vpk_unpack(k, buf, len);
+		rc = vpk_unpack(k, buf + 16, len);
 	}
-	kc_wipe(buf, len);
+	kc_wipe(buf, VE_BLOB_W(len));
 	if (rc != PV_OK)
 		ve_pk_wipe(k);
 	return rc;

@@ -28,7 +28,9 @@ KC_API void kc_bn_zero(uint32_t *x, size_t nl)
  * 32-bit load, byte-swapped, and the bytes above the limbs are ORed by
  * words (kc_or_bytes): an RSA key's fields are right-aligned in fields
  * sized for the largest key, so a 2,048-bit key's n leaves 256 such
- * bytes and each CRT number 128.  Alignment depends on addresses only. */
+ * bytes and each CRT number 128.  Four limbs are loaded before any is
+ * stored (x and src may alias as far as the compiler knows: one limb at a
+ * time waits for each load).  Alignment depends on addresses only. */
 typedef uint32_t __attribute__((may_alias)) kc_bn_w32;
 
 KC_PRIV uint32_t kc_bn_bswap32(uint32_t v)
@@ -44,7 +46,16 @@ KC_API uint32_t kc_bn_decode(uint32_t *x, size_t nl, const uint8_t *src, size_t 
 {
 	const int aligned = ((uintptr_t)(src + len) & 3u) == 0u;
 	size_t i, j;
-	for (i = 0; i < nl; i++) {
+	for (i = 0; aligned && i + 4u <= nl && 4u * i + 16u <= len; i += 4u) {
+		const uint8_t *p = src + len - 4u * i - 16u;
+		const uint32_t w0 = *(const kc_bn_w32 *)(p + 12), w1 = *(const kc_bn_w32 *)(p + 8);
+		const uint32_t w2 = *(const kc_bn_w32 *)(p + 4), w3 = *(const kc_bn_w32 *)p;
+		x[i] = kc_bn_bswap32(w0);
+		x[i + 1u] = kc_bn_bswap32(w1);
+		x[i + 2u] = kc_bn_bswap32(w2);
+		x[i + 3u] = kc_bn_bswap32(w3);
+	}
+	for (; i < nl; i++) {
 		uint32_t w = 0;
 		if (4u * i + 4u <= len) {
 			const uint8_t *p = src + len - 4u * i - 4u;

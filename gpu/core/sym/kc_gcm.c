@@ -238,21 +238,21 @@ KC_PRIV void kc_gcm_pw_chunk(uint8_t *x, size_t s, size_t m, size_t n, const uin
  * lane and one reduction a pass - an RSA-2048 key blob's 76 blocks in
  * three passes, where the streaming kc_ghash's lanes each computed ~27
  * products); a pass of whole blocks of C reads them in place, the others
- * are assembled in x.  Then E(J0) for the tag: for a short C (nc + 1 <=
- * KC_GHASH_POW_N blocks) together with C's keystream, from one CTR pass
- * over 0^16 || C in x from J0 (J0, J0 + 1, ... are consecutive counter
- * blocks: one cipher pass on the warp, not two); for a longer C together
- * with its last block's keystream from one two-block encryption, and
- * after the tag check the CTR pass over the blocks before it straight
- * into out.  The plaintext reaches out only when the tag is right. */
+ * are assembled in x.  Then one CTR pass from J0 over 0^16 || C[0, plen)
+ * (zero-padded to whole blocks) in w gives E(J0) for the tag and the
+ * plaintext together: J0, J0 + 1, ... are consecutive counter blocks, so
+ * on the warp that is one cipher pass for up to 64 blocks (a separate
+ * E(J0) cost RSA-2048's blob a third pass, and a partial last block a
+ * serial one).  A wrong tag wipes w. */
 KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16],
                           const uint8_t iv[12], const uint8_t *aad, size_t alen,
-                          const uint8_t *ct, size_t len, const uint8_t tag[16], uint8_t *out)
+                          const uint8_t *ct, size_t len, const uint8_t tag[16], size_t plen,
+                          uint8_t *w)
 {
 	uint8_t x[16 * KC_GHASH_POW_N], y[16], ctr[16], ks[16];
 	const size_t na = (alen + 15u) / 16u, nc = (len + 15u) / 16u, n = na + nc + 1u;
 	const size_t used = 16u * (n < KC_GHASH_POW_N ? n : KC_GHASH_POW_N);
-	const int short_c = nc + 1u <= KC_GHASH_POW_N;     /* 0^16 || C fits x */
+	const size_t wl = KC_GCM_PW_W(plen);
 	size_t s, m, i;
 	uint32_t ks_used = 0, ok;
 
@@ -260,6 +260,8 @@ KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16]
 		return PV_ERR_ARGS;
 	if ((uint64_t)len > KC_GCM_MAX_DATA)
 		return PV_ERR_DATA_LEN;
+	if (plen > len)
+		return PV_ERR_ARGS;
 	kc_memset(y, 0, 16);
 	for (s = 0; s < n; s += m) {
 		m = n - s < KC_GHASH_POW_N ? n - s : KC_GHASH_POW_N;
@@ -272,35 +274,21 @@ KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16]
 	}
 	kc_memcpy(ctr, iv, 12);
 	kc_store_be32(ctr + 12, 1u);                       /* J0 */
-	if (short_c) {
-		/* x = E(J0) || P || keystream of the padding, in place */
-		kc_memset(x, 0, 16u * (nc + 1u));
-		kc_memcpy(x + 16, ct, len);
-		kc_ctr_xcrypt(bc, ctr, 32, ks, &ks_used, x, x, 16u * (nc + 1u));
-	} else {
-		/* x = E(J0) || E(J0 + nc), the last block's keystream */
-		kc_memcpy(x, ctr, 16);
-		kc_memcpy(x + 16, ctr, 16);
-		kc_store_be32(x + 28, 1u + (uint32_t)nc);
-		kc_bc_encrypt_n(bc, x, x, 2);
-	}
+	kc_memset(w, 0, 16);
+	kc_memcpy(w + 16, ct, plen);
+	kc_memset(w + 16 + plen, 0, wl - 16u - plen);
+	kc_ctr_xcrypt(bc, ctr, 32, ks, &ks_used, w, w, wl);
 	for (i = 0; i < 16; i++)
-		y[i] ^= x[i];
+		y[i] ^= w[i];
 	ok = kc_ct_eq(y, tag, 16);
-	if (ok) {             /* accept / reject is public */
-		if (short_c) {
-			kc_memcpy(out, x + 16, len);
-		} else {
-			const size_t head = 16u * (nc - 1u);
-			kc_store_be32(ctr + 12, 2u);               /* J0 + 1 */
-			kc_ctr_xcrypt(bc, ctr, 32, ks, &ks_used, ct, out, head);
-			for (i = head; i < len; i++)
-				out[i] = ct[i] ^ x[16 + i - head];
-		}
-	}
+	kc_wipe(w, 16);
+	kc_wipe(w + 16 + plen, wl - 16u - plen);
+	if (!ok)              /* accept / reject is public */
+		kc_wipe(w + 16, plen);
 	kc_wipe(x, used);
 	kc_wipe(y, sizeof y);
 	kc_wipe(ks, sizeof ks);
+	kc_wipe(ctr, sizeof ctr);
 	return (int)kc_ctl_mux32(ok, (uint32_t)PV_OK, (uint32_t)PV_ERR_ENC_INVALID);
 }
 

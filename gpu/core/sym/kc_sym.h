@@ -147,11 +147,16 @@ KC_API int  kc_gcm_open(kc_gcm *g, const uint8_t *in, size_t len, const uint8_t 
 /* One-shot open of a message under a key whose hash-key powers are known
  * (kc_ghash_powers), with a 12-byte IV and a 16-byte tag: the AAD, the
  * ciphertext and the lengths are hashed in kc_ghash_pw passes of up to
- * KC_GHASH_POW_N blocks.  Results as kc_gcm_open's (PV_ERR_DATA_LEN over
- * 2^36 - 32 bytes of data, nothing done); out may be ct. */
+ * KC_GHASH_POW_N blocks; C is authenticated whole, its first plen (<= len)
+ * bytes decrypted into w, a work buffer of KC_GCM_PW_W(plen) bytes apart
+ * from ct: on PV_OK the plaintext is w[16, 16 + plen) and the rest of w
+ * zero; PV_ERR_ENC_INVALID for a wrong tag, w zero; PV_ERR_DATA_LEN over
+ * 2^36 - 32 bytes of data, PV_ERR_ARGS for plen > len (nothing done). */
+#define KC_GCM_PW_W(plen) (16u + (((size_t)(plen) + 15u) & ~(size_t)15u))
 KC_API int  kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16],
                            const uint8_t iv[12], const uint8_t *aad, size_t alen,
-                           const uint8_t *ct, size_t len, const uint8_t tag[16], uint8_t *out);
+                           const uint8_t *ct, size_t len, const uint8_t tag[16], size_t plen,
+                           uint8_t *w);
 /* Full 16-byte tag (truncate as needed); finishes the stream. */
 KC_API void kc_gcm_tag(kc_gcm *g, uint8_t tag[16]);
 /* Constant-time compare of the first taglen (4..16) bytes of the tag. */

@@ -124,8 +124,10 @@ static void test_gcm(void)
 /* kc_gcm_open_pw (GHASH passes over the powers of H) against OpenSSL's
  * encryptions: AAD and ciphertext lengths on both sides of the one-pass
  * and the short-ciphertext limits (32 blocks) and the key blobs' shapes
- * (an EC key, RSA-2048's payload, the largest RSA payload), in place or
- * not, a flipped bit anywhere refused with the output untouched. */
+ * (an EC key, RSA-2048's payload, the largest RSA payload); the whole
+ * plaintext and a prefix of it (plen), in the work buffer's bytes [16,
+ * 16 + plen) and nothing beyond KC_GCM_PW_W(plen); a flipped bit anywhere
+ * refused with the work buffer zero. */
 #define PW_MAX (16 * 160)
 static void test_gcm_open_pw(void)
 {
@@ -139,7 +141,7 @@ static void test_gcm_open_pw(void)
 
 	for (ki = 0; ki < 3; ki++) {
 		for (it = 0; it < ITERS / 2; it++) {
-			static uint8_t aad[PW_MAX], pt[PW_MAX], ct[PW_MAX], buf[PW_MAX + 1];
+			static uint8_t aad[PW_MAX], pt[PW_MAX], ct[PW_MAX], buf[KC_GCM_PW_W(PW_MAX) + 1];
 			uint8_t key[32], iv[12], tag[16], h[16], pow[KC_GHASH_POW_N][16];
 			size_t al = ts_rand_u32(16 * 40 + 1), len = ts_rand_u32(16 * 100 + 1);
 			kc_bc bc;
@@ -160,19 +162,26 @@ static void test_gcm_open_pw(void)
 			CU_ASSERT_FATAL(kc_bc_init(&bc, KC_BC_AES, key, klens[ki]) == PV_OK);
 			kc_gcm_hkey(&bc, h);
 			kc_ghash_powers(pow, h);
-			memset(buf, 0xa5, sizeof buf);
-			ok &= kc_gcm_open_pw(&bc, pow, iv, aad, al, ct, len, tag, buf) == PV_OK;
-			ok &= memcmp(buf, pt, len) == 0 && buf[len] == 0xa5;
-			memcpy(buf, ct, len);                      /* in place */
-			ok &= kc_gcm_open_pw(&bc, pow, iv, aad, al, buf, len, tag, buf) == PV_OK;
-			ok &= memcmp(buf, pt, len) == 0;
-			flip_one(ct, len, aad, al, tag, 16);
-			memset(buf, 0xa5, sizeof buf);
-			ok &= kc_gcm_open_pw(&bc, pow, iv, aad, al, ct, len, tag, buf) == PV_ERR_ENC_INVALID;
 			{
-				size_t i;
-				for (i = 0; i <= len; i++)
-					ok &= buf[i] == 0xa5;
+				/* whole, then a prefix (RSA's blob without d: 904 of 1,160) */
+				const size_t pl[2] = { len, it == 1 ? 904u : ts_rand_u32((uint32_t)len + 1u) };
+				size_t i, j;
+				for (j = 0; j < 2; j++) {
+					const size_t wl = KC_GCM_PW_W(pl[j]);
+					memset(buf, 0xa5, sizeof buf);
+					ok &= kc_gcm_open_pw(&bc, pow, iv, aad, al, ct, len, tag, pl[j], buf) == PV_OK;
+					ok &= memcmp(buf + 16, pt, pl[j]) == 0 && buf[wl] == 0xa5;
+					for (i = 0; i < wl; i++)
+						ok &= (i >= 16 && i < 16 + pl[j]) || buf[i] == 0;
+				}
+				ok &= kc_gcm_open_pw(&bc, pow, iv, aad, al, ct, len, tag, len + 1, buf) == PV_ERR_ARGS;
+				flip_one(ct, len, aad, al, tag, 16);
+				memset(buf, 0xa5, sizeof buf);
+				ok &= kc_gcm_open_pw(&bc, pow, iv, aad, al, ct, len, tag, len, buf) ==
+				      PV_ERR_ENC_INVALID;
+				for (i = 0; i < KC_GCM_PW_W(len); i++)
+					ok &= buf[i] == 0;
+				ok &= buf[KC_GCM_PW_W(len)] == 0xa5;
 			}
 			kc_bc_clear(&bc);
 			if (!ok && ++bad < 4)

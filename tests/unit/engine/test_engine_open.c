@@ -2,7 +2,7 @@
  * test_engine_open.c - every GCM opening outside the cipher ops checks the
  * tag before it writes plaintext (kc_gcm_open), and keeps its error code
  * and its wipes:
- *   ve_blob_decrypt   KeyStore blobs: PV_ERR_WRAPPED, pt untouched;
+ *   ve_blob_decrypt   KeyStore blobs: PV_ERR_WRAPPED, its work buffer zero;
  *                     ve_blob_open / ve_pk_open: PV_ERR_WRAPPED, key wiped
  *   ve_state_open     sealed states: PV_ERR_STATE, mp wiped (also when the
  *                     tag holds but magic / op / mech do not)
@@ -71,7 +71,7 @@ static void shutdown_all(void)
 /* ve_blob_decrypt / ve_blob_open */
 static void test_blob(void)
 {
-	uint8_t pt[32], out[32], blob[PV_BLOB_MAX], t[PV_BLOB_MAX], id[PV_OBJ_ID_LEN];
+	uint8_t pt[32], out[VE_BLOB_W(32)], blob[PV_BLOB_MAX], t[PV_BLOB_MAX], id[PV_OBJ_ID_LEN];
 	const uint32_t blen = PV_BLOB_OVERHEAD + 32u;
 	ve_key k;
 	uint32_t i;
@@ -82,8 +82,8 @@ static void test_blob(void)
 	CU_ASSERT_EQUAL_FATAL(ve_blob_encrypt(tv, tw, PV_KEY_AES, PV_USE_ENCRYPT, pt, 32, id, blob),
 	                      PV_OK);
 	memset(out, SENT, sizeof out);
-	CU_ASSERT_EQUAL(ve_blob_decrypt(tv, blob, 32, id, out), PV_OK);
-	CU_ASSERT(memcmp(out, pt, 32) == 0);
+	CU_ASSERT_EQUAL(ve_blob_decrypt(tv, blob, 32, id, 32, out), PV_OK);
+	CU_ASSERT(memcmp(out + 16, pt, 32) == 0 && all(out, 16, 0));
 	memset(&k, SENT, sizeof k);
 	CU_ASSERT_EQUAL(ve_blob_open(tv, blob, blen, id, PV_KEY_AES, &k), PV_OK);
 	CU_ASSERT(k.type == PV_KEY_AES && k.usage == PV_USE_ENCRYPT && k.len == 32u);
@@ -94,9 +94,9 @@ static void test_blob(void)
 		memcpy(t, blob, blen);
 		t[i] ^= (uint8_t)(1u << (i & 7u));
 		memset(out, SENT, sizeof out);
-		if (ve_blob_decrypt(tv, t, 32, id, out) != PV_ERR_WRAPPED)
+		if (ve_blob_decrypt(tv, t, 32, id, 32, out) != PV_ERR_WRAPPED)
 			bad_rc++;
-		if (!all(out, sizeof out, SENT))
+		if (!all(out, sizeof out, 0))
 			bad_out++;
 		memset(&k, SENT, sizeof k);
 		if (ve_blob_open(tv, t, blen, id, 0, &k) != PV_ERR_WRAPPED)
@@ -110,18 +110,18 @@ static void test_blob(void)
 	/* another identity, another master key */
 	id[3] ^= 0x40;
 	memset(out, SENT, sizeof out);
-	CU_ASSERT_EQUAL(ve_blob_decrypt(tv, blob, 32, id, out), PV_ERR_WRAPPED);
-	CU_ASSERT(all(out, sizeof out, SENT));
+	CU_ASSERT_EQUAL(ve_blob_decrypt(tv, blob, 32, id, 32, out), PV_ERR_WRAPPED);
+	CU_ASSERT(all(out, sizeof out, 0));
 	id[3] ^= 0x40;
 	memset(out, SENT, sizeof out);
-	CU_ASSERT_EQUAL(ve_blob_decrypt(tv2, blob, 32, id, out), PV_ERR_WRAPPED);
-	CU_ASSERT(all(out, sizeof out, SENT));
+	CU_ASSERT_EQUAL(ve_blob_decrypt(tv2, blob, 32, id, 32, out), PV_ERR_WRAPPED);
+	CU_ASSERT(all(out, sizeof out, 0));
 	memset(&k, SENT, sizeof k);
 	CU_ASSERT_EQUAL(ve_blob_open(tv2, blob, blen, id, 0, &k), PV_ERR_WRAPPED);
 	CU_ASSERT(all(&k, sizeof k, 0));
 	/* and the good blob still opens */
-	CU_ASSERT_EQUAL(ve_blob_decrypt(tv, blob, 32, id, out), PV_OK);
-	CU_ASSERT(memcmp(out, pt, 32) == 0);
+	CU_ASSERT_EQUAL(ve_blob_decrypt(tv, blob, 32, id, 32, out), PV_OK);
+	CU_ASSERT(memcmp(out + 16, pt, 32) == 0);
 }
 
 /* ve_pk_open (vpk_open_raw -> ve_blob_decrypt) on an Ed25519 blob */
