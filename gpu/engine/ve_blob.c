@@ -4,7 +4,8 @@
  *
  *   off  len  field
  *    0    3   "PVK"
- *    3    1   version (1)
+ *    3    1   version: 1, or 2 for an RSA key whose payload holds d last
+ *                (ve_pk.c; a private operation then decrypts all but d)
  *    4    4   key type  (big-endian, PV_KEY_*)
  *    8    4   usage     (big-endian, PV_USE_*)
  *   12    4   key length L (big-endian)
@@ -14,7 +15,8 @@
  *   AAD = bytes 0..15 || 16-byte object identity (from the token layer)
  *
  * Any mismatch (magic, version, length, tag, identity, expected type) is
- * PV_ERR_WRAPPED, with no hint which.
+ * PV_ERR_WRAPPED, with no hint which.  The version is in the AAD: a
+ * blob's layout cannot be swapped.
  */
 #include "ve_internal.h"
 
@@ -32,29 +34,33 @@ KC_API int ve_key_len_ok(uint32_t type, uint32_t len)
 	}
 }
 
-KC_PRIV void ve_blob_hdr(uint8_t h[VE_BLOB_HDR], uint32_t type, uint32_t usage, uint32_t len)
+KC_PRIV void ve_blob_hdr(uint8_t h[VE_BLOB_HDR], uint32_t ver, uint32_t type, uint32_t usage,
+                         uint32_t len)
 {
 	h[0] = (uint8_t)'P';
 	h[1] = (uint8_t)'V';
 	h[2] = (uint8_t)'K';
-	h[3] = (uint8_t)VE_BLOB_VERSION;
+	h[3] = (uint8_t)ver;
 	kc_store_be32(h + 4, type);
 	kc_store_be32(h + 8, usage);
 	kc_store_be32(h + 12, len);
 }
 
 KC_API int ve_blob_parse(const uint8_t *blob, uint32_t blen, uint32_t max,
-                         uint32_t want_type, uint32_t *type, uint32_t *usage,
-                         uint32_t *len)
+                         uint32_t want_type, uint32_t *ver, uint32_t *type,
+                         uint32_t *usage, uint32_t *len)
 {
 	uint8_t hdr[VE_BLOB_HDR];
 
 	if (blen < PV_BLOB_OVERHEAD || blen > max)
 		return PV_ERR_WRAPPED;
+	*ver = blob[3];
 	*type = kc_load_be32(blob + 4);
 	*usage = kc_load_be32(blob + 8);
 	*len = kc_load_be32(blob + 12);
-	ve_blob_hdr(hdr, *type, *usage, *len);
+	if (*ver != VE_BLOB_VERSION && !(*ver == VE_BLOB_V_RSA_DLAST && *type == PV_KEY_RSA))
+		return PV_ERR_WRAPPED;
+	ve_blob_hdr(hdr, *ver, *type, *usage, *len);
 	/* public header fields: branching on them is fine */
 	if (!kc_ct_eq(hdr, blob, VE_BLOB_HDR) || *len != blen - PV_BLOB_OVERHEAD)
 		return PV_ERR_WRAPPED;
@@ -79,7 +85,7 @@ KC_API int ve_blob_decrypt(const ve_vault *v, const uint8_t *blob, uint32_t len,
 	return rc == PV_OK ? PV_OK : PV_ERR_WRAPPED;
 }
 
-KC_API int ve_blob_encrypt(const ve_vault *v, ve_worker *w, uint32_t type,
+KC_API int ve_blob_encrypt(const ve_vault *v, ve_worker *w, uint32_t ver, uint32_t type,
                            uint32_t usage, const uint8_t *pt, uint32_t len,
                            const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out)
 {
@@ -87,7 +93,7 @@ KC_API int ve_blob_encrypt(const ve_vault *v, ve_worker *w, uint32_t type,
 	uint8_t tag[16];
 	int rc;
 
-	ve_blob_hdr(out, type, usage, len);
+	ve_blob_hdr(out, ver, type, usage, len);
 	rc = kc_drbg_generate(&w->drbg, out + VE_BLOB_HDR, VE_BLOB_NONCE, NULL, 0);
 	if (rc != PV_OK)
 		return rc;
@@ -112,10 +118,10 @@ KC_API int ve_blob_open(const ve_vault *v, const uint8_t *blob, uint32_t blen,
                         ve_key *k)
 {
 	uint8_t w[VE_BLOB_W(PV_SECRET_MAX)] KC_ALIGN16;
-	uint32_t type, usage, len;
+	uint32_t ver, type, usage, len;
 
 	kc_memset(k, 0, sizeof *k);
-	if (ve_blob_parse(blob, blen, PV_BLOB_MAX, want_type, &type, &usage, &len) != PV_OK ||
+	if (ve_blob_parse(blob, blen, PV_BLOB_MAX, want_type, &ver, &type, &usage, &len) != PV_OK ||
 	    ve_key_len_ok(type, len) != PV_OK)
 		return PV_ERR_WRAPPED;
 	if (ve_blob_decrypt(v, blob, len, id, len, w) != PV_OK) {
@@ -141,7 +147,7 @@ KC_API int ve_blob_seal(const ve_vault *v, ve_worker *w, const ve_key *k,
 		return rc;
 	if (cap < *outlen)
 		return PV_ERR_BUF_SMALL;
-	return ve_blob_encrypt(v, w, k->type, k->usage, k->k, k->len, id, out);
+	return ve_blob_encrypt(v, w, VE_BLOB_VERSION, k->type, k->usage, k->k, k->len, id, out);
 }
 
 KC_API int ve_req_key(const ve_req *r, uint32_t usage, ve_key *k)

@@ -37,16 +37,18 @@ KC_PRIV uint8_t *ve_wptr(const ve_req *r, ve_span s)
 
 /* Blob format (ve_blob.c). */
 #define VE_BLOB_VERSION 1u
+#define VE_BLOB_V_RSA_DLAST 2u   /* an RSA payload with d last (ve_pk.c) */
 #define VE_BLOB_HDR     16u
 #define VE_BLOB_NONCE   12u
 #define VE_BLOB_TAG     16u
 /* The blob frame, shared with the private-key blobs of ve_pk.c.  Parse:
- * check blob's public header (magic, version, blen at most max, key
- * length = blen - PV_BLOB_OVERHEAD, type = want_type unless 0) and give
- * type, usage and key length; PV_ERR_WRAPPED on any mismatch. */
+ * check blob's public header (magic, version - 2 only for RSA -, blen at
+ * most max, key length = blen - PV_BLOB_OVERHEAD, type = want_type unless
+ * 0) and give version, type, usage and key length; PV_ERR_WRAPPED on any
+ * mismatch. */
 KC_API int ve_blob_parse(const uint8_t *blob, uint32_t blen, uint32_t max,
-                         uint32_t want_type, uint32_t *type, uint32_t *usage,
-                         uint32_t *len);
+                         uint32_t want_type, uint32_t *ver, uint32_t *type,
+                         uint32_t *usage, uint32_t *len);
 /* Open a parsed blob of len payload bytes under the KEK with identity
  * id, the first plen (<= len) of them decrypted (all are authenticated):
  * w holds VE_BLOB_W(plen) bytes, and on PV_OK the plaintext is w[16, 16 +
@@ -55,10 +57,10 @@ KC_API int ve_blob_parse(const uint8_t *blob, uint32_t blen, uint32_t max,
 #define VE_BLOB_W(plen) KC_GCM_PW_W(plen)
 KC_API int ve_blob_decrypt(const ve_vault *v, const uint8_t *blob, uint32_t len,
                            const uint8_t id[PV_OBJ_ID_LEN], uint32_t plen, uint8_t *w);
-/* Write the blob of len payload bytes pt (type, usage) to out: header,
- * a fresh nonce, ciphertext, tag.  The caller checked the room
- * (PV_BLOB_OVERHEAD + len). */
-KC_API int ve_blob_encrypt(const ve_vault *v, ve_worker *w, uint32_t type,
+/* Write the blob of len payload bytes pt (version ver, type, usage) to
+ * out: header, a fresh nonce, ciphertext, tag.  The caller checked the
+ * room (PV_BLOB_OVERHEAD + len). */
+KC_API int ve_blob_encrypt(const ve_vault *v, ve_worker *w, uint32_t ver, uint32_t type,
                            uint32_t usage, const uint8_t *pt, uint32_t len,
                            const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out);
 /* Valid secret length for a key type: PV_OK / PV_ERR_KEY_SIZE /

@@ -83,19 +83,30 @@ KC_API void ve_pk_wipe(ve_pkey *k)
 }
 
 /* The RSA numbers in payload order, each a right-aligned kc_rsa_priv
- * field of cap bytes written in its last w bytes (n, d: nb; the rest hb). */
-#define VPK_RSA_FIELDS(k, nb, hb) { \
-	{ (k)->rsa.n, KC_RSA_MAX_BYTES, (nb) }, { (k)->rsa.d, KC_RSA_MAX_BYTES, (nb) }, \
-	{ (k)->rsa.p, KC_RSA_MAX_HBYTES, (hb) }, { (k)->rsa.q, KC_RSA_MAX_HBYTES, (hb) }, \
-	{ (k)->rsa.dp, KC_RSA_MAX_HBYTES, (hb) }, { (k)->rsa.dq, KC_RSA_MAX_HBYTES, (hb) }, \
-	{ (k)->rsa.qinv, KC_RSA_MAX_HBYTES, (hb) } }
+ * field of cap bytes written in its last w bytes (n, d: nb; the rest hb).
+ * Blob version 1: n d p q dp dq qinv; version 2 (VE_BLOB_V_RSA_DLAST,
+ * what the vault seals): n p q dp dq qinv d - the CRT needs no d, so a
+ * private operation decrypts the payload without its last nb bytes (for
+ * RSA-2048 58 cipher blocks with E(J0): one pass on the warp, not two). */
+#define VPK_RSA_FIELDS(k, nb, hb, ver) { \
+	{ (k)->rsa.n, KC_RSA_MAX_BYTES, (nb) }, \
+	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.p : (k)->rsa.d, \
+	  (ver) == VE_BLOB_V_RSA_DLAST ? KC_RSA_MAX_HBYTES : KC_RSA_MAX_BYTES, \
+	  (ver) == VE_BLOB_V_RSA_DLAST ? (hb) : (nb) }, \
+	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.q : (k)->rsa.p, KC_RSA_MAX_HBYTES, (hb) }, \
+	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.dp : (k)->rsa.q, KC_RSA_MAX_HBYTES, (hb) }, \
+	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.dq : (k)->rsa.dp, KC_RSA_MAX_HBYTES, (hb) }, \
+	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.qinv : (k)->rsa.dq, KC_RSA_MAX_HBYTES, (hb) }, \
+	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.d : (k)->rsa.qinv, \
+	  (ver) == VE_BLOB_V_RSA_DLAST ? KC_RSA_MAX_BYTES : KC_RSA_MAX_HBYTES, \
+	  (ver) == VE_BLOB_V_RSA_DLAST ? (nb) : (hb) } }
 typedef struct { const uint8_t *f; uint32_t cap, w; } vpk_cfield;
 typedef struct { uint8_t *f; uint32_t cap, w; } vpk_mfield;
 
-/* Serialize k's key material into buf; returns the payload length.  An
- * RSA key takes the widths of its size (vpk_rsa_widths), or those of the
- * largest size (VE_PK_RSA_LEN: every field whole) if a number does not
- * fit them. */
+/* Serialize k's key material into buf in blob version 2's layout (1 for
+ * the other types: the same); returns the payload length.  An RSA key
+ * takes the widths of its size (vpk_rsa_widths), or those of the largest
+ * size (VE_PK_RSA_LEN: every field whole) if a number does not fit them. */
 KC_PRIV uint32_t vpk_pack(const ve_pkey *k, uint8_t *buf)
 {
 	uint32_t nb, hb, o, i, j, over = 0;
@@ -107,7 +118,7 @@ KC_PRIV uint32_t vpk_pack(const ve_pkey *k, uint8_t *buf)
 	}
 	vpk_rsa_widths(k->rsa.bits, &nb, &hb);
 	{
-		const vpk_cfield fl[7] = VPK_RSA_FIELDS(k, nb, hb);
+		const vpk_cfield fl[7] = VPK_RSA_FIELDS(k, nb, hb, VE_BLOB_V_RSA_DLAST);
 		for (i = 0; i < 7u; i++)
 			for (j = 0; j < fl[i].cap - fl[i].w; j++)
 				over |= fl[i].f[j];
@@ -115,7 +126,7 @@ KC_PRIV uint32_t vpk_pack(const ve_pkey *k, uint8_t *buf)
 			nb = KC_RSA_MAX_BYTES, hb = KC_RSA_MAX_HBYTES;
 	}
 	{
-		const vpk_cfield fl[7] = VPK_RSA_FIELDS(k, nb, hb);
+		const vpk_cfield fl[7] = VPK_RSA_FIELDS(k, nb, hb, VE_BLOB_V_RSA_DLAST);
 		kc_store_be32(buf, k->rsa.bits);
 		kc_store_be32(buf + 4, k->rsa.e);
 		for (i = 0, o = 8u; i < 7u; o += fl[i].w, i++)
@@ -124,10 +135,29 @@ KC_PRIV uint32_t vpk_pack(const ve_pkey *k, uint8_t *buf)
 	}
 }
 
-/* k's key material from a payload of len bytes (vpk_len_ok); PV_ERR_WRAPPED
- * if an RSA payload's length is not that of its size's widths nor
+/* nb of an RSA payload of len bytes (public, from the blob's header):
+ * that of the size whose widths give len (they depend on bits / 32 only),
+ * KC_RSA_MAX_BYTES for VE_PK_RSA_LEN; 0 if none. */
+KC_PRIV uint32_t vpk_rsa_nb(uint32_t len)
+{
+	uint32_t a, nb, hb;
+
+	if (len == VE_PK_RSA_LEN)
+		return KC_RSA_MAX_BYTES;
+	for (a = (KC_RSA_MIN_BITS + 31u) / 32u; a <= KC_RSA_MAX_BITS / 32u; a++) {
+		vpk_rsa_widths(32u * a, &nb, &hb);
+		if (vpk_rsa_len(nb, hb) == len)
+			return nb;
+	}
+	return 0u;
+}
+
+/* k's key material from a payload of len bytes (vpk_len_ok) in blob
+ * version ver's layout, of which the first plen bytes are in buf (an RSA
+ * field beyond them - version 2's d - stays zero); PV_ERR_WRAPPED if an
+ * RSA payload's length is not that of its size's widths nor
  * VE_PK_RSA_LEN.  k is zero but for the type, usage and len. */
-KC_PRIV int vpk_unpack(ve_pkey *k, const uint8_t *buf, uint32_t len)
+KC_PRIV int vpk_unpack(ve_pkey *k, const uint8_t *buf, uint32_t len, uint32_t ver, uint32_t plen)
 {
 	uint32_t nb, hb, o, i, bits;
 
@@ -149,8 +179,8 @@ KC_PRIV int vpk_unpack(ve_pkey *k, const uint8_t *buf, uint32_t len)
 	k->rsa.bits = bits;
 	k->rsa.e = kc_load_be32(buf + 4);
 	{
-		const vpk_mfield fl[7] = VPK_RSA_FIELDS(k, nb, hb);
-		for (i = 0, o = 8u; i < 7u; o += fl[i].w, i++) {
+		const vpk_mfield fl[7] = VPK_RSA_FIELDS(k, nb, hb, ver);
+		for (i = 0, o = 8u; i < 7u && o + fl[i].w <= plen; o += fl[i].w, i++) {
 			kc_memset(fl[i].f, 0, fl[i].cap - fl[i].w);
 			kc_memcpy(fl[i].f + fl[i].cap - fl[i].w, buf + o, fl[i].w);
 		}
@@ -175,7 +205,8 @@ KC_PRIV int vpk_seal_raw(const ve_vault *v, ve_worker *w, const ve_pkey *k,
 		return PV_ERR_BUF_SMALL;
 	len = vpk_pack(k, buf);
 	*olen = PV_BLOB_OVERHEAD + len;
-	rc = ve_blob_encrypt(v, w, k->type, k->usage, buf, len, id, o);
+	rc = ve_blob_encrypt(v, w, k->type == PV_KEY_RSA ? VE_BLOB_V_RSA_DLAST : VE_BLOB_VERSION, k->type,
+	                     k->usage, buf, len, id, o);
 	kc_wipe(buf, len);
 	return rc;
 }
@@ -190,27 +221,36 @@ KC_API int ve_pk_seal(ve_req *r, const ve_pkey *k, ve_span out)
 }
 
 /* Open a private-key blob under v's KEK with identity id (want_type 0 =
- * any).  PV_ERR_WRAPPED for any mismatch. */
+ * any); without whole, an RSA key of blob version 2 without d (a private
+ * operation's: the CRT needs none).  PV_ERR_WRAPPED for any mismatch. */
 KC_PRIV int vpk_open_raw(const ve_vault *v, const uint8_t *b, uint32_t blen,
-                         const uint8_t id[PV_OBJ_ID_LEN], uint32_t want_type, ve_pkey *k)
+                         const uint8_t id[PV_OBJ_ID_LEN], uint32_t want_type, int whole,
+                         ve_pkey *k)
 {
 	uint8_t buf[VE_BLOB_W(VE_PK_RSA_LEN)] KC_ALIGN16;
-	uint32_t type, use, len;
+	uint32_t ver, type, use, len, plen;
 	int rc;
 
 	ve_pk_zero(k, 0u);
-	if (ve_blob_parse(b, blen, PV_PKBLOB_MAX, want_type, &type, &use, &len) != PV_OK ||
+	if (ve_blob_parse(b, blen, PV_PKBLOB_MAX, want_type, &ver, &type, &use, &len) != PV_OK ||
 	    !ve_pk_is_type(type) || !vpk_len_ok(type, len))
 		return PV_ERR_WRAPPED;
-	rc = ve_blob_decrypt(v, b, len, id, len, buf);   /* the payload: buf + 16 */
+	plen = len;
+	if (ver == VE_BLOB_V_RSA_DLAST && !whole) {
+		const uint32_t nb = vpk_rsa_nb(len);
+		if (nb == 0u)
+			return PV_ERR_WRAPPED;
+		plen = len - nb;
+	}
+	rc = ve_blob_decrypt(v, b, len, id, plen, buf);   /* the payload: buf + 16 */
 	KC_PROF(13);
 	if (rc == PV_OK) {
 		k->type = type;
 		k->usage = use;
 		k->len = len;
-		rc = vpk_unpack(k, buf + 16, len);
+		rc = vpk_unpack(k, buf + 16, len, ver, plen);
 	}
-	kc_wipe(buf, VE_BLOB_W(len));
+	kc_wipe(buf, VE_BLOB_W(plen));
 	if (rc != PV_OK)
 		ve_pk_wipe(k);
 	return rc;
@@ -226,7 +266,7 @@ KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k)
 		ve_pk_zero(k, 0u);
 		return PV_ERR_ARGS;
 	}
-	rc = vpk_open_raw(r->v, ve_ptr(r, r->d.key), r->d.key.len, r->d.key_id, r->d.key_type, k);
+	rc = vpk_open_raw(r->v, ve_ptr(r, r->d.key), r->d.key.len, r->d.key_id, r->d.key_type, 0, k);
 	if (rc == PV_OK && (k->usage & usage) != usage) {
 		ve_pk_wipe(k);
 		rc = PV_ERR_PERM;
@@ -253,7 +293,7 @@ KC_API int ve_pk_rewrap(const ve_vault *from, const ve_vault *to, ve_worker *w,
 		return PV_ERR_SEALED;
 	if (cap < blen)
 		return PV_ERR_BUF_SMALL;
-	rc = vpk_open_raw(from, blob, blen, id, 0u, &k);
+	rc = vpk_open_raw(from, blob, blen, id, 0u, 1, &k);
 	if (rc == PV_OK)
 		rc = vpk_seal_raw(to, w, &k, id, out, cap, outlen);
 	ve_pk_wipe(&k);

@@ -79,8 +79,14 @@ static void test_blob(void)
 
 	ts_rand(pt, sizeof pt);
 	ts_rand(id, sizeof id);
-	CU_ASSERT_EQUAL_FATAL(ve_blob_encrypt(tv, tw, PV_KEY_AES, PV_USE_ENCRYPT, pt, 32, id, blob),
-	                      PV_OK);
+	/* version 2 is only for RSA keys */
+	CU_ASSERT_EQUAL_FATAL(ve_blob_encrypt(tv, tw, VE_BLOB_V_RSA_DLAST, PV_KEY_AES, PV_USE_ENCRYPT, pt, 32,
+	                                      id, blob), PV_OK);
+	memset(&k, SENT, sizeof k);
+	CU_ASSERT_EQUAL(ve_blob_open(tv, blob, blen, id, PV_KEY_AES, &k), PV_ERR_WRAPPED);
+	CU_ASSERT(all(&k, sizeof k, 0));
+	CU_ASSERT_EQUAL_FATAL(ve_blob_encrypt(tv, tw, VE_BLOB_VERSION, PV_KEY_AES, PV_USE_ENCRYPT, pt, 32,
+	                                      id, blob), PV_OK);
 	memset(out, SENT, sizeof out);
 	CU_ASSERT_EQUAL(ve_blob_decrypt(tv, blob, 32, id, 32, out), PV_OK);
 	CU_ASSERT(memcmp(out + 16, pt, 32) == 0 && all(out, 16, 0));

@@ -647,10 +647,13 @@ static void t_idle_blinding(void)
 /* master-key rotation of a private-key blob (ve_rewrap dispatches here) */
 /* An RSA payload (ve_pk.h) with every number right-aligned in a field of
  * width nb (n, d) or hb (the CRT numbers), from po_rsa_import_enc's
- * encoding; bits as given.  Returns its length. */
-static size_t rsa_payload(const uint8_t *enc, uint32_t bits, size_t nb, size_t hb, uint8_t *out)
+ * encoding (n e d p q dp dq qinv); bits as given; d after qinv with dlast
+ * (blob version 2), after n without.  Returns its length. */
+static size_t rsa_payload(const uint8_t *enc, uint32_t bits, size_t nb, size_t hb, int dlast,
+                          uint8_t *out)
 {
 	size_t pos = 0, o = 8, i, n, w;
+	const size_t dpos = dlast ? 8 + nb + 5 * hb : 8 + nb;
 
 	memset(out, 0, 8 + 2 * nb + 5 * hb);
 	out[0] = (uint8_t)(bits >> 24); out[1] = (uint8_t)(bits >> 16);
@@ -660,18 +663,23 @@ static size_t rsa_payload(const uint8_t *enc, uint32_t bits, size_t nb, size_t h
 		pos += 2;
 		if (i == 1) {                   /* e: 4 bytes, big-endian */
 			memcpy(out + 4 + 4 - n, enc + pos, n);
+		} else if (i == 2) {            /* d */
+			memcpy(out + dpos + nb - n, enc + pos, n);
+			if (!dlast)
+				o += nb;
 		} else {
-			w = i == 0 || i == 2 ? nb : hb;
+			w = i == 0 ? nb : hb;
 			memcpy(out + o + w - n, enc + pos, n);
 			o += w;
 		}
 		pos += n;
 	}
-	return o;
+	return dlast ? o + nb : o;
 }
 
-/* A private-key blob sealed around payload pl by the vault's own KEK. */
-static int rsa_seal(const uint8_t *pl, size_t len, pkey_ *k)
+/* A private-key blob of version ver sealed around payload pl by the
+ * vault's own KEK. */
+static int rsa_seal(const uint8_t *pl, size_t len, uint32_t ver, pkey_ *k)
 {
 	ve_vault a;
 	ve_worker w;
@@ -684,7 +692,7 @@ static int rsa_seal(const uint8_t *pl, size_t len, pkey_ *k)
 	if (ve_boot(&a, te_master, 32, ent, sizeof ent) != PV_OK ||
 	    ve_worker_init(&w, 3, ent, sizeof ent) != PV_OK)
 		return PV_ERR_GENERAL;
-	rc = ve_blob_encrypt(&a, &w, PV_KEY_RSA, PV_USE_SIGN, pl, (uint32_t)len, k->id, k->blob);
+	rc = ve_blob_encrypt(&a, &w, ver, PV_KEY_RSA, PV_USE_SIGN, pl, (uint32_t)len, k->id, k->blob);
 	k->len = PV_BLOB_OVERHEAD + len;
 	ve_vault_clear(&a);
 	ve_worker_clear(&w);
@@ -692,9 +700,12 @@ static int rsa_seal(const uint8_t *pl, size_t len, pkey_ *k)
 }
 
 /* RSA blobs hold their numbers in the widths of the key's size (2048
- * bits: 1,160 payload bytes); blobs of the earlier layout (every number in
- * the widths of 4,096 bits, 2,312 bytes) still open; a payload whose
- * length is neither for its size is refused. */
+ * bits: 1,160 payload bytes), d last (blob version 2: a signature does not
+ * decrypt it - one with d's bytes garbled still verifies); blobs of the
+ * earlier layouts (version 1: d after n; every number in the widths of
+ * 4,096 bits, 2,312 bytes) still open; a payload whose length is neither
+ * for its size is refused, and so is version 2 on a blob of another
+ * type. */
 static void t_rsa_blob_layout(void)
 {
 	uint8_t enc[4096], pl[PV_PK_PRIV_MAX], msg[64], sig[512], ref[512];
@@ -708,31 +719,68 @@ static void t_rsa_blob_layout(void)
 	rl = po_sign(rsa_o, EVP_sha256(), RSA_PKCS1_PADDING, 0, NULL, msg, sizeof msg, ref, sizeof ref);
 	CU_ASSERT_FATAL(rl == 256);
 
-	len = rsa_payload(enc, 2048, 512, 256, pl);        /* the earlier layout */
-	CU_ASSERT_EQUAL_FATAL(len, PV_PK_PRIV_MAX);
-	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len, &k), PV_OK);
-	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
-	                      msg, sizeof msg, sig, &sl), PV_OK);
-	CU_ASSERT(sl == 256 && memcmp(sig, ref, 256) == 0);
+	CU_ASSERT_EQUAL(rsa_v.blob[3], VE_BLOB_V_RSA_DLAST);   /* what the vault seals */
+	{
+		static const struct { size_t nb, hb; uint32_t ver; } lay[4] = {
+			{ 512, 256, VE_BLOB_VERSION }, { 256, 128, VE_BLOB_VERSION },
+			{ 256, 128, VE_BLOB_V_RSA_DLAST }, { 512, 256, VE_BLOB_V_RSA_DLAST },
+		};
+		int j;
+		for (j = 0; j < 4; j++) {
+			len = rsa_payload(enc, 2048, lay[j].nb, lay[j].hb, lay[j].ver == VE_BLOB_V_RSA_DLAST, pl);
+			CU_ASSERT_EQUAL_FATAL(len, lay[j].nb == 512 ? PV_PK_PRIV_MAX : rsa_v.len - PV_BLOB_OVERHEAD);
+			if (lay[j].ver == VE_BLOB_V_RSA_DLAST)
+				ts_rand(pl + len - lay[j].nb, lay[j].nb);   /* d: never decrypted */
+			CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len, lay[j].ver, &k), PV_OK);
+			sl = 0;
+			CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
+			                      msg, sizeof msg, sig, &sl), PV_OK);
+			CU_ASSERT(sl == 256 && memcmp(sig, ref, 256) == 0);
+		}
+	}
+	/* version 1's layout under version 2's header (and the reverse) is
+	 * refused by the fault check or the unpacking, never signed wrong */
+	len = rsa_payload(enc, 2048, 256, 128, 0, pl);
+	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len, VE_BLOB_V_RSA_DLAST, &k), PV_OK);
+	CU_ASSERT_NOT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
+	                          msg, sizeof msg, sig, &sl), PV_OK);
 
-	len = rsa_payload(enc, 2048, 256, 128, pl);        /* what the vault seals */
-	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len, &k), PV_OK);
-	CU_ASSERT_EQUAL(k.len, rsa_v.len);
-	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
-	                      msg, sizeof msg, sig, &sl), PV_OK);
-	CU_ASSERT(sl == 256 && memcmp(sig, ref, 256) == 0);
-
-	len = rsa_payload(enc, 3072, 256, 128, pl);        /* length not of its size */
-	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len, &k), PV_OK);
+	len = rsa_payload(enc, 3072, 256, 128, 1, pl);     /* length not of its size */
+	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len, VE_BLOB_V_RSA_DLAST, &k), PV_OK);
 	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
 	                      msg, sizeof msg, sig, &sl), PV_ERR_WRAPPED);
-	len = rsa_payload(enc, 2048, 256, 128, pl);
-	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len - 4, &k), PV_OK);   /* truncated */
+	len = rsa_payload(enc, 2048, 256, 128, 1, pl);
+	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len - 4, VE_BLOB_V_RSA_DLAST, &k), PV_OK);   /* truncated */
 	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
 	                      msg, sizeof msg, sig, &sl), PV_ERR_WRAPPED);
-	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, 100, &k), PV_OK);       /* below the smallest size */
+	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len - 4, VE_BLOB_VERSION, &k), PV_OK);
 	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
 	                      msg, sizeof msg, sig, &sl), PV_ERR_WRAPPED);
+	CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, 100, VE_BLOB_V_RSA_DLAST, &k), PV_OK);   /* below the smallest size */
+	CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
+	                      msg, sizeof msg, sig, &sl), PV_ERR_WRAPPED);
+	/* a version 1 blob rewrapped is a version 2 one, and signs */
+	{
+		ve_vault a;
+		ve_worker w;
+		uint8_t ent[48], nbuf[PV_PKBLOB_MAX];
+		uint32_t nl = 0;
+		ts_rand(ent, sizeof ent);
+		len = rsa_payload(enc, 2048, 256, 128, 0, pl);
+		CU_ASSERT_EQUAL_FATAL(rsa_seal(pl, len, VE_BLOB_VERSION, &k), PV_OK);
+		CU_ASSERT_EQUAL_FATAL(ve_boot(&a, te_master, 32, ent, sizeof ent), PV_OK);
+		CU_ASSERT_EQUAL_FATAL(ve_worker_init(&w, 5, ent, sizeof ent), PV_OK);
+		CU_ASSERT_EQUAL(ve_rewrap(&a, &a, &w, k.blob, (uint32_t)k.len, k.id, nbuf, sizeof nbuf, &nl), PV_OK);
+		CU_ASSERT_EQUAL(nl, k.len);
+		CU_ASSERT_EQUAL(nbuf[3], VE_BLOB_V_RSA_DLAST);
+		memcpy(k.blob, nbuf, nl);
+		sl = 0;
+		CU_ASSERT_EQUAL(vsign(&k, PV_MECH_RSA_PKCS, PV_MECH_SHA256, PV_F_HASH_DATA, 0, 0, NULL, 0,
+		                      msg, sizeof msg, sig, &sl), PV_OK);
+		CU_ASSERT(sl == 256 && memcmp(sig, ref, 256) == 0);
+		ve_vault_clear(&a);
+		ve_worker_clear(&w);
+	}
 	kc_wipe(pl, sizeof pl);
 	kc_wipe(enc, sizeof enc);
 }
