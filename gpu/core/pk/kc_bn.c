@@ -83,57 +83,28 @@ KC_API void kc_bn_encode(uint8_t *dst, size_t len, const uint32_t *x, size_t nl)
 	}
 }
 
-/* The limb loops below load four limbs before storing any (x and y may
- * alias as far as the compiler knows, so one limb at a time waits for
- * each load: on the GPU a round trip to L2 when the L1 does not hold the
- * lane's locals); a limb is always read before it is written, so x == y
- * is fine.  The groups have a constant size, so that their limbs stay in
- * registers; the last nl % 4 limbs go one at a time. */
-#define KC_BN_GROUP 4u
-
-/* x + y + cc (sub: x - y - cc) of limb group a, b; the carry (borrow)
- * out in *cc */
-#define KC_BN_ADDC(a, b, cc, s) ((s) = (uint64_t)(a) + (uint64_t)(b) + (uint64_t)(cc), \
-                                 (cc) = (uint32_t)((s) >> 32), (uint32_t)(s))
-#define KC_BN_SUBC(a, b, cc, s) ((s) = (uint64_t)(a) - (uint64_t)(b) - (uint64_t)(cc), \
-                                 (cc) = (uint32_t)((s) >> 32) & 1u, (uint32_t)(s))
-
 KC_API uint32_t kc_bn_add(uint32_t *x, const uint32_t *y, size_t nl, uint32_t ctl)
 {
-	uint32_t cc = 0, a[KC_BN_GROUP], b[KC_BN_GROUP];
-	uint64_t s;
-	size_t i = 0, k;
-	for (; i + KC_BN_GROUP <= nl; i += KC_BN_GROUP) {
-		for (k = 0; k < KC_BN_GROUP; k++) {
-			a[k] = x[i + k];
-			b[k] = y[i + k];
-		}
-		for (k = 0; k < KC_BN_GROUP; k++)
-			x[i + k] = kc_ctl_mux32(ctl, KC_BN_ADDC(a[k], b[k], cc, s), a[k]);
-	}
-	for (; i < nl; i++) {
-		const uint32_t t = x[i];
-		x[i] = kc_ctl_mux32(ctl, KC_BN_ADDC(t, y[i], cc, s), t);
+	uint32_t cc = 0;
+	size_t i;
+	for (i = 0; i < nl; i++) {
+		uint32_t a = x[i];
+		uint64_t s = (uint64_t)a + (uint64_t)y[i] + (uint64_t)cc;
+		cc = (uint32_t)(s >> 32);
+		x[i] = kc_ctl_mux32(ctl, (uint32_t)s, a);
 	}
 	return cc;
 }
 
 KC_API uint32_t kc_bn_sub(uint32_t *x, const uint32_t *y, size_t nl, uint32_t ctl)
 {
-	uint32_t cc = 0, a[KC_BN_GROUP], b[KC_BN_GROUP];
-	uint64_t s;
-	size_t i = 0, k;
-	for (; i + KC_BN_GROUP <= nl; i += KC_BN_GROUP) {
-		for (k = 0; k < KC_BN_GROUP; k++) {
-			a[k] = x[i + k];
-			b[k] = y[i + k];
-		}
-		for (k = 0; k < KC_BN_GROUP; k++)
-			x[i + k] = kc_ctl_mux32(ctl, KC_BN_SUBC(a[k], b[k], cc, s), a[k]);
-	}
-	for (; i < nl; i++) {
-		const uint32_t t = x[i];
-		x[i] = kc_ctl_mux32(ctl, KC_BN_SUBC(t, y[i], cc, s), t);
+	uint32_t cc = 0;
+	size_t i;
+	for (i = 0; i < nl; i++) {
+		uint32_t a = x[i];
+		uint64_t s = (uint64_t)a - (uint64_t)y[i] - (uint64_t)cc;
+		cc = (uint32_t)(s >> 32) & 1u;
+		x[i] = kc_ctl_mux32(ctl, (uint32_t)s, a);
 	}
 	return cc;
 }
@@ -141,13 +112,11 @@ KC_API uint32_t kc_bn_sub(uint32_t *x, const uint32_t *y, size_t nl, uint32_t ct
 KC_API uint32_t kc_bn_lt(const uint32_t *x, const uint32_t *y, size_t nl)
 {
 	uint32_t cc = 0;
-	uint64_t s;
-	size_t i = 0, k;
-	for (; i + KC_BN_GROUP <= nl; i += KC_BN_GROUP)     /* loads only: four in flight */
-		for (k = 0; k < KC_BN_GROUP; k++)
-			(void)KC_BN_SUBC(x[i + k], y[i + k], cc, s);
-	for (; i < nl; i++)
-		(void)KC_BN_SUBC(x[i], y[i], cc, s);
+	size_t i;
+	for (i = 0; i < nl; i++) {
+		uint64_t s = (uint64_t)x[i] - (uint64_t)y[i] - (uint64_t)cc;
+		cc = (uint32_t)(s >> 32) & 1u;
+	}
 	return cc;
 }
 
