@@ -64,11 +64,12 @@
  * Finer ones within those: 13 a private key blob's AES-GCM opened
  * (before its unpacking), 14 n loaded, 15 R^2 mod p (kc_rsa_core_prep),
  * 16 p's CRT half prepared (before q's is taken), 17 m2 mod p
- * (recombination), 18 p's half of the fault check, 19 q's taken.  A
+ * (recombination), 18 p's half of the fault check, 19 q's taken; 20 a
+ * blob's GHASH passes done, 21 its CTR pass done (kc_gcm_open_pw).  A
  * mark's index is its name, not its place: gpu_bench orders a request's
  * marks by time.
  * PVC_PROF_ROW (gpu/cuda/pvc_ring.h) holds PVC_PROF_MARK + KC_PROF_N. */
-#define KC_PROF_N 20
+#define KC_PROF_N 22
 #ifndef KC_PROF
 #define KC_PROF(k) ((void)0)
 #endif

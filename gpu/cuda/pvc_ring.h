@@ -130,11 +130,11 @@ typedef struct pvc_kparams {
 #define PVC_PROF_INPUTS 1
 #define PVC_PROF_EXECUTED 2
 #define PVC_PROF_MARK 3
-#define PVC_PROF_PAIR 23    /* a paired RSA request (pvc_pair.cuh), half h
+#define PVC_PROF_PAIR 25    /* a paired RSA request (pvc_pair.cuh), half h
                                at 4 h: the partner's last y_j stored, it
                                taken, the buckets combined; at 8: the two
                                blocks' multiprocessors (%smid, side 0 << 32
                                | side 1) */
-#define PVC_PROF_ROW 32     /* >= PVC_PROF_MARK + KC_PROF_N, PVC_PROF_PAIR + 9 */
+#define PVC_PROF_ROW 34     /* >= PVC_PROF_MARK + KC_PROF_N, PVC_PROF_PAIR + 9 */
 
 #endif /* PVC_RING_H */

@@ -1027,9 +1027,10 @@ static void prof_print(const char *name, const char *what, std::vector<double> *
 	/* each mark's name (kc_defs.h), and the order in which they pass */
 	static const char *mark[KC_PROF_N] = { "unpack", "nonce-state", "nonce+blinds", "k*G",
 		"x(R)-mod-n", "s", "pkcs1-pad", "rsa-load", "rng", "crt-prep", "modexp2", "recombine",
-		"fault-check", "blob-gcm", "load-n", "r2-p", "prep-p", "m2-mod-p", "check-p", "check-q" };
-	static const int order[KC_PROF_N + 1] = { 13, 0, 1, 2, 3, 4, 5, 6, 14, 7, 8, 15, 16, 9, 10, 17, 11,
-		18, 19, 12, KC_PROF_N };
+		"fault-check", "blob-gcm", "load-n", "r2-p", "prep-p", "m2-mod-p", "check-p", "check-q",
+		"blob-ghash", "blob-ctr" };
+	static const int order[KC_PROF_N + 1] = { 20, 21, 13, 0, 1, 2, 3, 4, 5, 6, 14, 7, 8, 15, 16, 9, 10,
+		17, 11, 18, 19, 12, KC_PROF_N };
 	printf("BENCH %-12s %s execute split (medians, us):", name, what);
 	for (int i = 0; i <= KC_PROF_N; i++) {
 		const int k = order[i];
