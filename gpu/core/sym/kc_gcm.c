@@ -238,12 +238,15 @@ KC_PRIV void kc_gcm_pw_chunk(uint8_t *x, size_t s, size_t m, size_t n, const uin
  * lane and one reduction a pass - an RSA-2048 key blob's 76 blocks in
  * three passes, where the streaming kc_ghash's lanes each computed ~27
  * products); a pass of whole blocks of C reads them in place, the others
- * are assembled in x.  Then one CTR pass from J0 over 0^16 || C[0, plen)
- * (zero-padded to whole blocks) in w gives E(J0) for the tag and the
- * plaintext together: J0, J0 + 1, ... are consecutive counter blocks, so
- * on the warp that is one cipher pass for up to 64 blocks (a separate
- * E(J0) cost RSA-2048's blob a third pass, and a partial last block a
- * serial one).  A wrong tag wipes w. */
+ * are assembled in x.  Then one CTR pass from J0 over the 16 bytes
+ * before C and C[0, plen) (to whole blocks: up to 15 bytes past plen, of
+ * C or of the 16 after it) into w gives E(J0) for the tag (w's first
+ * block XOR those 16 bytes) and the plaintext together: J0, J0 + 1, ...
+ * are consecutive counter blocks, so on the warp that is one cipher pass
+ * for up to 64 blocks (a separate E(J0) cost RSA-2048's blob a third
+ * pass, and a partial last block a serial one), read straight from the
+ * caller's buffer (a copy of C into w cost RSA-2048's blob ~10 us a
+ * lane, run 201).  A wrong tag wipes w. */
 KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16],
                           const uint8_t iv[12], const uint8_t *aad, size_t alen,
                           const uint8_t *ct, size_t len, const uint8_t tag[16], size_t plen,
@@ -275,13 +278,12 @@ KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16]
 	KC_PROF(20);
 	kc_memcpy(ctr, iv, 12);
 	kc_store_be32(ctr + 12, 1u);                       /* J0 */
-	kc_memset(w, 0, 16);
-	kc_memcpy(w + 16, ct, plen);
-	kc_memset(w + 16 + plen, 0, wl - 16u - plen);
-	kc_ctr_xcrypt(bc, ctr, 32, ks, &ks_used, w, w, wl);
+	/* w = (E(J0) ^ ct[-16, 0)) || P || junk, straight from the caller's
+	 * bytes (no copy of C into w) */
+	kc_ctr_xcrypt(bc, ctr, 32, ks, &ks_used, ct - 16, w, wl);
 	KC_PROF(21);
 	for (i = 0; i < 16; i++)
-		y[i] ^= w[i];
+		y[i] ^= w[i] ^ ct[(ptrdiff_t)i - 16];
 	ok = kc_ct_eq(y, tag, 16);
 	kc_wipe(w, 16);
 	kc_wipe(w + 16 + plen, wl - 16u - plen);

@@ -149,7 +149,9 @@ KC_API int  kc_gcm_open(kc_gcm *g, const uint8_t *in, size_t len, const uint8_t 
  * ciphertext and the lengths are hashed in kc_ghash_pw passes of up to
  * KC_GHASH_POW_N blocks; C is authenticated whole, its first plen (<= len)
  * bytes decrypted into w, a work buffer of KC_GCM_PW_W(plen) bytes apart
- * from ct: on PV_OK the plaintext is w[16, 16 + plen) and the rest of w
+ * from ct.  ct[-16, 0) and ct[len, len + 16) must be readable (a key
+ * blob's nonce and tag; they are read, never trusted): the CTR pass runs
+ * over whole blocks from ct - 16.  On PV_OK the plaintext is w[16, 16 + plen) and the rest of w
  * zero; PV_ERR_ENC_INVALID for a wrong tag, w zero; PV_ERR_DATA_LEN over
  * 2^36 - 32 bytes of data, PV_ERR_ARGS for plen > len (nothing done). */
 #define KC_GCM_PW_W(plen) (16u + (((size_t)(plen) + 15u) & ~(size_t)15u))
