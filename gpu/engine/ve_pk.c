@@ -180,7 +180,11 @@ KC_PRIV int vpk_unpack(ve_pkey *k, const uint8_t *buf, uint32_t len, uint32_t ve
 	k->rsa.e = kc_load_be32(buf + 4);
 	{
 		const vpk_mfield fl[7] = VPK_RSA_FIELDS(k, nb, hb, ver);
-		for (i = 0, o = 8u; i < 7u && o + fl[i].w <= plen; o += fl[i].w, i++) {
+		for (i = 0, o = 8u; i < 7u; o += fl[i].w, i++) {
+			if (o + fl[i].w > plen) {              /* not decrypted */
+				kc_memset(fl[i].f, 0, fl[i].cap);
+				continue;
+			}
 			kc_memset(fl[i].f, 0, fl[i].cap - fl[i].w);
 			kc_memcpy(fl[i].f + fl[i].cap - fl[i].w, buf + o, fl[i].w);
 		}
