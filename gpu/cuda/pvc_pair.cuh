@@ -40,6 +40,8 @@
 #ifndef PVC_PAIR_CUH
 #define PVC_PAIR_CUH
 
+#include "gpu/cuda/pvc_sync.cuh"   /* pvc_now, relaxed polls, the release store */
+
 #define PVCX_WIN 2        /* the vault's digits (gpu_bench mm compares 2 and 4) */
 #define PVCX_WIN_MIN 2    /* the buffer holds every y_j of digits this small */
 #define PVCX_NW ((32u * PVCW_JOB_EW + PVCX_WIN_MIN - 1u) / PVCX_WIN_MIN)   /* 544 digits */
@@ -52,13 +54,6 @@
 #ifndef PVCX_STAMP
 #define PVCX_STAMP(h, k, t) ((void)0)
 #endif
-
-__device__ __forceinline__ uint64_t pvcx_now(void)
-{
-	uint64_t t;
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-	return t;
-}
 
 /* Claim-state bits of block s (0 or 1) of a pair (pvcx_pair.word) */
 #define PVCX_W(s) (1u << (s))    /* holds a ticket that is not ready   */
@@ -83,40 +78,14 @@ struct pvcx_pair {
 	uint64_t y[2][PVCX_NW][32];
 };
 
-__device__ __forceinline__ uint64_t pvcx_ld(const uint64_t *a)
-{
-	uint64_t v;
-	asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
-	return v;
-}
-
-__device__ __forceinline__ void pvcx_st(uint64_t *a, uint64_t v)
-{
-	asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
-}
-
-/* relaxed: a poll; the poller takes acquire with a fence once it sees
- * what it waits for (an acquire load empties the L1: vault_kernel.cu) */
-__device__ __forceinline__ uint32_t pvcx_ld32(const uint32_t *a)
-{
-	uint32_t v;
-	asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(a) : "memory");
-	return v;
-}
-
-__device__ __forceinline__ void pvcx_st_rel(uint32_t *a, uint32_t v)
-{
-	asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(a), "r"(v) : "memory");
-}
-
 /* This lane's word of a 64-bit tagged array once it carries tag; zeroed */
 __device__ __forceinline__ uint32_t pvcx_take(uint64_t *a, uint32_t tag)
 {
 	uint64_t v;
 	do
-		v = pvcx_ld(a);
+		v = pvc_ld_rlx_gpu64(a);
 	while ((uint32_t)(v >> 32) != tag);
-	pvcx_st(a, 0);
+	pvc_st_rlx_gpu64(a, 0);
 	return (uint32_t)v;
 }
 
@@ -197,7 +166,7 @@ __device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t 
 	__threadfence();
 	__syncwarp();
 	if (L == 0u)
-		pvcx_st_rel(&pp->ctl[h], PVCX_JOB);
+		pvc_st_rel_gpu(&pp->ctl[h], PVCX_JOB);
 
 	pvcw_mm<1>(yy, one, r2, m, nl, m0i);             /* mont(1) */
 #pragma unroll
@@ -218,11 +187,11 @@ __device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t 
 		}
 		pvcx_bucket_mul<WIN>(bk, dg, yy, m, nl, m0i);
 	}
-	const uint64_t tlast = pvcx_now();
+	const uint64_t tlast = pvc_now();
 	pvcx_buckets_out<WIN>(x, bk, m, nl, m0i);
 	PVCX_STAMP(h, 0, __ldcg((const unsigned long long *)&pp->tb[h]));
 	PVCX_STAMP(h, 1, tlast);
-	PVCX_STAMP(h, 2, pvcx_now());
+	PVCX_STAMP(h, 2, pvc_now());
 	if (h == 0u)
 		PVCX_STAMP(2, 0, ((uint64_t)__ldcg(&pp->smid[0]) << 32) | __ldcg(&pp->smid[1]));
 	pvcw_st<1>(xp, x, nl);
@@ -242,7 +211,7 @@ __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 	unsigned ns = 32;
 
 	for (;;) {
-		const uint32_t c = pvcx_ld32(&pp->ctl[h]);
+		const uint32_t c = pvc_ld_rlx_gpu(&pp->ctl[h]);
 		if (c == 0u) {
 			__nanosleep(ns);
 			if (ns < 256u)
@@ -250,7 +219,7 @@ __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 			continue;
 		}
 		ns = 32;
-		asm volatile("fence.acq_rel.gpu;" ::: "memory");
+		pvc_fence_acq_gpu();
 		__syncwarp();
 		if (L == 0u)
 			__stcg(&pp->ctl[h], 0u);
@@ -268,13 +237,13 @@ __device__ static __noinline__ void pvcx_serve(pvcx_pair *pp, uint32_t h)
 		__threadfence();   /* read before the requester sees y_0 and wipes the job */
 		pvcw_mm<1>(y, x, r2, m, nl, m0i);              /* y_0 = mont(x) */
 		for (uint32_t d = 0; d < nw; d++) {
-			pvcx_st(&pp->y[h][d][L], ((uint64_t)(tag | (d + 1u)) << 32) | y[0]);
+			pvc_st_rlx_gpu64(&pp->y[h][d][L], ((uint64_t)(tag | (d + 1u)) << 32) | y[0]);
 			if (d + 1u < nw)
 				for (uint32_t k = 0; k < w; k++)
 					pvcw_mm<1>(y, y, y, m, nl, m0i);
 		}
 		if (L == 0u)
-			__stcg((unsigned long long *)&pp->tb[h], (unsigned long long)pvcx_now());
+			__stcg((unsigned long long *)&pp->tb[h], (unsigned long long)pvc_now());
 		x[0] = y[0] = r2[0] = 0;
 	}
 }

@@ -69,13 +69,7 @@
 #undef KC_API
 #define KC_API __host__ __device__ static __noinline__ __attribute__((unused))
 #include "gpu/cuda/pvc_ring.h"     /* PVC_PROF_* for pvc_prof */
-
-__device__ static inline uint64_t pvc_now(void)
-{
-	uint64_t t;
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-	return t;
-}
+#include "gpu/cuda/pvc_sync.cuh"   /* pvc_now, device-scope loads and stores */
 
 /* KC_PROF(k) (kc_defs.h): thread 0 stamps mark k into the current
  * request's row (pvc_ring.h, PVC_PROF_ROW) when the host asked for the
@@ -126,11 +120,6 @@ static_assert(PVC_BLOCK >= 64u, "RSA needs warps 0 and 1 of a block (pvc_lanes)"
  * CCTL.IVALL, which empties the multiprocessor's L1 - and with it the
  * local memory (ve_execute's locals) of every request running beside
  * the poller (docs/gpu-validation.md run 193). */
-__device__ static inline void pvc_fence_acq_gpu(void)
-{
-	cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-}
-
 __device__ static inline void pvc_fence_acq_sys(void)
 {
 	cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_system);
@@ -140,18 +129,6 @@ __device__ static inline uint32_t pvc_ld_rlx_sys(const uint32_t *p)
 {
 	cuda::atomic_ref<uint32_t, cuda::thread_scope_system> r(*(uint32_t *)p);
 	return r.load(cuda::memory_order_relaxed);
-}
-
-__device__ static inline uint32_t pvc_ld_rlx_gpu(const uint32_t *p)
-{
-	return cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*(uint32_t *)p)
-		.load(cuda::memory_order_relaxed);
-}
-
-__device__ static inline uint64_t pvc_ld_rlx_gpu64(const uint64_t *p)
-{
-	return cuda::atomic_ref<uint64_t, cuda::thread_scope_device>(*(uint64_t *)p)
-		.load(cuda::memory_order_relaxed);
 }
 
 __device__ static inline uint64_t pvc_ld_rlx_sys64(const ve_tix *p)
@@ -170,11 +147,6 @@ __device__ static inline void pvc_st_rlx_sys(uint32_t *p, uint32_t v)
 {
 	cuda::atomic_ref<uint32_t, cuda::thread_scope_system> r(*p);
 	r.store(v, cuda::memory_order_relaxed);
-}
-
-__device__ static inline void pvc_st_rel_gpu(uint32_t *p, uint32_t v)
-{
-	cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
 }
 
 /* A ticket entry (ve_tix: ready_seq in the low word, slot in the high
@@ -827,8 +799,8 @@ pvc_vault_kernel(const pvc_kparams p)
 		if (tid == 0) {
 			pvc_coop = 0;
 			if (pvcw_xp != NULL) {     /* the partner goes back to its own work */
-				pvcx_st_rel(&pvcw_xp->ctl[0], PVCX_END);
-				pvcx_st_rel(&pvcw_xp->ctl[1], PVCX_END);
+				pvc_st_rel_gpu(&pvcw_xp->ctl[0], PVCX_END);
+				pvc_st_rel_gpu(&pvcw_xp->ctl[1], PVCX_END);
 				pvcw_xp = NULL;
 			}
 		}

@@ -84,24 +84,29 @@ KC_API void ve_pk_wipe(ve_pkey *k)
 
 /* The RSA numbers in payload order, each a right-aligned kc_rsa_priv
  * field of cap bytes written in its last w bytes (n, d: nb; the rest hb).
- * Blob version 1: n d p q dp dq qinv; version 2 (VE_BLOB_V_RSA_DLAST,
- * what the vault seals): n p q dp dq qinv d - the CRT needs no d, so a
- * private operation decrypts the payload without its last nb bytes (for
- * RSA-2048 58 cipher blocks with E(J0): one pass on the warp, not two). */
-#define VPK_RSA_FIELDS(k, nb, hb, ver) { \
+ * Blob version 2 (VE_BLOB_V_RSA_DLAST, what the vault seals): n p q dp dq
+ * qinv d - the CRT needs no d, so a private operation decrypts the
+ * payload without its last nb bytes (for RSA-2048 58 cipher blocks with
+ * E(J0): one pass on the warp, not two).  Version 1: n d p q dp dq qinv
+ * (vpk_rsa_v1). */
+#define VPK_RSA_FIELDS(k, nb, hb) { \
 	{ (k)->rsa.n, KC_RSA_MAX_BYTES, (nb) }, \
-	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.p : (k)->rsa.d, \
-	  (ver) == VE_BLOB_V_RSA_DLAST ? KC_RSA_MAX_HBYTES : KC_RSA_MAX_BYTES, \
-	  (ver) == VE_BLOB_V_RSA_DLAST ? (hb) : (nb) }, \
-	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.q : (k)->rsa.p, KC_RSA_MAX_HBYTES, (hb) }, \
-	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.dp : (k)->rsa.q, KC_RSA_MAX_HBYTES, (hb) }, \
-	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.dq : (k)->rsa.dp, KC_RSA_MAX_HBYTES, (hb) }, \
-	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.qinv : (k)->rsa.dq, KC_RSA_MAX_HBYTES, (hb) }, \
-	{ (ver) == VE_BLOB_V_RSA_DLAST ? (k)->rsa.d : (k)->rsa.qinv, \
-	  (ver) == VE_BLOB_V_RSA_DLAST ? KC_RSA_MAX_BYTES : KC_RSA_MAX_HBYTES, \
-	  (ver) == VE_BLOB_V_RSA_DLAST ? (nb) : (hb) } }
+	{ (k)->rsa.p, KC_RSA_MAX_HBYTES, (hb) }, { (k)->rsa.q, KC_RSA_MAX_HBYTES, (hb) }, \
+	{ (k)->rsa.dp, KC_RSA_MAX_HBYTES, (hb) }, { (k)->rsa.dq, KC_RSA_MAX_HBYTES, (hb) }, \
+	{ (k)->rsa.qinv, KC_RSA_MAX_HBYTES, (hb) }, { (k)->rsa.d, KC_RSA_MAX_BYTES, (nb) } }
 typedef struct { const uint8_t *f; uint32_t cap, w; } vpk_cfield;
 typedef struct { uint8_t *f; uint32_t cap, w; } vpk_mfield;
+
+/* Version 1's order from version 2's: d second instead of last. */
+KC_PRIV void vpk_rsa_v1(vpk_mfield fl[7])
+{
+	const vpk_mfield d = fl[6];
+	uint32_t i;
+
+	for (i = 6u; i > 1u; i--)
+		fl[i] = fl[i - 1u];
+	fl[1] = d;
+}
 
 /* Serialize k's key material into buf in blob version 2's layout (1 for
  * the other types: the same); returns the payload length.  An RSA key
@@ -118,7 +123,7 @@ KC_PRIV uint32_t vpk_pack(const ve_pkey *k, uint8_t *buf)
 	}
 	vpk_rsa_widths(k->rsa.bits, &nb, &hb);
 	{
-		const vpk_cfield fl[7] = VPK_RSA_FIELDS(k, nb, hb, VE_BLOB_V_RSA_DLAST);
+		const vpk_cfield fl[7] = VPK_RSA_FIELDS(k, nb, hb);
 		for (i = 0; i < 7u; i++)
 			for (j = 0; j < fl[i].cap - fl[i].w; j++)
 				over |= fl[i].f[j];
@@ -126,7 +131,7 @@ KC_PRIV uint32_t vpk_pack(const ve_pkey *k, uint8_t *buf)
 			nb = KC_RSA_MAX_BYTES, hb = KC_RSA_MAX_HBYTES;
 	}
 	{
-		const vpk_cfield fl[7] = VPK_RSA_FIELDS(k, nb, hb, VE_BLOB_V_RSA_DLAST);
+		const vpk_cfield fl[7] = VPK_RSA_FIELDS(k, nb, hb);
 		kc_store_be32(buf, k->rsa.bits);
 		kc_store_be32(buf + 4, k->rsa.e);
 		for (i = 0, o = 8u; i < 7u; o += fl[i].w, i++)
@@ -179,7 +184,9 @@ KC_PRIV int vpk_unpack(ve_pkey *k, const uint8_t *buf, uint32_t len, uint32_t ve
 	k->rsa.bits = bits;
 	k->rsa.e = kc_load_be32(buf + 4);
 	{
-		const vpk_mfield fl[7] = VPK_RSA_FIELDS(k, nb, hb, ver);
+		vpk_mfield fl[7] = VPK_RSA_FIELDS(k, nb, hb);
+		if (ver != VE_BLOB_V_RSA_DLAST)
+			vpk_rsa_v1(fl);
 		for (i = 0, o = 8u; i < 7u; o += fl[i].w, i++) {
 			if (o + fl[i].w > plen) {              /* not decrypted */
 				kc_memset(fl[i].f, 0, fl[i].cap);

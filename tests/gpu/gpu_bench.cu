@@ -1666,8 +1666,8 @@ __global__ void __launch_bounds__(64, 8) k_mm_exp_pair(pvcx_pair *pp, const uint
 		cyc[h] = t1 - t0;
 	__syncthreads();
 	if (threadIdx.x == 0u) {
-		pvcx_st_rel(&pp->ctl[0], PVCX_END);
-		pvcx_st_rel(&pp->ctl[1], PVCX_END);
+		pvc_st_rel_gpu(&pp->ctl[0], PVCX_END);
+		pvc_st_rel_gpu(&pp->ctl[1], PVCX_END);
 	}
 }
 
