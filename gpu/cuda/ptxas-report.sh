@@ -3,7 +3,8 @@
 # Compiles the vault kernel to a cubin with -Xptxas -v and prints the
 # evidence recorded in docs/gpu-kernel.md: registers, stack frame, spill
 # stores/loads, shared memory, the kernel's code size, and the number of
-# local-memory instructions (LDL/STL) in its SASS.  With OBJECT and
+# local-memory instructions (LDL/STL) in its SASS, and whether the
+# local-memory burn covers every callee (exit 1 if not).  With OBJECT and
 # PTXAS_LOG (an already built vault_kernel.cu.o and the ptxas -v output of
 # that build) it analyses those instead of compiling again.
 set -euo pipefail
@@ -35,17 +36,27 @@ while True:
         open(sys.argv[2], 'wb').write(blob)
         break
 PY
-else
-  if [ ! -f "$BLD/pvc_core_all.inc" ]; then
-    python3 "$SRC/gpu/cuda/gen_core_inc.py" "$BLD/pvc_core_all.inc" "$SRC" \
-      $(cd "$SRC" && find gpu/core gpu/engine -name '*.c' | sort | sed "s|^|$SRC/|")
-  fi
-  if [ ! -f "$BLD/pvc_ec_comb_tables.h" ]; then
-    python3 "$SRC/gpu/core/ec/gen_tables.py" --warp-comb > "$BLD/pvc_ec_comb_tables.h"
-  fi
-  "$NVCC" -arch="$ARCH" -std=c++17 -cubin -Xptxas -v -I"$SRC" -I"$BLD" -diag-suppress 1675 \
-    -o "$OUT/vault_kernel.cubin" "$SRC/gpu/cuda/vault_kernel.cu" 2> "$OUT/ptxas.txt"
 fi
+if [ ! -f "$BLD/pvc_core_all.inc" ]; then
+  python3 "$SRC/gpu/cuda/gen_core_inc.py" "$BLD/pvc_core_all.inc" "$SRC" \
+    $(cd "$SRC" && find gpu/core gpu/engine -name '*.c' | sort | sed "s|^|$SRC/|")
+fi
+if [ ! -f "$BLD/pvc_ec_comb_tables.h" ]; then
+  python3 "$SRC/gpu/core/ec/gen_tables.py" --warp-comb > "$BLD/pvc_ec_comb_tables.h"
+fi
+# the local-memory burn (gpu/cuda/pvc_burn.cuh) covers the entry's callees
+# while it is their deepest call: then 16 more bytes of burn make the
+# kernel's cumulative stack 16 bytes larger (compiled beside the kernel)
+burn=$(sed -n 's/^#define PVC_BURN_BYTES \([0-9]*\)u$/\1/p' "$SRC/gpu/cuda/pvc_burn.cuh")
+kcompile() {  # cubin, ptxas log, extra nvcc flags...
+  local cubin=$1 log=$2; shift 2
+  "$NVCC" -arch="$ARCH" -std=c++17 -cubin -Xptxas -v -I"$SRC" -I"$BLD" -diag-suppress 1675 "$@" \
+    -o "$cubin" "$SRC/gpu/cuda/vault_kernel.cu" 2> "$log"
+}
+kcompile "$OUT/burn16.cubin" "$OUT/ptxas-burn16.txt" -DPVC_BURN_BYTES=$((burn + 16))u &
+burn_job=$!
+[ $# -ge 6 ] || kcompile "$OUT/vault_kernel.cubin" "$OUT/ptxas.txt"
+wait "$burn_job"
 if [ -n "$CUOBJDUMP" ]; then
   "$CUOBJDUMP" --dump-sass "$OUT/vault_kernel.cubin" > "$OUT/vault_kernel.sass"
 else
@@ -75,6 +86,10 @@ for line in sys.stdin:
             k = n
 print(k, a)')
 cubin=$(stat -c %s "$OUT/vault_kernel.cubin")
+cum=$(grep -o '[0-9]* bytes cumulative stack size' "$OUT/kernel.txt" | head -1 | grep -o '^[0-9]*')
+cum16=$(awk '/Compiling entry function .pvc_vault_kernel./{f=1} f&&/cumulative stack size/{print; exit}' \
+  "$OUT/ptxas-burn16.txt" | grep -o '[0-9]* bytes cumulative' | grep -o '^[0-9]*')
+if [ "$((cum16 - cum))" = 16 ]; then burn_ok=yes; else burn_ok=NO; fi
 if [ -n "$CUOBJDUMP" ]; then
   ldl=$(grep -c '\bLDL\b' "$OUT/vault_kernel.sass" || true)
   stl=$(grep -c '\bSTL\b' "$OUT/vault_kernel.sass" || true)
@@ -96,4 +111,10 @@ fi
   echo "cubin bytes: $cubin"
   echo "SASS LDL instructions: $ldl"
   echo "SASS STL instructions: $stl"
+  echo "local-memory burn bytes: $burn (entry's own frame: $((cum - burn)) B)"
+  echo "burn covers every callee: $burn_ok (cumulative stack $cum B; $cum16 B with 16 more bytes of burn)"
 } | tee "$OUT/summary.txt"
+if [ "$burn_ok" != yes ]; then
+  echo "ptxas-report: the burn no longer covers the deepest callee: raise PVC_BURN_BYTES in gpu/cuda/pvc_burn.cuh" >&2
+  exit 1
+fi

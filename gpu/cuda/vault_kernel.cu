@@ -70,6 +70,7 @@
 #define KC_API __host__ __device__ static __noinline__ __attribute__((unused))
 #include "gpu/cuda/pvc_ring.h"     /* PVC_PROF_* for pvc_prof */
 #include "gpu/cuda/pvc_sync.cuh"   /* pvc_now, device-scope loads and stores */
+#include "gpu/cuda/pvc_burn.cuh"   /* pvc_burn: the callees' local memory zeroed */
 
 /* KC_PROF(k) (kc_defs.h): thread 0 stamps mark k into the current
  * request's row (pvc_ring.h, PVC_PROF_ROW) when the host asked for the
@@ -587,6 +588,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		s_go = (uint32_t)rc;
 	}
 	(void)ve_worker_init(sw, blockIdx.x * blockDim.x + tid, p.staging + PVC_ST_WORK_ENT, 48);
+	pvc_burn();     /* the master key's and the seeds' traces in ve_boot's frames */
 	__syncthreads();
 	if (tid == 0) {
 		asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
@@ -686,6 +688,7 @@ pvc_vault_kernel(const pvc_kparams p)
 		if (s_go == 4u) {
 			/* recruited: both warps serve the partner's halves */
 			pvcx_serve(pp, tid >> 5);
+			pvc_burn();
 			__syncthreads();
 			if (tid == 0)
 				atomicAnd(&pp->word, ~PVCX_H(side));
@@ -695,6 +698,7 @@ pvc_vault_kernel(const pvc_kparams p)
 			if (tid == 0)
 				pvc_prof_row = NULL;     /* no request's profile row */
 			pvc_engine(sv, sw0, sw, 32u, (const ve_desc *)0, (uint8_t *)0, 0u, (ve_result *)0);
+			pvc_burn();     /* the nonces computed ahead */
 			__syncthreads();
 			if (tid == 0)
 				pvc_coop = 0;
@@ -879,12 +883,18 @@ pvc_vault_kernel(const pvc_kparams p)
 		kc_wipe(&res, sizeof res);
 		if (tid == 0 && sm < PVC_MAX_SM)
 			pvc_sm_gather(p, sm, s_tclaim, gather);
+		/* after the completion, off the request's latency: the threads
+		 * that ran engine code (pvc_engine) burn its local memory */
+		if (tid < (lanes > 1u ? 2u * lanes : 1u))
+			pvc_burn();
 		__syncthreads();
 	}
 
 out:
-	/* exit: wipe the vault secrets and DRBGs in shared memory */
+	/* exit: wipe the vault secrets and DRBGs in shared memory, and local
+	 * memory (the poller's block and a stop during idle work included) */
 	ve_worker_clear(sw);
+	pvc_burn();
 	__syncthreads();
 	if (tid == 0)
 		ve_vault_clear(sv);

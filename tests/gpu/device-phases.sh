@@ -52,7 +52,7 @@ phase() {  # name, timeout, command...
   local rc=$?
   pkill -x pvaultd 2>/dev/null     # a killed test may leave its daemon
   say "$(printf '%-10s rc=%-3s %4ss  %s' "$name" "$rc" "$(( $(date +%s) - s ))" \
-        "$(grep -E '^(gpu_(kat|ring): [0-9]+ passed|tests: [0-9]+ passed|Run Summary|.*wrong answers)' "$L/$name.log" | tail -1)")"
+        "$(grep -E '^(gpu_(kat|ring): [0-9]+ passed|gpu_burn: |tests: [0-9]+ passed|Run Summary|.*wrong answers)' "$L/$name.log" | tail -1)")"
   if [ "$rc" != 0 ]; then
     # a cut test-runner phase: which tests had finished (tail -5 alone
     # hid passes before a slow one, run 29)
@@ -64,6 +64,7 @@ phase() {  # name, timeout, command...
 }
 
 has kat   && phase kat "${PV_KAT_LIMIT:-240}" "$BD/tests/gpu/gpu_kat"
+has kat   && phase burn 60 "$BD/tests/gpu/gpu_burn"     # the vault kernel's local-memory burn
 has ring  && phase ring "${PV_RING_LIMIT:-240}" "$BD/tests/gpu/gpu_ring"
 sel=()   # PV_UNIT_SUITES / PV_UNIT_NAMES: which unit tests (default: the vault's suites)
 for x in ${PV_UNIT_SUITES-engine pkcs11 p11crypto p11pk token daemon pvault}; do sel+=(--suite "$x"); done

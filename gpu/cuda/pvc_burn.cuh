@@ -1,0 +1,43 @@
+/*
+ * pvc_burn.cuh - the local-memory burn of the vault kernel.
+ *
+ * The engine's serial code keeps its locals (unwrapped keys, schedules,
+ * big numbers, nonces) and ptxas's spill slots in local memory, i.e. in
+ * device memory (docs/gpu-kernel.md: the kernel is not at 0 B of stack).
+ * The code wipes its own locals; the spill slots kept their last values
+ * until a later call happened to reuse them.  pvc_burn() overwrites them:
+ * called from the kernel entry - the same call depth as every engine call
+ * - its frame is one array over the whole region where the entry's
+ * callees keep their frames, stored with zeros.
+ *
+ * PVC_BURN_BYTES is that region's size: the kernel's cumulative stack
+ * size less the entry's own frame.  The burn covers every callee only
+ * while it is the deepest call of the entry, i.e. while it sets the
+ * kernel's stack size: ptxas-report.sh checks that (one more byte of burn
+ * grows the cumulative stack size by it) and fails the build's evidence
+ * otherwise; tests/gpu/gpu_burn.cu checks on the device that a burn
+ * leaves nothing of an earlier call's locals.
+ *
+ * The entry's own frame (its 200-odd bytes of spills: ticket numbers,
+ * spans, pointers) is not in the region; no engine code runs there.
+ */
+#ifndef PVC_BURN_CUH
+#define PVC_BURN_CUH
+
+#include <stdint.h>
+
+#ifndef PVC_BURN_BYTES
+#define PVC_BURN_BYTES 27136u
+#endif
+
+__device__ static __noinline__ void pvc_burn(void)
+{
+	uint4 b[PVC_BURN_BYTES / 16u];
+	const uint32_t a = (uint32_t)__cvta_generic_to_local(b);
+
+#pragma unroll 8
+	for (uint32_t i = 0; i < PVC_BURN_BYTES / 16u; i++)
+		asm volatile("st.local.v4.u32 [%0], {%1, %1, %1, %1};" :: "r"(a + 16u * i), "r"(0u) : "memory");
+}
+
+#endif
