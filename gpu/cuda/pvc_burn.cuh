@@ -8,7 +8,9 @@
  * until a later call happened to reuse them.  pvc_burn() overwrites them:
  * called from the kernel entry - the same call depth as every engine call
  * - its frame is one array over the whole region where the entry's
- * callees keep their frames, stored with zeros.
+ * callees keep their frames, stored with zeros.  The kernel burns after
+ * boot, after idle work and pair jobs, after a request when the block has
+ * nothing queued (else every PVC_BURN_EVERY-th request), and at exit.
  *
  * PVC_BURN_BYTES is that region's size: the kernel's cumulative stack
  * size less the entry's own frame.  The burn covers every callee only
@@ -29,6 +31,13 @@
 #ifndef PVC_BURN_BYTES
 #define PVC_BURN_BYTES 27136u
 #endif
+
+/* Under load (a request queued when one completes) a block burns after
+ * every PVC_BURN_EVERY-th request only: 64 threads' burn after every
+ * P-256 signature (1.7 MB of local stores) cost 23 % of the rate at 1,024
+ * threads (docs/gpu-validation.md run 205).  A request's traces then stay
+ * until the block's queue empties or 15 more requests ran on it. */
+#define PVC_BURN_EVERY 16u
 
 __device__ static __noinline__ void pvc_burn(void)
 {
