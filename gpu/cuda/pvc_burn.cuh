@@ -8,9 +8,10 @@
  * until a later call happened to reuse them.  pvc_burn() overwrites them:
  * called from the kernel entry - the same call depth as every engine call
  * - its frame is one array over the whole region where the entry's
- * callees keep their frames, stored with zeros.  The kernel burns after
- * boot, after idle work and pair jobs, after a request when the block has
- * nothing queued (else every PVC_BURN_EVERY-th request), and at exit.
+ * callees keep their frames, stored with zeros.  Every thread of a block
+ * burns after boot, at exit, and between jobs (requests, idle work, pair
+ * jobs): as soon as the block has nothing to do - before it waits for a
+ * ticket - and under load after every PVC_BURN_EVERY jobs.
  *
  * PVC_BURN_BYTES is that region's size: the kernel's cumulative stack
  * size less the entry's own frame.  The burn covers every callee only
@@ -32,11 +33,11 @@
 #define PVC_BURN_BYTES 27136u
 #endif
 
-/* Under load (a request queued when one completes) a block burns after
- * every PVC_BURN_EVERY-th request only: 64 threads' burn after every
- * P-256 signature (1.7 MB of local stores) cost 23 % of the rate at 1,024
+/* Under load (a request queued whenever a job ends) a block burns after
+ * every PVC_BURN_EVERY jobs only: a burn of 64 threads (1.7 MB of local
+ * stores) after every P-256 signature cost 23 % of the rate at 1,024
  * threads (docs/gpu-validation.md run 205).  A request's traces then stay
- * until the block's queue empties or 15 more requests ran on it. */
+ * until the block has nothing to do or ran 15 more jobs. */
 #define PVC_BURN_EVERY 16u
 
 __device__ static __noinline__ void pvc_burn(void)

@@ -573,8 +573,7 @@ pvc_vault_kernel(const pvc_kparams p)
 	uint32_t hc = 0;              /* thread 0: the ticket number it holds */
 	bool held = false;
 	bool wset = false;            /* thread 0: it set its pair's PVCX_W */
-	uint32_t unburnt = 0;         /* thread 0: requests since the last burn */
-	__shared__ uint32_t s_burn;
+	uint32_t unburnt = 0;         /* thread 0: jobs since the last burn */
 	__shared__ uint32_t s_start[PVC_NSEG + 1];
 	__shared__ uint32_t s_slot[PVC_NSEG];
 	__shared__ uint32_t s_off[PVC_NSEG];
@@ -632,7 +631,9 @@ pvc_vault_kernel(const pvc_kparams p)
 		 * publishes it.  A block without a ticket computes ahead first
 		 * (ve_idle_wanted) if the next ticket is not ready; one that
 		 * holds a ticket only waits for it, so a lone request never
-		 * waits behind idle work. */
+		 * waits behind idle work.  Before it waits, a block burns the
+		 * local memory its jobs used (s_go 5, pvc_burn.cuh); under load
+		 * after every PVC_BURN_EVERY jobs. */
 		if (tid == 0) {
 			unsigned ns = 32;
 			const uint32_t mask = VE_RING_TIX(p.nslots) - 1u;
@@ -641,8 +642,12 @@ pvc_vault_kernel(const pvc_kparams p)
 				/* idle work only while the next ticket is not ready;
 				 * then take the next ticket number: no retries */
 				const bool ready0 = pvc_queued(p);
-				if (!ready0 && !pvc_ld_rlx_gpu(&p.dev->stop) && ve_idle_wanted(sv, sw0)) {
+				if (unburnt >= PVC_BURN_EVERY) {
+					s_go = 5;
+				} else if (!ready0 && !pvc_ld_rlx_gpu(&p.dev->stop) && ve_idle_wanted(sv, sw0)) {
 					s_go = 2;
+				} else if (!ready0 && unburnt != 0) {
+					s_go = 5;       /* nothing to do: burn first */
 				} else {
 					/* requests queued (the next ticket ready): no
 					 * pair protocol, the ticket is ready to serve and
@@ -694,10 +699,20 @@ pvc_vault_kernel(const pvc_kparams p)
 			break;
 		if (s_go == 3u)
 			continue;
+		if (s_go == 5u) {
+			/* every thread burns the local memory of the jobs since the
+			 * last burn (pvc_burn.cuh): when the block has nothing
+			 * to do, and under load after PVC_BURN_EVERY jobs */
+			pvc_burn();
+			if (tid == 0)
+				unburnt = 0;
+			continue;
+		}
+		if (tid == 0)
+			unburnt++;
 		if (s_go == 4u) {
 			/* recruited: both warps serve the partner's halves */
 			pvcx_serve(pp, tid >> 5);
-			pvc_burn();
 			__syncthreads();
 			if (tid == 0)
 				atomicAnd(&pp->word, ~PVCX_H(side));
@@ -707,7 +722,6 @@ pvc_vault_kernel(const pvc_kparams p)
 			if (tid == 0)
 				pvc_prof_row = NULL;     /* no request's profile row */
 			pvc_engine(sv, sw0, sw, 32u, (const ve_desc *)0, (uint8_t *)0, 0u, (ve_result *)0);
-			pvc_burn();     /* the nonces computed ahead */
 			__syncthreads();
 			if (tid == 0)
 				pvc_coop = 0;
@@ -888,20 +902,6 @@ pvc_vault_kernel(const pvc_kparams p)
 		kc_wipe(&res, sizeof res);
 		if (tid == 0 && sm < PVC_MAX_SM)
 			pvc_sm_gather(p, sm, s_tclaim, gather);
-		/* after the completion, off the request's latency, the threads
-		 * that ran engine code (pvc_engine) burn its local memory: when
-		 * no request is queued (the block would only poll), else after
-		 * every PVC_BURN_EVERY-th request of the block (a burn after
-		 * each cost P-256 at 1,024 threads 23 %, run 205) */
-		if (tid == 0) {
-			unburnt++;
-			s_burn = !pvc_queued(p) || unburnt >= PVC_BURN_EVERY;
-			if (s_burn)
-				unburnt = 0;
-		}
-		__syncthreads();
-		if (s_burn && tid < (lanes > 1u ? 2u * lanes : 1u))
-			pvc_burn();
 		__syncthreads();
 	}
 
