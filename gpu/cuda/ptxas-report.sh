@@ -45,15 +45,21 @@ if [ ! -f "$BLD/pvc_ec_comb_tables.h" ]; then
   python3 "$SRC/gpu/core/ec/gen_tables.py" --warp-comb > "$BLD/pvc_ec_comb_tables.h"
 fi
 # the local-memory burn (gpu/cuda/pvc_burn.cuh) covers the entry's callees
-# while it is their deepest call: then 16 more bytes of burn make the
-# kernel's cumulative stack 16 bytes larger (compiled beside the kernel)
+# while it is their deepest call: then 128 more bytes of burn make the
+# kernel's cumulative stack 128 bytes larger (compiled beside the kernel).
+# 128: one step of the burn's loop unrolled by 8 (16 more bytes left a
+# remainder loop, whose registers grew the entry's own frame by 16)
 burn=$(sed -n 's/^#define PVC_BURN_BYTES \([0-9]*\)u$/\1/p' "$SRC/gpu/cuda/pvc_burn.cuh")
+if [ -z "$burn" ] || [ $((burn % 128)) != 0 ]; then
+  echo "ptxas-report: PVC_BURN_BYTES (gpu/cuda/pvc_burn.cuh) must be a multiple of 128" >&2
+  exit 1
+fi
 kcompile() {  # cubin, ptxas log, extra nvcc flags...
   local cubin=$1 log=$2; shift 2
   "$NVCC" -arch="$ARCH" -std=c++17 -cubin -Xptxas -v -I"$SRC" -I"$BLD" -diag-suppress 1675 "$@" \
     -o "$cubin" "$SRC/gpu/cuda/vault_kernel.cu" 2> "$log"
 }
-kcompile "$OUT/burn16.cubin" "$OUT/ptxas-burn16.txt" -DPVC_BURN_BYTES=$((burn + 16))u &
+kcompile "$OUT/burn128.cubin" "$OUT/ptxas-burn128.txt" -DPVC_BURN_BYTES=$((burn + 128))u &
 burn_job=$!
 [ $# -ge 6 ] || kcompile "$OUT/vault_kernel.cubin" "$OUT/ptxas.txt"
 wait "$burn_job"
@@ -87,9 +93,9 @@ for line in sys.stdin:
 print(k, a)')
 cubin=$(stat -c %s "$OUT/vault_kernel.cubin")
 cum=$(grep -o '[0-9]* bytes cumulative stack size' "$OUT/kernel.txt" | head -1 | grep -o '^[0-9]*')
-cum16=$(awk '/Compiling entry function .pvc_vault_kernel./{f=1} f&&/cumulative stack size/{print; exit}' \
-  "$OUT/ptxas-burn16.txt" | grep -o '[0-9]* bytes cumulative' | grep -o '^[0-9]*')
-if [ "$((cum16 - cum))" = 16 ]; then burn_ok=yes; else burn_ok=NO; fi
+cum128=$(awk '/Compiling entry function .pvc_vault_kernel./{f=1} f&&/cumulative stack size/{print; exit}' \
+  "$OUT/ptxas-burn128.txt" | grep -o '[0-9]* bytes cumulative' | grep -o '^[0-9]*')
+if [ "$((cum128 - cum))" = 128 ]; then burn_ok=yes; else burn_ok=NO; fi
 if [ -n "$CUOBJDUMP" ]; then
   ldl=$(grep -c '\bLDL\b' "$OUT/vault_kernel.sass" || true)
   stl=$(grep -c '\bSTL\b' "$OUT/vault_kernel.sass" || true)
@@ -112,7 +118,7 @@ fi
   echo "SASS LDL instructions: $ldl"
   echo "SASS STL instructions: $stl"
   echo "local-memory burn bytes: $burn (entry's own frame: $((cum - burn)) B)"
-  echo "burn covers every callee: $burn_ok (cumulative stack $cum B; $cum16 B with 16 more bytes of burn)"
+  echo "burn covers every callee: $burn_ok (cumulative stack $cum B; $cum128 B with 128 more bytes of burn)"
 } | tee "$OUT/summary.txt"
 if [ "$burn_ok" != yes ]; then
   echo "ptxas-report: the burn no longer covers the deepest callee: raise PVC_BURN_BYTES in gpu/cuda/pvc_burn.cuh" >&2
