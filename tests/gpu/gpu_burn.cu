@@ -58,7 +58,8 @@ __global__ void k_burn(int burn, uint32_t *left)
 	left[t] = probe();
 }
 
-/* the most words any thread found: -1 on a CUDA error */
+/* with the burn, the most words any thread found; without (the control),
+ * the fewest; -1 on a CUDA error */
 static long run(int burn, unsigned grid, unsigned block)
 {
 	const unsigned n = grid * block;
