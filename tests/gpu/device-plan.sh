@@ -309,9 +309,10 @@
 #   84 GCM 1 MiB from async sessions: gpu_bench pcie (the link, same
 #      call), p11bench aes256gcm-1m with 4 and 16 async sessions per
 #      thread on 8 and 16 threads, and plain sessions at 1,024 threads
-#   85 A/B of a module (AB_B) on digests from async sessions: gpu_ring,
-#      then A, B, A, B: p11bench SHA3-256 / SM3 4 KiB with 64 async
-#      sessions on 8 threads; then p11_async on B
+#   85 A/B of a module (AB_B; AB_C optional, a third) on digests from
+#      async sessions: gpu_ring, then A, B(, C), A, B(, C): p11bench
+#      SHA3-256 / SM3 4 KiB with 64 async sessions on 8 threads; then
+#      p11_async on B (and C)
 #   86 A/B of a module that changes the kernel's claims (AB_B): gpu_ring,
 #      then A, B, A, B: p11bench SHA3-256 64 B / 4 KiB and SM3 4 KiB with
 #      64 async sessions on 8 threads, P-256 lone and at 1,024 threads;
@@ -1072,7 +1073,7 @@ case "${1:-}" in
        rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/logs.tgz"
      done ;;
   85) ab_ring
-     for x in a1 b1 a2 b2; do
+     for x in a1 b1 ${AB_C:+c1} a2 b2 ${AB_C:+c2}; do
        ab_use $x
        (export PV_GPU_BENCH=0 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
           PV_BENCH_MECH=sha3-256-4k,sm3-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=8 PV_BENCH_OSSL=none
@@ -1080,10 +1081,12 @@ case "${1:-}" in
        echo "== $x"; grep -h '^| [a-z]' "$OUT/p11bench.txt" | grep -v mechanism
        rm -f "$OUT/summary.txt" "$OUT/p11bench.txt" "$OUT/p11bench.csv" "$OUT/logs.tgz"
      done
-     ab_use b
-     (export PV_UNIT_SUITES="" PV_UNIT_NAMES="p11_async" PV_UNIT_LIMIT=60
-      timeout 80 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit > /dev/null 2>&1)
-     echo "== B checks"; grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     for x in b ${AB_C:+c}; do
+       ab_use $x
+       (export PV_UNIT_SUITES="" PV_UNIT_NAMES="p11_async" PV_UNIT_LIMIT=60
+        timeout 80 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit > /dev/null 2>&1)
+       echo "== $x checks"; grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     done
      ab_use a ;;
   86) ab_ring
      for x in a1 b1 a2 b2; do
