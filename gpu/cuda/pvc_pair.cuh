@@ -193,7 +193,7 @@ __device__ __forceinline__ void pvcx_modexp(pvcx_pair *pp, uint32_t h, uint32_t 
 	PVCX_STAMP(h, 1, tlast);
 	PVCX_STAMP(h, 2, pvc_now());
 	if (h == 0u)
-		PVCX_STAMP(2, 0, ((uint64_t)__ldcg(&pp->smid[0]) << 32) | __ldcg(&pp->smid[1]));
+		PVCX_STAMP(2, 0, ((uint64_t)__ldcg(&pp->smid[0]) << 32) | __ldcg(&pp->smid[1]));   /* PVC_PROF_PAIR_SMS */
 	pvcw_st<1>(xp, x, nl);
 #pragma unroll
 	for (int k = 0; k < (1 << WIN); k++)

@@ -134,7 +134,9 @@ typedef struct pvc_kparams {
                                at 4 h: the partner's last y_j stored, it
                                taken, the buckets combined; at 8: the two
                                blocks' multiprocessors (%smid, side 0 << 32
-                               | side 1) */
+                               | side 1): PVC_PROF_PAIR_SMS */
+#define PVC_PROF_PAIR_SMS 8 /* of the pair columns: the multiprocessors
+                               (pvc_pair.cuh, PVCX_STAMP(2, 0)) */
 #define PVC_PROF_ROW 34     /* >= PVC_PROF_MARK + KC_PROF_N, PVC_PROF_PAIR + 9 */
 
 #endif /* PVC_RING_H */

@@ -1170,7 +1170,7 @@ static int sig_ring(double scale)
 						xp[hh][k].push_back((double)(px[k] - px[k - 1]) / 1e3);
 				}
 			}
-			const uint64_t sms = pr[KC_PROF_N + 8];
+			const uint64_t sms = pr[KC_PROF_N + PVC_PROF_PAIR_SMS];
 			if (pr[KC_PROF_N] != 0 && (uint32_t)(sms >> 32) == (uint32_t)sms)
 				same_sm++;
 		}

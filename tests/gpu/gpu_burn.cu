@@ -70,16 +70,12 @@ static long run(int burn, unsigned grid, unsigned block)
 		k_burn<<<grid, block>>>(burn, d);
 		if (cudaDeviceSynchronize() == cudaSuccess &&
 		    cudaMemcpy(h, d, n * sizeof *d, cudaMemcpyDeviceToHost) == cudaSuccess) {
-			most = 0;
-			for (unsigned i = 0; i < n; i++)
-				if ((long)h[i] > most)
+			/* after a burn the most any thread saw (0 expected); the
+			 * control's fewest (every word expected) */
+			most = (long)h[0];
+			for (unsigned i = 1; i < n; i++)
+				if (burn ? (long)h[i] > most : (long)h[i] < most)
 					most = h[i];
-			if (!burn) {     /* the control: the fewest, every word expected */
-				most = (long)h[0];
-				for (unsigned i = 1; i < n; i++)
-					if ((long)h[i] < most)
-						most = h[i];
-			}
 		}
 	}
 	cudaFree(d);
