@@ -348,7 +348,8 @@
 #      p11_nothreads, pk_general, pk_session, p11pk_keyref
 #   94 A/B of a kernel change's module (AB_B) on the signatures: gpu_ring,
 #      then p11bench RSA-2048 and P-256 at 1 and 1,024 threads on A, B, A,
-#      B (AB_LIMIT s a row), then B's p11pk, pk_general and p11_vsig and a
+#      B (AB_LIMIT s a row; with AB_C a third module, A, B, C, A, B, C),
+#      then B's p11pk, pk_general and p11_vsig and a
 #      20 s stress of 64 threads on B
 #   95 a kernel change on the bundle itself, then its A/B against the
 #      module AB_B: gpu_kat, gpu_ring, engine_pk, engine_oracle, p11pk,
@@ -429,7 +430,7 @@ ab_swap() {
   fi
   cp "$PV_MODULE" /tmp/pv-module-a.so
   : > "$OUT/summary-ab.txt"
-  for x in a1 b1 a2 b2; do
+  for x in a1 b1 ${AB_C:+c1} a2 b2 ${AB_C:+c2}; do
     ab_use $x
     (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_OSSL=none PV_BENCH_MECH=$1 \
        PV_BENCH_THREADS=$2 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=$3
