@@ -10,8 +10,8 @@
  * - its frame is one array over the whole region where the entry's
  * callees keep their frames, stored with zeros.  Every thread of a block
  * burns after boot, at exit, and between jobs (requests, idle work, pair
- * jobs): as soon as the block has nothing to do - before it waits for a
- * ticket - and under load after every PVC_BURN_EVERY jobs.
+ * jobs): when the ticket it holds has not been ready for PVC_BURN_WAIT_NS,
+ * and under load after every PVC_BURN_EVERY jobs.
  *
  * PVC_BURN_BYTES is that region's size: the kernel's cumulative stack
  * size less the entry's own frame.  The burn covers every callee only
@@ -32,15 +32,24 @@
 #include <stdint.h>
 
 #ifndef PVC_BURN_BYTES
-#define PVC_BURN_BYTES 27136u
+#define PVC_BURN_BYTES 23040u
 #endif
 
 /* Under load (a request queued whenever a job ends) a block burns after
  * every PVC_BURN_EVERY jobs only: a burn of 64 threads (1.7 MB of local
- * stores) after every P-256 signature cost 23 % of the rate at 1,024
+ * stores at 843be15) after every P-256 signature cost 23 % of the rate at 1,024
  * threads (docs/gpu-validation.md run 205).  A request's traces then stay
- * until the block has nothing to do or ran 15 more jobs. */
+ * until the block has waited PVC_BURN_WAIT_NS for its next ticket or ran
+ * 15 more jobs. */
 #define PVC_BURN_EVERY 16u
+/* A block with unburnt jobs burns when the ticket it holds is still not
+ * ready after this wait (ns), then polls it again.  A burn before every
+ * wait (843be15) cost async SHA3-256 / SM3 4 KiB ~8 %: with fewer
+ * requests in flight than blocks a block waits after almost every
+ * request, but mostly for less than this (run 210).  A lone request's
+ * ticket is held by the block that waited longest, which burnt long
+ * before. */
+#define PVC_BURN_WAIT_NS 1000000u
 
 __device__ static __noinline__ void pvc_burn(void)
 {

@@ -631,8 +631,9 @@ pvc_vault_kernel(const pvc_kparams p)
 		 * publishes it.  A block without a ticket computes ahead first
 		 * (ve_idle_wanted) if the next ticket is not ready; one that
 		 * holds a ticket only waits for it, so a lone request never
-		 * waits behind idle work.  Before it waits, a block burns the
-		 * local memory its jobs used (s_go 5, pvc_burn.cuh); under load
+		 * waits behind idle work.  A block burns the local memory its
+		 * jobs used (s_go 5, pvc_burn.cuh) when its held ticket has not
+		 * been ready for PVC_BURN_WAIT_NS, then polls on; under load
 		 * after every PVC_BURN_EVERY jobs. */
 		if (tid == 0) {
 			unsigned ns = 32;
@@ -646,8 +647,6 @@ pvc_vault_kernel(const pvc_kparams p)
 					s_go = 5;
 				} else if (!ready0 && !pvc_ld_rlx_gpu(&p.dev->stop) && ve_idle_wanted(sv, sw0)) {
 					s_go = 2;
-				} else if (!ready0 && unburnt != 0) {
-					s_go = 5;       /* nothing to do: burn first */
 				} else {
 					/* requests queued (the next ticket ready): no
 					 * pair protocol, the ticket is ready to serve and
@@ -662,6 +661,7 @@ pvc_vault_kernel(const pvc_kparams p)
 					}
 				}
 			}
+			const uint64_t t0 = pvc_now();
 			while (held) {
 				const uint64_t e = pvc_ld_rlx_gpu64(&p.dready[hc & mask]);
 				if ((uint32_t)e == hc + 1u) {
@@ -689,6 +689,10 @@ pvc_vault_kernel(const pvc_kparams p)
 				}
 				if (pvc_ld_rlx_gpu(&p.dev->stop))
 					break;
+				if (unburnt != 0 && pvc_now() - t0 > PVC_BURN_WAIT_NS) {
+					s_go = 5;       /* a long wait: burn, then poll on */
+					break;
+				}
 				__nanosleep(ns);
 				if (ns < 1024)
 					ns <<= 1;
@@ -701,8 +705,9 @@ pvc_vault_kernel(const pvc_kparams p)
 			continue;
 		if (s_go == 5u) {
 			/* every thread burns the local memory of the jobs since the
-			 * last burn (pvc_burn.cuh): when the block has nothing
-			 * to do, and under load after PVC_BURN_EVERY jobs */
+			 * last burn (pvc_burn.cuh): after a long wait for the held
+			 * ticket (still held: the loop polls it again), and under
+			 * load after PVC_BURN_EVERY jobs */
 			pvc_burn();
 			if (tid == 0)
 				unburnt = 0;

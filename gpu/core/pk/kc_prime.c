@@ -94,10 +94,10 @@ KC_API uint32_t kc_prime_mr_rounds(uint32_t pbits)
 	return 4;
 }
 
-/* Random base b with 2 <= b < 2^(wbits-1) <= w - 2 (public randomness). */
-KC_PRIV int kc_prime_base(kc_drbg *rng, uint32_t *b, size_t nl, uint32_t wbits)
+/* Random base b with 2 <= b < 2^(wbits-1) <= w - 2 (public randomness);
+ * buf: 4 nl bytes of scratch. */
+KC_PRIV int kc_prime_base(kc_drbg *rng, uint32_t *b, size_t nl, uint32_t wbits, uint8_t *buf)
 {
-	uint8_t buf[KC_BN_MAX_BITS / 8];
 	uint32_t top = wbits - 1, i;
 	int tries;
 	for (tries = 0; tries < 100; tries++) {
@@ -113,22 +113,25 @@ KC_PRIV int kc_prime_base(kc_drbg *rng, uint32_t *b, size_t nl, uint32_t wbits)
 	return PV_ERR_RANDOM;
 }
 
+/* kc_prime_mr's workspace for w of nl limbs: m, w - 1, 1, R^2, z, t, then
+ * the exponentiation's */
+#define KC_PRIME_MR_WS(nl) (6u * (nl) + KC_BN_MODEXP_TMP(nl))
+
 /*
- * Miller-Rabin, `rounds` random bases, w odd > 2^11 of nl limbs.  a = the
- * number of trailing zero bits of w - 1 (public for the generator, where it
- * is 1).  Returns 1 / 0 / error.
+ * Miller-Rabin, `rounds` random bases, w odd > 2^11 of nl limbs, in ws
+ * (KC_PRIME_MR_WS(nl) limbs, wiped on return: the caller sizes it, so key
+ * generation's primes of up to 2048 bits take half the frame of a 4096-bit
+ * test).  a = the number of trailing zero bits of w - 1 (public for the
+ * generator, where it is 1).  Returns 1 / 0 / error.
  */
-KC_PRIV int kc_prime_mr(kc_drbg *rng, const uint32_t *w, size_t nl, uint32_t rounds)
+KC_PRIV int kc_prime_mr(kc_drbg *rng, const uint32_t *w, size_t nl, uint32_t rounds, uint32_t *ws)
 {
-	uint32_t m[KC_BN_MAX_LIMBS], wm1[KC_BN_MAX_LIMBS], one[KC_BN_MAX_LIMBS];
-	uint32_t r2[KC_BN_MAX_LIMBS], z[KC_BN_MAX_LIMBS], t[KC_BN_MAX_LIMBS];
-	uint32_t tmp[KC_BN_MODEXP_TMP(KC_BN_MAX_LIMBS)];
+	uint32_t *m = ws, *wm1 = ws + nl, *one = ws + 2 * nl;
+	uint32_t *r2 = ws + 3 * nl, *z = ws + 4 * nl, *t = ws + 5 * nl, *tmp = ws + 6 * nl;
 	uint32_t m0i, a = 0, wbits, ok = 1, r, j;
 	size_t i;
 	int rc = 1;
 
-	if (nl == 0 || nl > KC_BN_MAX_LIMBS)
-		return PV_ERR_ARGS;
 	wbits = kc_bn_bitlen(w, nl);
 	for (i = 0; i < nl; i++) {
 		m[i] = w[i];
@@ -146,7 +149,7 @@ KC_PRIV int kc_prime_mr(kc_drbg *rng, const uint32_t *w, size_t nl, uint32_t rou
 	kc_bn_r2(r2, w, nl, m0i, 1);
 	for (r = 0; r < rounds && ok; r++) {
 		uint32_t pass;
-		rc = kc_prime_base(rng, z, nl, wbits);
+		rc = kc_prime_base(rng, z, nl, wbits, (uint8_t *)t);   /* t: free here */
 		if (rc != PV_OK)
 			break;
 		rc = 1;
@@ -162,10 +165,7 @@ KC_PRIV int kc_prime_mr(kc_drbg *rng, const uint32_t *w, size_t nl, uint32_t rou
 		}
 		ok &= pass;
 	}
-	kc_wipe(m, sizeof m);
-	kc_wipe(wm1, sizeof wm1);
-	kc_wipe(z, sizeof z);
-	kc_wipe(t, sizeof t);
+	kc_wipe(ws, 6 * nl * sizeof *ws);   /* tmp: wiped by kc_bn_modexp */
 	if (rc < 0)
 		return rc;
 	return ok ? 1 : 0;
@@ -173,7 +173,7 @@ KC_PRIV int kc_prime_mr(kc_drbg *rng, const uint32_t *w, size_t nl, uint32_t rou
 
 KC_API int kc_prime_test(kc_drbg *rng, const uint8_t *wb, size_t len, uint32_t rounds)
 {
-	uint32_t w[KC_BN_MAX_LIMBS];
+	uint32_t w[KC_BN_MAX_LIMBS], ws[KC_PRIME_MR_WS(KC_BN_MAX_LIMBS)];
 	size_t nl, i;
 	int rc;
 
@@ -199,18 +199,21 @@ KC_API int kc_prime_test(kc_drbg *rng, const uint8_t *wb, size_t len, uint32_t r
 		return 0;
 	if (nl == 1 && w[0] < 2048u * 2048u)
 		return 1;                     /* no factor below sqrt(w) */
-	rc = kc_prime_mr(rng, w, nl, rounds);
+	rc = kc_prime_mr(rng, w, nl, rounds, ws);
 	kc_wipe(w, sizeof w);
 	return rc;
 }
 
 KC_API int kc_prime_gen(kc_drbg *rng, uint32_t *p, uint32_t pbits, uint32_t e, uint32_t *dp)
 {
-	uint8_t buf[KC_BN_MAX_BITS / 8];
-	uint32_t t[KC_BN_MAX_LIMBS + 1];
+	uint8_t buf[KC_PRIME_MAX_BITS / 8];
+	uint32_t t[KC_PRIME_MAX_LIMBS + 1], ws[KC_PRIME_MR_WS(KC_PRIME_MAX_LIMBS)];
 	size_t nl = ((size_t)pbits + 31) / 32, i;
 	uint32_t rounds = kc_prime_mr_rounds(pbits), tries;
 	int rc;
+
+	if (pbits < 16 || pbits > KC_PRIME_MAX_BITS)
+		return PV_ERR_ARGS;
 
 	/* FIPS 186-5 B.3.3: at most 5 pbits candidates (x2 for 3 mod 4) */
 	for (tries = 0; tries < 10u * pbits; tries++) {
@@ -231,7 +234,7 @@ KC_API int kc_prime_gen(kc_drbg *rng, uint32_t *p, uint32_t pbits, uint32_t e, u
 		p[0] ^= 1u;
 		if (!i)
 			continue;
-		rc = kc_prime_mr(rng, p, nl, rounds);
+		rc = kc_prime_mr(rng, p, nl, rounds, ws);
 		if (rc < 0)
 			break;
 		if (rc == 1) {

@@ -24,7 +24,8 @@
  * not leak the result should not branch on it either beyond what it
  * reports.  Public-key operations are variable time in public data only.
  *
- * Stack: every array is sized for 4096-bit keys, whatever the key size.
+ * Stack: every array is sized for 4096-bit keys, whatever the key size
+ * (kc_prime_gen's: for their primes, KC_PRIME_MAX_BITS).
  * Host: kc_rsa_private ~10 KiB of locals; the paddings add a 512-byte block.
  * GPU (ptxas -v, sm_90, everything inlined): kc_rsa_pkcs1_sign 14,992 B,
  * kc_rsa_oaep_decrypt 14,144 B stack frame per thread, 0 spills; a kernel
@@ -215,7 +216,11 @@ KC_API uint32_t kc_rsa_core_check(const uint32_t *sw, const uint32_t *cw, uint32
                                   const uint32_t *px, const uint32_t *r2, uint32_t m0i, size_t hl);
 /* Random prime p of exactly pbits bits (top two bits set, p = 3 mod 4),
  * gcd(e, p-1) = 1, with dp = e^-1 mod (p-1); p and dp have
- * ceil(pbits/32) limbs.  PV_ERR_RANDOM on DRBG failure or no prime found. */
+ * ceil(pbits/32) limbs.  pbits 16..KC_PRIME_MAX_BITS (a prime of the
+ * largest key), else PV_ERR_ARGS; PV_ERR_RANDOM on DRBG failure or no
+ * prime found. */
+#define KC_PRIME_MAX_BITS (KC_RSA_MAX_BITS / 2)
+#define KC_PRIME_MAX_LIMBS (KC_PRIME_MAX_BITS / 32)
 KC_API int kc_prime_gen(kc_drbg *rng, uint32_t *p, uint32_t pbits, uint32_t e, uint32_t *dp);
 /* Constant-time tail of a decryption: the message is buf[start .. k);
  * moves it to buf[0 ..) with log2(k) masked shift passes, zeroes the rest;
