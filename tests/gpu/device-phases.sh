@@ -165,12 +165,21 @@ if has bench; then
         # pv-watchdog / pv-waker* (gpu/cuda/pv_cuda.c)
         [ -n "${PV_BENCH_TOP:-}" ] && ( sleep "$PV_BENCH_TOP"; p=$(pgrep -n -x p11bench) &&
           top -H -b -n 2 -d 1 -w 200 -p "$p" > "$L/top-$m-$t.txt" 2>&1 ) &
+        # PV_BENCH_PERF=S (with PV_PERF, a perf): S seconds in, where the
+        # process's CPU time went over 1.5 s, by symbol
+        [ -n "${PV_BENCH_PERF:-}" ] && ( sleep "$PV_BENCH_PERF"; p=$(pgrep -n -x p11bench) &&
+          "$PV_PERF" record -e cpu-clock -F 4000 -p "$p" -o "$L/perf-$m-$t.data" -- sleep 1.5 > "$L/perf-$m-$t.rec" 2>&1 &&
+          "$PV_PERF" report -i "$L/perf-$m-$t.data" --no-children --stdio --sort dso,sym 2>/dev/null |
+            grep -E '^ +[0-9]' | head -45 > "$L/perf-$m-$t.txt"; rm -f "$L/perf-$m-$t.data" ) &
         PIXELVAULT_RING_STATS=1 phase "p11b-$m-$t" "${PV_P11BENCH_LIMIT:-60}" \
           "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" --mech "$m" --threads "$t" \
           --openssl-threads "${PV_BENCH_OSSL:-none}" ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
           ${PV_BENCH_GPU_BPS:+--gpu-blocks-per-sm $PV_BENCH_GPU_BPS} ${PV_BENCH_ASYNC:+--async $PV_BENCH_ASYNC} \
           --seconds "${PV_BENCH_SECS:-2}"
         grep -hE "^\| $m |^  (total|queue|execute|notify|async split)" "$L/p11b-$m-$t.log" | tee -a "$OUT/summary.txt"
+        if [ -n "${PV_BENCH_PERF:-}" ]; then
+          wait; { echo "  perf $m $t:"; head -30 "$L/perf-$m-$t.txt" 2>/dev/null || tail -3 "$L/perf-$m-$t.rec"; } | tee -a "$OUT/summary.txt"
+        fi
         if [ -n "${PV_BENCH_TOP:-}" ]; then
           wait
           awk '/^top -/ { f++ } f == 2 && /^%Cpu/ { cpu = $0 }

@@ -356,6 +356,15 @@
 #      pk_general, p11_vsig, a 20 s stress of 64 threads, gpu_bench mm
 #      and sig (PLAN_GPU_BENCH), then p11bench RSA-2048 and P-256 at 1 and
 #      1,024 threads on A, B, A, B (AB_LIMIT s a row)
+#   96 the async digests against OpenSSL in the same process: gpu_kat and
+#      gpu_burn, then SHA3-256 / SM3 4 KiB from 64 async sessions on each
+#      of AB_THREADS (8,12,16) threads, one process a row with OpenSSL on
+#      16 cores and the async split; with AB_B (and AB_C) the same rows
+#      on those modules without OpenSSL, then A again
+#   97 where the host's time goes in async digests: perf (Debian 12's, with
+#      its libraries, from build-perf/perf.tar.xz: carry build-perf too)
+#      over 1.5 s of SHA3-256 4 KiB from 64 async sessions on 8 and 12
+#      threads and SM3 on 12, by symbol (ring stats and async split too)
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -1187,5 +1196,27 @@ case "${1:-}" in
      mv "$OUT/summary.txt" "$OUT/summary-a.txt"
      ab_swap rsa2048-sign,p256-sign 1,1024 "${AB_LIMIT:-25}"
      cat "$OUT/summary-a.txt" "$OUT/summary-ab.txt" ;;
+  96) (export PV_KAT_LIMIT=60 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 130 bash tests/gpu/run-device --bundle "$B" --phases kat > /dev/null 2>&1)
+     grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     cp "$PV_MODULE" /tmp/pv-module-a.so
+     for x in a ${AB_B:+b} ${AB_C:+c} ${AB_B:+a2}; do
+       ab_use $x
+       o=none; [ $x = a ] && o=16
+       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
+          PV_BENCH_MECH=sha3-256-4k,sm3-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=${AB_THREADS:-8,12,16} PV_BENCH_OSSL=$o
+        timeout 280 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== $x"; grep -h '^| [a-z]\|async split' "$OUT/summary.txt" | grep -v mechanism
+       mv "$OUT/summary.txt" "$OUT/summary-$x.txt"; mv "$OUT/logs.tgz" "$OUT/logs-$x.tgz" 2>/dev/null
+     done
+     ab_use a ;;
+  97) rm -rf /tmp/pvperf && mkdir -p /tmp/pvperf && tar -C /tmp/pvperf -xJf build-perf/perf.tar.xz
+     export PV_PERF=/tmp/pvperf/perf.sh
+     "$PV_PERF" stat -e cpu-clock true 2>&1 | grep -i "cpu-clock\|error\|denied\|not" | head -3
+     (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
+        PV_BENCH_MECH=${AB_MECH:-sha3-256-4k} PV_BENCH_ASYNC=64 PV_BENCH_THREADS=${AB_THREADS:-8,12} PV_BENCH_OSSL=none \
+        PV_BENCH_PERF=1.2
+      timeout 200 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
+     grep -v '^CKM_\|^C_' "$OUT/summary.txt" ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
