@@ -27,18 +27,19 @@
 #include "gpu/host/pv_slots.h"
 #include "gpu/vault.h"
 
+/* The words that every submit or completion writes lie 64 bytes apart
+ * from each other and from the fields that every call only reads (padding,
+ * not alignment: the struct lives in calloc'ed memory).  Packed together,
+ * each ticket one thread took made the next call of every other thread
+ * miss on ring, nslots and slots. */
+#define PVP_APART(name) uint8_t name[64]
 typedef struct pv_producer {
 	uint8_t *ring;
 	uint32_t nslots, slot_arena;
 	int gpu;                     /* the worker cannot FUTEX_WAKE: poll first */
 	int scope;                   /* the ring's futexes: PV_FUTEX_PRIVATE / _SHARED */
-	_Atomic uint32_t prod;       /* ticket counter                          */
-	_Atomic uint32_t inflight;   /* submitted, not yet completed            */
 	struct pv_slot_st *slots;    /* per slot: busy, reaping, owner (pv_slots.h) */
-	uint32_t slot_gen;           /* +1 per slot given back (futex word)     */
-	_Atomic uint32_t slot_sleepers; /* producers asleep on slot_gen         */
 	struct pv_ringstat *stats;   /* PIXELVAULT_RING_STATS, or NULL          */
-	_Atomic uint32_t polling;    /* waiters polling a GPU slot now          */
 	uint32_t max_polling;        /* PV_MAX_POLLING: the rest sleep at once  */
 	/* set after pvp_attach when no worker threads may exist: runs the
 	 * request just published (ticket t in slot) in the submitting thread */
@@ -52,6 +53,16 @@ typedef struct pv_producer {
 	int (*stage)(void *ctx, uint32_t slot, uint32_t bytes);
 	void *stage_ctx;
 	uint32_t stage_min;
+	PVP_APART(apart0_);
+	_Atomic uint32_t prod;       /* ticket counter                          */
+	PVP_APART(apart1_);
+	_Atomic uint32_t inflight;   /* submitted, not yet completed            */
+	PVP_APART(apart2_);
+	_Atomic uint32_t slot_sleepers; /* producers asleep on slot_gen         */
+	uint32_t slot_gen;           /* +1 per slot given back (futex word)     */
+	PVP_APART(apart3_);
+	_Atomic uint32_t polling;    /* waiters polling a GPU slot now          */
+	PVP_APART(apart4_);
 } pv_producer;
 
 /* 1 when the worker is gone for good (pvaultd's connection dropped); the

@@ -361,10 +361,12 @@
 #      of AB_THREADS (8,12,16) threads, one process a row with OpenSSL on
 #      16 cores and the async split; with AB_B (and AB_C) the same rows
 #      on those modules without OpenSSL, then A again
-#   97 where the host's time goes in async digests: perf (Debian 12's, with
-#      its libraries, from build-perf/perf.tar.xz: carry build-perf too)
-#      over 1.5 s of SHA3-256 4 KiB from 64 async sessions on 8 and 12
-#      threads and SM3 on 12, by symbol (ring stats and async split too)
+#   97 where the host's time goes in async digests: gpu_ring, then perf
+#      (Debian 12's, with its libraries, from build-perf/perf.tar.xz: carry
+#      build-perf too) over 1.5 s of SHA3-256 4 KiB from 64 async sessions
+#      on 12 threads, by symbol, on A and on AB_B; then A/B(/C) rows of
+#      AB_MECH at AB_THREADS (8,12,16) x 64 async sessions, A, B, C, A, B,
+#      C; then B's p11_async, p11_close, p11pk
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -1213,10 +1215,28 @@ case "${1:-}" in
   97) rm -rf /tmp/pvperf && mkdir -p /tmp/pvperf && tar -C /tmp/pvperf -xJf build-perf/perf.tar.xz
      export PV_PERF=/tmp/pvperf/perf.sh
      "$PV_PERF" stat -e cpu-clock true 2>&1 | grep -i "cpu-clock\|error\|denied\|not" | head -3
-     (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
-        PV_BENCH_MECH=${AB_MECH:-sha3-256-4k} PV_BENCH_ASYNC=64 PV_BENCH_THREADS=${AB_THREADS:-8,12} PV_BENCH_OSSL=none \
-        PV_BENCH_PERF=1.2
-      timeout 200 bash tests/gpu/run-device --bundle "$B" --phases bench > /dev/null 2>&1)
-     grep -v '^CKM_\|^C_' "$OUT/summary.txt" ;;
+     ab_ring
+     for x in a ${AB_B:+b}; do
+       ab_use $x
+       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
+          PV_BENCH_MECH=sha3-256-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=12 PV_BENCH_OSSL=none PV_BENCH_PERF=1.2
+        timeout 60 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== perf $x"; grep -v '^CKM_\|^C_' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     done
+     for x in a1 ${AB_B:+b1} ${AB_C:+c1} ${AB_B:+a2} ${AB_B:+b2} ${AB_C:+c2}; do
+       ab_use $x
+       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
+          PV_BENCH_MECH=${AB_MECH:-sha3-256-4k,sm3-4k} PV_BENCH_ASYNC=64 PV_BENCH_THREADS=${AB_THREADS:-8,12,16} PV_BENCH_OSSL=none
+        timeout 200 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== $x"; grep -h '^| [a-z]\|async split' "$OUT/summary.txt" | grep -v mechanism
+       rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     done
+     if [ -n "${AB_B:-}" ]; then
+       ab_use b
+       (export PV_UNIT_SUITES="" PV_UNIT_NAMES="p11_async p11_close p11pk" PV_UNIT_LIMIT=90
+        timeout 110 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases unit > /dev/null 2>&1)
+       echo "== b checks"; grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+       ab_use a
+     fi ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
