@@ -367,6 +367,11 @@
 #      on 12 threads, by symbol, on A and on AB_B; then A/B(/C) rows of
 #      AB_MECH at AB_THREADS (8,12,16) x 64 async sessions, A, B, C, A, B,
 #      C; then B's p11_async, p11_close, p11pk
+#   98 a host-side module (AB_B) in the bundle's place: SHA3-256 / SM3 4 KiB
+#      from 64 async sessions on 8, 12, 16 threads with OpenSSL on 16 cores
+#      in each row's process; RSA-2048 / P-256 / SHA3-256 4 KiB in plain
+#      sessions at 1 and 1,024 threads on B, then on A; a 30 s stress of
+#      64 threads on B
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -1238,5 +1243,25 @@ case "${1:-}" in
        echo "== b checks"; grep -h 'rc=' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
        ab_use a
      fi ;;
+  98) ab_ring
+     ab_use b
+     (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
+        PV_BENCH_MECH=sha3-256-4k,sm3-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=8,12,16 PV_BENCH_OSSL=16
+      timeout 200 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+     echo "== b async"; grep -h '^| [a-z]\|async split' "$OUT/summary.txt" | grep -v mechanism
+     mv "$OUT/summary.txt" "$OUT/summary-b-async.txt"; mv "$OUT/logs.tgz" "$OUT/logs-b-async.tgz"
+     for x in b a; do
+       ab_use $x
+       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30 \
+          PV_BENCH_MECH=rsa2048-sign,p256-sign,sha3-256-4k PV_BENCH_THREADS=1,1024 PV_BENCH_OSSL=none
+        timeout 220 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== $x plain"; grep -h '^| [a-z]' "$OUT/summary.txt" | grep -v mechanism
+       rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     done
+     ab_use b
+     (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=70 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 90 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases stress > /dev/null 2>&1)
+     echo "== b stress"; grep -h 'rc=\|wrong' "$OUT/summary.txt" | head -3
+     ab_use a ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
