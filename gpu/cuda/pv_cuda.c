@@ -68,7 +68,6 @@ struct pv_cuda {
 	pvc_kparams kp;
 	uint32_t nslots, slot_arena;
 
-	uint32_t prod;             /* producer ticket counter (host only)    */
 	pv_slot_st *slots;         /* per slot: busy while a request holds it */
 	uint32_t *arena_used;      /* per slot: bytes the producer filled    */
 	cudaStream_t stage_stream[PVC_STAGE_STREAMS]; /* non-blocking; slot % n */
@@ -90,6 +89,11 @@ struct pv_cuda {
 	char device_name[256];
 	int sm_count, blocks_per_sm, host_native_atomics;
 	unsigned grid, block;
+	/* written by every pv_cuda_submit: 64 bytes from the fields each call
+	 * reads (as in pv_producer.h; run 215) */
+	uint8_t apart0_[64];
+	uint32_t prod;             /* producer ticket counter (host only)    */
+	uint8_t apart1_[64];
 };
 
 static void pvc_seal(pv_cuda *v, const char *fmt, ...)

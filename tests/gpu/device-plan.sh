@@ -369,8 +369,8 @@
 #      C; then B's p11_async, p11_close, p11pk
 #   98 a host-side module (AB_B) in the bundle's place: SHA3-256 / SM3 4 KiB
 #      from 64 async sessions on 8, 12, 16 threads with OpenSSL on 16 cores
-#      in each row's process; RSA-2048 / P-256 / SHA3-256 4 KiB in plain
-#      sessions at 1 and 1,024 threads on B, then on A; a 30 s stress of
+#      in each row's process; RSA-2048 / P-256 in plain sessions at 1 and
+#      1,024 threads on B, then on A; a 30 s stress of
 #      64 threads on B
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
@@ -1223,8 +1223,10 @@ case "${1:-}" in
      ab_ring
      for x in a ${AB_B:+b}; do
        ab_use $x
-       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
-          PV_BENCH_MECH=sha3-256-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=12 PV_BENCH_OSSL=none PV_BENCH_PERF=1.2
+       # (run 215: 1.2 s in, perf saw the vault's open - page faults of
+       # the pinned ring in the kernel - not the row)
+       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=6 PV_P11BENCH_LIMIT=40 \
+          PV_BENCH_MECH=sha3-256-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=12 PV_BENCH_OSSL=none PV_BENCH_PERF=4
         timeout 60 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
        echo "== perf $x"; grep -v '^CKM_\|^C_' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
      done
@@ -1253,7 +1255,7 @@ case "${1:-}" in
      for x in b a; do
        ab_use $x
        (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30 \
-          PV_BENCH_MECH=rsa2048-sign,p256-sign,sha3-256-4k PV_BENCH_THREADS=1,1024 PV_BENCH_OSSL=none
+          PV_BENCH_MECH=rsa2048-sign,p256-sign PV_BENCH_THREADS=1,1024 PV_BENCH_OSSL=none
         timeout 220 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
        echo "== $x plain"; grep -h '^| [a-z]' "$OUT/summary.txt" | grep -v mechanism
        rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
