@@ -55,7 +55,8 @@ void pv_cpu_close(pv_cpu *c);
 
 /* Inline mode: run the request the caller just published as ticket t
  * (in slot, ve_ring.h) in the calling thread, with a free engine state of
- * the pool, and complete it (slot.dev.res, done_seq). */
+ * the pool (the slot's own first), and complete it (slot.dev.res,
+ * done_seq). */
 void pv_cpu_execute(pv_cpu *c, void *slot, uint32_t t);
 
 /* The ring and its geometry (see ve_ring.h). */

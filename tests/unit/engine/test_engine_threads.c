@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "gpu/host/pv_futex.h"
+#include "gpu/host/pv_master.h"
 #include "gpu/host/pv_pid.h"
 #include "gpu/host/pv_slots.h"
 
@@ -262,6 +263,69 @@ static void test_cpu_defaults(void)
 	}
 }
 
+/* The caller mode with fewer engine states than callers: NTHREADS
+ * threads share 2 states (cpu_exec = caller, workers = 2), so callers
+ * find every state in use and sleep until one is given back
+ * (pv_cpu_execute); every digest is checked against OpenSSL and every
+ * thread finishes. */
+#define SHARED_ITER 400
+static pv_vault *shared_v;
+static int shared_bad[NTHREADS];
+
+static void *shared_worker(void *arg)
+{
+	int id = (int)(intptr_t)arg, i;
+
+	for (i = 0; i < SHARED_ITER; i++) {
+		uint8_t in[200], md[32], ref[32];
+		size_t len = ts_rand_u32(sizeof in);
+		unsigned int l;
+		pv_req r;
+
+		ts_rand(in, len);
+		pv_req_init(&r, PV_OP_DIGEST, PV_MECH_SHA256);
+		r.in = in; r.in_len = len; r.out = md; r.out_cap = sizeof md;
+		EVP_Digest(in, len, ref, &l, EVP_sha256(), NULL);
+		if (pv_vault_call(shared_v, &r) != PV_OK || r.out_len != 32 || memcmp(md, ref, 32) != 0)
+			shared_bad[id]++;
+	}
+	return NULL;
+}
+
+static void test_cpu_shared_states(void)
+{
+	pthread_t t[NTHREADS];
+	char path[64];
+	pv_vault_info info;
+	pv_conf conf;
+	int i, bad = 0;
+
+	snprintf(path, sizeof path, "/tmp/pv-threads-test-%d.key", (int)getpid());
+	unlink(path);
+	CU_ASSERT_EQUAL_FATAL(pv_master_write(path, te_master, NULL), PV_OK);
+	pv_conf_defaults(&conf);
+	snprintf(conf.master_key, sizeof conf.master_key, "%s", path);
+	snprintf(conf.backend, sizeof conf.backend, "cpu");
+	snprintf(conf.mode, sizeof conf.mode, "embedded");
+	snprintf(conf.cpu_exec, sizeof conf.cpu_exec, "caller");
+	conf.workers = 2;
+	CU_ASSERT_EQUAL_FATAL(pv_vault_open(&conf, &shared_v), PV_OK);
+	CU_ASSERT_EQUAL(pv_vault_get_info(shared_v, &info), PV_OK);
+	CU_ASSERT_EQUAL(info.workers, 2u);
+	CU_ASSERT_EQUAL(info.sealed, 0);
+	for (i = 0; i < NTHREADS; i++)
+		pthread_create(&t[i], NULL, shared_worker, (void *)(intptr_t)i);
+	for (i = 0; i < NTHREADS; i++) {
+		pthread_join(t[i], NULL);
+		bad += shared_bad[i];
+	}
+	pv_vault_close(shared_v);
+	unlink(path);
+	printf("\n  %d threads on 2 engine states, %d digests checked, %d bad\n",
+	       NTHREADS, NTHREADS * SHARED_ITER, bad);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* The slot pool alone: every slot once, then none; a slot given back is
  * the one taken next; a thread takes the same slot again while it is
  * free, also when others are (its arena stays in the thread's cache);
@@ -399,6 +463,7 @@ int main(void)
 	CU_add_test(s, "forked child is refused", test_fork);
 	CU_add_test(s, "the process id after fork and clone", test_pid_after_fork);
 	CU_add_test(s, "CPU backend: engine states per slot in the caller mode", test_cpu_defaults);
+	CU_add_test(s, "CPU backend: 8 callers on 2 engine states", test_cpu_shared_states);
 	{
 		int rc = ts_run();
 		te_close();
