@@ -362,7 +362,8 @@
 #      16 cores and the async split; with AB_B (and AB_C) the same rows
 #      on those modules without OpenSSL, then A again
 #   97 where the host's time goes in async digests: gpu_ring, then perf
-#      (Debian 12's, with its libraries, from build-perf/perf.tar.xz: carry
+#      (Debian 12's, with its libraries: tests/gpu/pack-perf makes
+#      build-perf/perf.tar.xz; carry
 #      build-perf too) over 1.5 s of SHA3-256 4 KiB from 64 async sessions
 #      on 12 threads, by symbol, on A and on AB_B; then A/B(/C) rows of
 #      AB_MECH at AB_THREADS (8,12,16) x 64 async sessions, A, B, C, A, B,
