@@ -27,11 +27,12 @@
  * Stack: every array is sized for 4096-bit keys, whatever the key size
  * (kc_prime_gen's: for their primes, KC_PRIME_MAX_BITS).
  * Host: kc_rsa_private ~10 KiB of locals; the paddings add a 512-byte block.
- * GPU (ptxas -v, sm_90, everything inlined): kc_rsa_pkcs1_sign 14,992 B,
- * kc_rsa_oaep_decrypt 14,144 B stack frame per thread, 0 spills; a kernel
- * that also inlines kc_rsa_keygen and kc_prime_test (4096-bit candidates)
- * reaches ~45 KiB.  Set cudaLimitStackSize accordingly (the check program
- * tests/unit/core_pk/gpu_rsa_check.cu uses 24 KiB).
+ * GPU: in the vault kernel at 8d03bfc (docs/gpu-kernel.md: per-function
+ * frames from an -rdc=true compile) the deepest paths are key generation
+ * ~22.9 KB, PKCS #1 / PSS signing ~21.6 KB and decryption ~20.5 KB per
+ * thread, and the kernel's whole frame is 24,128 B.  Another kernel that
+ * calls these sets cudaLimitStackSize from its own ptxas frame
+ * (tests/gpu/gpu_kat.cu and gpu_bench.cu do).
  *
  * Errors (pv_err.h):
  *   PV_ERR_KEY_SIZE   bits out of range / key arrays inconsistent with bits
