@@ -104,18 +104,10 @@ static void stage_inputs(pv_producer *p, ve_slot *s, uint32_t si, const ve_desc 
 	s->host.staged_len = n;
 }
 
-/* Give slot si back; wake a producer that sleeps for one.  The fence
- * orders the store before the count's load, and a sleeper counts itself
- * before its last search (pvp_submit): either it is counted here, or that
- * search finds this slot.  No sleeper, no shared word touched. */
+/* Give slot si back; wake a producer that sleeps for one (pv_slots.h). */
 static void give_slot(pv_producer *p, uint32_t si)
 {
-	pv_slot_give(p->slots, si);
-	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(&p->slot_sleepers, memory_order_relaxed) != 0u) {
-		atomic_fetch_add(PV_AW(&p->slot_gen), 1u);
-		pv_futex_wake_one(&p->slot_gen, PV_FUTEX_PRIVATE);
-	}
+	pv_slot_give_wake(p->slots, si, &p->slot_sleepers, &p->slot_gen);
 }
 
 /* Complete one finished request on its owner's behalf; 1 if one was. */
@@ -183,7 +175,6 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	/* 1: a free slot; if there is none, complete a finished request on
 	 * its owner's behalf, or sleep until a slot is given back */
 	for (;;) {
-		uint32_t gen;
 		if (lost != NULL && lost(arg))
 			return r->status = PV_ERR_REMOVED;
 		if ((si = pv_slot_take(p->slots, p->nslots)) != UINT32_MAX)
@@ -192,16 +183,8 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 			continue;
 		if (!block)
 			return r->status = PV_ERR_BUSY;
-		/* counted (seq_cst) before the last search: a slot given back
-		 * before the count is found by it, one given back after moves
-		 * slot_gen (give_slot) */
-		atomic_fetch_add(&p->slot_sleepers, 1u);
-		gen = atomic_load(PV_AW(&p->slot_gen));
-		si = pv_slot_take(p->slots, p->nslots);
-		if (si == UINT32_MAX)
-			pv_futex_wait(&p->slot_gen, gen, 2, PV_FUTEX_PRIVATE);
-		atomic_fetch_sub(&p->slot_sleepers, 1u);
-		if (si != UINT32_MAX)
+		if ((si = pv_slot_sleep_take(p->slots, p->nslots, pv_slot_start() & (p->nslots - 1u),
+		                             &p->slot_sleepers, &p->slot_gen, 2)) != UINT32_MAX)
 			break;
 	}
 	s = ve_ring_slot(p->ring, p->nslots, p->slot_arena, si);

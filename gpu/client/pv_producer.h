@@ -27,12 +27,10 @@
 #include "gpu/host/pv_slots.h"
 #include "gpu/vault.h"
 
-/* The words that every submit or completion writes lie 64 bytes apart
- * from each other and from the fields that every call only reads (padding,
- * not alignment: the struct lives in calloc'ed memory).  Packed together,
- * each ticket one thread took made the next call of every other thread
- * miss on ring, nslots and slots. */
-#define PVP_APART(name) uint8_t name[64]
+/* The words that every submit or completion writes lie apart from each
+ * other and from the fields that every call only reads (PV_APART):
+ * packed together, each ticket one thread took made the next call of
+ * every other thread miss on ring, nslots and slots. */
 typedef struct pv_producer {
 	uint8_t *ring;
 	uint32_t nslots, slot_arena;
@@ -53,16 +51,16 @@ typedef struct pv_producer {
 	int (*stage)(void *ctx, uint32_t slot, uint32_t bytes);
 	void *stage_ctx;
 	uint32_t stage_min;
-	PVP_APART(apart0_);
+	PV_APART(apart0_);
 	_Atomic uint32_t prod;       /* ticket counter                          */
-	PVP_APART(apart1_);
+	PV_APART(apart1_);
 	_Atomic uint32_t inflight;   /* submitted, not yet completed            */
-	PVP_APART(apart2_);
+	PV_APART(apart2_);
 	_Atomic uint32_t slot_sleepers; /* producers asleep on slot_gen         */
 	uint32_t slot_gen;           /* +1 per slot given back (futex word)     */
-	PVP_APART(apart3_);
+	PV_APART(apart3_);
 	_Atomic uint32_t polling;    /* waiters polling a GPU slot now          */
-	PVP_APART(apart4_);
+	PV_APART(apart4_);
 } pv_producer;
 
 /* 1 when the worker is gone for good (pvaultd's connection dropped); the

@@ -8,6 +8,7 @@
 #include "gpu/host/pv_os_random.h"
 #include "gpu/host/pv_pid.h"
 #include "gpu/host/pv_secmem.h"
+#include "gpu/host/pv_slots.h"
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
 
@@ -31,15 +32,8 @@ typedef struct cpu_thread {
 	int started;
 } cpu_thread;
 
-/* inline mode: 1 while a caller uses workers[i], a cache line each */
-typedef struct cpu_busy {
-	_Atomic uint32_t v;
-	uint8_t pad[60];
-} cpu_busy;
-
-/* The words that requests write (claim, free_gen, sleepers) lie 64 bytes
- * apart from each other and from the fields every request reads, as in
- * gpu/client/pv_producer.h (padding: the struct is calloc'ed). */
+/* The words that requests write (claim, free_gen, sleepers) lie apart
+ * from each other and from the fields every request reads (PV_APART). */
 struct pv_cpu {
 	uint8_t *ring;
 	size_t ring_bytes;
@@ -47,18 +41,19 @@ struct pv_cpu {
 	uint32_t nworkers;
 	ve_vault *vault;           /* pv_secmem */
 	ve_worker *workers;        /* pv_secmem, nworkers entries */
-	cpu_busy *busy;            /* inline mode: nworkers entries */
+	pv_slot_st *busy;          /* inline mode: nworkers entries, busy
+	                              while a caller uses workers[i] (pv_slots.h) */
 	int inline_exec;
 	cpu_thread *threads;
 	int seal_reason;
 	pid_t pid;
 	char master_fpr[PV_MASTER_FPR_LEN];  /* "" when sealed */
-	uint8_t apart0_[64];
+	PV_APART(apart0_);
 	_Atomic uint32_t claim;    /* worker-side ticket counter (never host-written) */
-	uint8_t apart1_[64];
+	PV_APART(apart1_);
 	uint32_t free_gen;         /* inline mode: +1 per release seen by a sleeper (futex word) */
 	_Atomic uint32_t sleepers; /* inline mode: callers asleep on free_gen        */
-	uint8_t apart2_[64];
+	PV_APART(apart2_);
 };
 
 /* Run the published request of ticket tk in slot s with engine state w,
@@ -106,57 +101,24 @@ static void *cpu_worker(void *arg)
 	return NULL;
 }
 
-/* A free engine state, searched from *i on, marked busy; 0 if none. */
-static int cpu_take(pv_cpu *c, uint32_t *i)
-{
-	uint32_t k, j = *i;
-
-	for (k = 0; k < c->nworkers; k++, j = j + 1u == c->nworkers ? 0u : j + 1u) {
-		uint32_t zero = 0;
-		if (atomic_load_explicit(&c->busy[j].v, memory_order_relaxed) == 0u &&
-		    atomic_compare_exchange_strong_explicit(&c->busy[j].v, &zero, 1u,
-		        memory_order_acquire, memory_order_relaxed)) {
-			*i = j;
-			return 1;
-		}
-	}
-	return 0;
-}
-
 /* Inline mode: run the request of ticket t in slot (its producer's
- * thread).  The search starts at the slot's own state (the slot holds one
- * request at a time, and nworkers = nslots unless workers was set): a
- * thread that keeps its slots (pv_slots.h) keeps its states, and callers
- * on other slots touch none of its lines.  If every state is in use, the
- * caller counts itself a sleeper, searches once more and sleeps on
- * free_gen; a release moves free_gen only when it sees a sleeper (the
- * fence orders its store before that load, as in pv_producer.c's
- * give_slot). */
+ * thread).  The search for an engine state starts at the slot's own (the
+ * slot holds one request at a time, and nworkers = nslots unless workers
+ * was set): a thread that keeps its slots (pv_slots.h) keeps its states,
+ * and callers on other slots touch none of its lines.  If every state is
+ * in use, the caller sleeps until one is given back (pv_slot_sleep_take). */
 void pv_cpu_execute(pv_cpu *c, void *slot, uint32_t t)
 {
-	uint32_t i = ve_ring_tix(c->ring, c->nslots, t)->slot % c->nworkers;
+	const uint32_t start = ve_ring_tix(c->ring, c->nslots, t)->slot % c->nworkers;
+	uint32_t i;
 
 	pv_store_rel(ve_ring_taken(c->ring, c->nslots, t), t + 1u);   /* no worker claims t */
-	while (!cpu_take(c, &i)) {
-		uint32_t gen;
-		int got;
-
-		atomic_fetch_add(&c->sleepers, 1u);
-		gen = atomic_load(PV_AW(&c->free_gen));
-		got = cpu_take(c, &i);
-		if (!got)
-			pv_futex_wait(&c->free_gen, gen, 10, PV_FUTEX_PRIVATE);
-		atomic_fetch_sub(&c->sleepers, 1u);
-		if (got)
+	while ((i = pv_slot_take_at(c->busy, c->nworkers, start)) == UINT32_MAX)
+		if ((i = pv_slot_sleep_take(c->busy, c->nworkers, start, &c->sleepers,
+		                            &c->free_gen, 10)) != UINT32_MAX)
 			break;
-	}
 	cpu_run(c, &c->workers[i], (ve_slot *)slot, t);
-	atomic_store_explicit(&c->busy[i].v, 0u, memory_order_release);
-	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(&c->sleepers, memory_order_relaxed) != 0u) {
-		atomic_fetch_add(PV_AW(&c->free_gen), 1u);
-		pv_futex_wake_one(&c->free_gen, PV_FUTEX_PRIVATE);
-	}
+	pv_slot_give_wake(c->busy, i, &c->sleepers, &c->free_gen);
 }
 
 static uint32_t pow2_at_least(uint32_t n)
@@ -210,7 +172,7 @@ int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
 	c->vault = (ve_vault *)pv_secmem_alloc(sizeof *c->vault);
 	c->workers = (ve_worker *)pv_secmem_alloc(sizeof *c->workers * c->nworkers);
 	c->threads = (cpu_thread *)calloc(c->nworkers, sizeof *c->threads);
-	c->busy = (cpu_busy *)calloc(c->nworkers, sizeof *c->busy);
+	c->busy = pv_slots_new(c->nworkers);
 	c->inline_exec = p->inline_exec;
 	if (c->vault == NULL || c->workers == NULL || c->threads == NULL || c->busy == NULL) {
 		rc = PV_ERR_NOMEM;

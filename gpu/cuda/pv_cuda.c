@@ -89,11 +89,11 @@ struct pv_cuda {
 	char device_name[256];
 	int sm_count, blocks_per_sm, host_native_atomics;
 	unsigned grid, block;
-	/* written by every pv_cuda_submit: 64 bytes from the fields each call
-	 * reads (as in pv_producer.h; run 215) */
-	uint8_t apart0_[64];
+	/* written by every pv_cuda_submit: apart from the fields each call
+	 * reads (pv_slots.h) */
+	PV_APART(apart0_);
 	uint32_t prod;             /* producer ticket counter (host only)    */
-	uint8_t apart1_[64];
+	PV_APART(apart1_);
 };
 
 static void pvc_seal(pv_cuda *v, const char *fmt, ...)
