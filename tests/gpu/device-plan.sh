@@ -393,6 +393,17 @@ ab_bench() (
     [ -n "${1:-}" ] && "$1"
   done
 )
+# async_rows MECH THREADS OSSL: p11bench MECH from 64 async sessions on
+# each of THREADS threads, one process a row (ASYNC_SECS s, 3 by default)
+# with OpenSSL on OSSL threads (none: no rows), on the module in
+# /tmp/pv-bundle; prints the rows and each row's async split
+# ($OUT/summary.txt and logs.tgz stay for the caller)
+async_rows() {
+  (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=${ASYNC_SECS:-3} \
+     PV_P11BENCH_LIMIT=40 PV_BENCH_MECH=$1 PV_BENCH_ASYNC=64 PV_BENCH_THREADS=$2 PV_BENCH_OSSL=$3
+   timeout 280 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+  grep -h '^| [a-z]\|async split' "$OUT/summary.txt" | grep -v mechanism
+}
 # ab_swap MECH THREADS LIMIT: p11bench MECH at THREADS with this bundle's
 # module (A) and $AB_B's swapped in (B), A, B, A, B (the bundle must be
 # unpacked in /tmp/pv-bundle by an earlier run-device); the token and
@@ -1211,10 +1222,7 @@ case "${1:-}" in
      for x in a ${AB_B:+b} ${AB_C:+c} ${AB_B:+a2}; do
        ab_use $x
        o=none; [ $x = a ] && o=16
-       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
-          PV_BENCH_MECH=sha3-256-4k,sm3-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=${AB_THREADS:-8,12,16} PV_BENCH_OSSL=$o
-        timeout 280 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
-       echo "== $x"; grep -h '^| [a-z]\|async split' "$OUT/summary.txt" | grep -v mechanism
+       echo "== $x"; async_rows sha3-256-4k,sm3-4k "${AB_THREADS:-8,12,16}" $o
        mv "$OUT/summary.txt" "$OUT/summary-$x.txt"; mv "$OUT/logs.tgz" "$OUT/logs-$x.tgz" 2>/dev/null
      done
      ab_use a ;;
@@ -1226,17 +1234,12 @@ case "${1:-}" in
        ab_use $x
        # (run 215: 1.2 s in, perf saw the vault's open - page faults of
        # the pinned ring in the kernel - not the row)
-       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=6 PV_P11BENCH_LIMIT=40 \
-          PV_BENCH_MECH=sha3-256-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=12 PV_BENCH_OSSL=none PV_BENCH_PERF=4
-        timeout 60 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       ASYNC_SECS=6 PV_BENCH_PERF=4 async_rows sha3-256-4k 12 none > /dev/null
        echo "== perf $x"; grep -v '^CKM_\|^C_' "$OUT/summary.txt"; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
      done
      for x in a1 ${AB_B:+b1} ${AB_C:+c1} ${AB_B:+a2} ${AB_B:+b2} ${AB_C:+c2}; do
        ab_use $x
-       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
-          PV_BENCH_MECH=${AB_MECH:-sha3-256-4k,sm3-4k} PV_BENCH_ASYNC=64 PV_BENCH_THREADS=${AB_THREADS:-8,12,16} PV_BENCH_OSSL=none
-        timeout 200 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
-       echo "== $x"; grep -h '^| [a-z]\|async split' "$OUT/summary.txt" | grep -v mechanism
+       echo "== $x"; async_rows "${AB_MECH:-sha3-256-4k,sm3-4k}" "${AB_THREADS:-8,12,16}" none
        rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
      done
      if [ -n "${AB_B:-}" ]; then
@@ -1248,10 +1251,7 @@ case "${1:-}" in
      fi ;;
   98) ab_ring
      ab_use b
-     (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=3 PV_P11BENCH_LIMIT=40 \
-        PV_BENCH_MECH=sha3-256-4k,sm3-4k PV_BENCH_ASYNC=64 PV_BENCH_THREADS=8,12,16 PV_BENCH_OSSL=16
-      timeout 200 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
-     echo "== b async"; grep -h '^| [a-z]\|async split' "$OUT/summary.txt" | grep -v mechanism
+     echo "== b async"; async_rows sha3-256-4k,sm3-4k 8,12,16 16
      mv "$OUT/summary.txt" "$OUT/summary-b-async.txt"; mv "$OUT/logs.tgz" "$OUT/logs-b-async.tgz"
      for x in b a; do
        ab_use $x
