@@ -373,6 +373,12 @@
 #      in each row's process; RSA-2048 / P-256 in plain sessions at 1 and
 #      1,024 threads on B, then on A; a 30 s stress of
 #      64 threads on B
+#   99 the bundle's host side against an older module (AB_B): gpu_ring,
+#      SHA3-256 / SM3 4 KiB from 64 async sessions on 8, 12, 16 threads,
+#      A (with OpenSSL on 16 cores in the row's process), B, A, B; then the
+#      CPU backend (PIXELVAULT_BACKEND=cpu) on the host's cores: SHA3-256
+#      4 KiB and P-256 in plain sessions at 16 and 64 threads, A, B, A, B;
+#      then a 30 s stress of 64 threads on A
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -1266,5 +1272,24 @@ case "${1:-}" in
       timeout 90 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases stress > /dev/null 2>&1)
      echo "== b stress"; grep -h 'rc=\|wrong' "$OUT/summary.txt" | head -3
      ab_use a ;;
+  99) ab_ring
+     for x in a b a2 b2; do
+       ab_use $x
+       o=none; [ $x = a ] && o=16
+       echo "== $x async"; async_rows sha3-256-4k,sm3-4k 8,12,16 $o
+       rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     done
+     for x in a b a2 b2; do
+       ab_use $x
+       (export PV_DEVICE_BACKEND=cpu PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40 \
+          PV_BENCH_MECH=sha3-256-4k,p256-sign PV_BENCH_THREADS=16,64 PV_BENCH_OSSL=none
+        timeout 90 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+       echo "== $x cpu"; grep -h '^| [a-z]' "$OUT/summary.txt" | grep -v mechanism
+       rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     done
+     ab_use a
+     (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=70 PV_GPU_BENCH=0 PV_P11BENCH=0
+      timeout 90 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases stress > /dev/null 2>&1)
+     echo "== a stress"; grep -h 'rc=\|wrong' "$OUT/summary.txt" | head -3 ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
