@@ -362,7 +362,7 @@ KC_API int ve_pk_rsa_pub(const uint8_t *in, uint32_t len, kc_rsa_pub *pk)
 
 /* ---- GENERATE_PAIR ------------------------------------------------------ */
 
-KC_PRIV int vpk_genpair(ve_req *r)
+KC_OUTLINE int vpk_genpair(ve_req *r)
 {
 	ve_pkey k;
 	uint32_t type, e = 65537u, i;
@@ -449,7 +449,7 @@ KC_PRIV int vpk_field(const uint8_t *in, uint32_t len, uint32_t *pos, uint8_t *d
 	return PV_OK;
 }
 
-KC_PRIV int vpk_import(ve_req *r)
+KC_OUTLINE int vpk_import(ve_req *r)
 {
 	ve_pkey k;
 	const uint8_t *in = ve_ptr(r, r->d.in);

@@ -13,22 +13,20 @@
 #define KC_KG_NL (KC_BN_MAX_LIMBS)
 #define KC_KG_HL (KC_BN_MAX_LIMBS / 2)
 
-KC_API int kc_rsa_keygen(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *sk)
+/* The key itself: sk on PV_OK.  Not inlined on the GPU (KC_OUTLINE), so
+ * that its frame (the numbers below, ~5.3 KB for 4096-bit keys) is given
+ * back before kc_rsa_keygen's pairwise check, whose private operation is
+ * the deepest call of RSA (docs/gpu-kernel.md, cuda-frame-paths). */
+KC_OUTLINE int kc_rsa_keygen_key(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *sk)
 {
 	uint32_t p[KC_KG_HL], q[KC_KG_HL], dp[KC_KG_HL], dq[KC_KG_HL], qi[KC_KG_HL];
 	uint32_t diff[KC_KG_HL], n[KC_KG_NL], phi[KC_KG_NL], d[KC_KG_NL];
 	uint32_t dp2[KC_KG_HL], qh[KC_KG_HL], g[KC_KG_HL];
 	uint32_t t[3 * KC_KG_HL + KC_KG_NL + 1];
-	uint8_t blk[KC_RSA_MAX_BYTES];
 	uint32_t pb = bits / 2, ok, c;
 	size_t hl = ((size_t)pb + 31) / 32, nl = ((size_t)bits + 31) / 32;
 	int rc = PV_ERR_RANDOM, attempt;
 
-	if (bits < KC_RSA_MIN_BITS || bits > KC_RSA_MAX_BITS || (bits & 1u))
-		return PV_ERR_KEY_SIZE;
-	if ((e & 1u) == 0 || e < 3 || e >= 0x80000000u)
-		return PV_ERR_ARGS;
-	kc_wipe(sk, sizeof *sk);
 	for (attempt = 0; attempt < 8; attempt++) {
 		rc = kc_prime_gen(rng, p, pb, e, dp);
 		if (rc != PV_OK)
@@ -77,13 +75,6 @@ KC_API int kc_rsa_keygen(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *s
 		kc_bn_encode(sk->dp, KC_RSA_MAX_HBYTES, dp, hl);
 		kc_bn_encode(sk->dq, KC_RSA_MAX_HBYTES, dq, hl);
 		kc_bn_encode(sk->qinv, KC_RSA_MAX_HBYTES, qi, hl);
-		/* pairwise consistency: a private operation with its fault check */
-		kc_memset(blk, 0, sizeof blk);
-		blk[1] = 0x5a;
-		blk[kc_rsa_len(bits) - 1] = 0x01;
-		rc = kc_rsa_private(sk, rng, blk, kc_rsa_len(bits), blk);
-		if (rc != PV_OK)
-			kc_wipe(sk, sizeof *sk);
 		break;
 	}
 	if (attempt == 8)
@@ -100,6 +91,31 @@ KC_API int kc_rsa_keygen(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *s
 	kc_wipe(g, sizeof g);
 	kc_wipe(d, sizeof d);
 	kc_wipe(t, sizeof t);
+	return rc;
+}
+
+KC_API int kc_rsa_keygen(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *sk)
+{
+	uint8_t blk[KC_RSA_MAX_BYTES];
+	int rc;
+
+	if (bits < KC_RSA_MIN_BITS || bits > KC_RSA_MAX_BITS || (bits & 1u))
+		return PV_ERR_KEY_SIZE;
+	if ((e & 1u) == 0 || e < 3 || e >= 0x80000000u)
+		return PV_ERR_ARGS;
+	kc_wipe(sk, sizeof *sk);
+	rc = kc_rsa_keygen_key(rng, bits, e, sk);
+	if (rc != PV_OK) {
+		kc_wipe(sk, sizeof *sk);
+		return rc;
+	}
+	/* pairwise consistency: a private operation with its fault check */
+	kc_memset(blk, 0, sizeof blk);
+	blk[1] = 0x5a;
+	blk[kc_rsa_len(bits) - 1] = 0x01;
+	rc = kc_rsa_private(sk, rng, blk, kc_rsa_len(bits), blk);
+	if (rc != PV_OK)
+		kc_wipe(sk, sizeof *sk);
 	kc_wipe(blk, sizeof blk);
 	return rc;
 }
