@@ -13,35 +13,30 @@
 #define KC_KG_NL (KC_BN_MAX_LIMBS)
 #define KC_KG_HL (KC_BN_MAX_LIMBS / 2)
 
-/* The key itself: sk on PV_OK.  Not inlined on the GPU (KC_OUTLINE), so
- * that its frame (the numbers below, ~5.3 KB for 4096-bit keys) is given
- * back before kc_rsa_keygen's pairwise check, whose private operation is
- * the deepest call of RSA (docs/gpu-kernel.md, cuda-frame-paths). */
-KC_OUTLINE int kc_rsa_keygen_key(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *sk)
+/* The key from primes p, q (pb = bits / 2 bits each) and d_p, d_q: sk
+ * and 1, or 0 when p, q do not qualify (a new pair is drawn).  Not
+ * inlined on the GPU (KC_OUTLINE), like kc_rsa_keygen_key below: their
+ * frames are not live under kc_prime_gen's Miller-Rabin and kc_rsa_keygen's
+ * pairwise check, the deepest calls of RSA key generation
+ * (docs/gpu-kernel.md, cuda-frame-paths). */
+KC_OUTLINE uint32_t kc_rsa_keygen_pq(uint32_t *p, const uint32_t *q, const uint32_t *dp,
+                                      const uint32_t *dq, uint32_t bits, uint32_t e,
+                                      kc_rsa_priv *sk)
 {
-	uint32_t p[KC_KG_HL], q[KC_KG_HL], dp[KC_KG_HL], dq[KC_KG_HL], qi[KC_KG_HL];
-	uint32_t diff[KC_KG_HL], n[KC_KG_NL], phi[KC_KG_NL], d[KC_KG_NL];
+	uint32_t qi[KC_KG_HL], diff[KC_KG_HL], n[KC_KG_NL], phi[KC_KG_NL], d[KC_KG_NL];
 	uint32_t dp2[KC_KG_HL], qh[KC_KG_HL], g[KC_KG_HL];
 	uint32_t t[3 * KC_KG_HL + KC_KG_NL + 1];
 	uint32_t pb = bits / 2, ok, c;
 	size_t hl = ((size_t)pb + 31) / 32, nl = ((size_t)bits + 31) / 32;
-	int rc = PV_ERR_RANDOM, attempt;
 
-	for (attempt = 0; attempt < 8; attempt++) {
-		rc = kc_prime_gen(rng, p, pb, e, dp);
-		if (rc != PV_OK)
-			break;
-		rc = kc_prime_gen(rng, q, pb, e, dq);
-		if (rc != PV_OK)
-			break;
-		/* |p - q| > 2^(pb - 100) */
-		kc_memcpy(diff, p, hl * 4);
-		c = kc_bn_sub(diff, q, hl, 1);
-		kc_memcpy(t, q, hl * 4);
-		kc_bn_sub(t, p, hl, c);
-		kc_bn_ccopy(c, diff, t, hl);
-		if (kc_bn_bitlen(diff, hl) <= pb - 100)
-			continue;
+	/* |p - q| > 2^(pb - 100) */
+	kc_memcpy(diff, p, hl * 4);
+	c = kc_bn_sub(diff, q, hl, 1);
+	kc_memcpy(t, q, hl * 4);
+	kc_bn_sub(t, p, hl, c);
+	kc_bn_ccopy(c, diff, t, hl);
+	ok = kc_bn_bitlen(diff, hl) > pb - 100;
+	if (ok) {
 		/* n; lambda = lcm(p-1, q-1) = (p-1) (q'/g) with p' = (p-1)/2,
 		 * q' = (q-1)/2 (both odd: p, q = 3 mod 4), g = gcd(p', q'); d */
 		kc_bn_zero(n, KC_KG_NL);
@@ -58,14 +53,15 @@ KC_OUTLINE int kc_rsa_keygen_key(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa
 		p[0] ^= 1u;
 		ok = kc_bn_inv_small_e(d, e, phi, nl, t);
 		ok &= kc_ctl_neq32(kc_bn_bitlen(d, nl) > pb, 0);
-		if (!ok)
-			continue;
+	}
+	if (ok) {
 		/* qinv = q^-1 mod p; q < 2^pb < 2p, so one subtraction reduces */
 		kc_memcpy(qi, q, hl * 4);
 		c = kc_bn_lt(qi, p, hl);
 		kc_bn_sub(qi, p, hl, c ^ 1u);
-		if (!kc_bn_modinv_odd(qi, p, hl, t))
-			continue;
+		ok = kc_bn_modinv_odd(qi, p, hl, t) != 0;
+	}
+	if (ok) {
 		sk->bits = bits;
 		sk->e = e;
 		kc_bn_encode(sk->n, KC_RSA_MAX_BYTES, n, nl);
@@ -75,14 +71,7 @@ KC_OUTLINE int kc_rsa_keygen_key(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa
 		kc_bn_encode(sk->dp, KC_RSA_MAX_HBYTES, dp, hl);
 		kc_bn_encode(sk->dq, KC_RSA_MAX_HBYTES, dq, hl);
 		kc_bn_encode(sk->qinv, KC_RSA_MAX_HBYTES, qi, hl);
-		break;
 	}
-	if (attempt == 8)
-		rc = PV_ERR_RANDOM;
-	kc_wipe(p, sizeof p);
-	kc_wipe(q, sizeof q);
-	kc_wipe(dp, sizeof dp);
-	kc_wipe(dq, sizeof dq);
 	kc_wipe(qi, sizeof qi);
 	kc_wipe(diff, sizeof diff);
 	kc_wipe(phi, sizeof phi);
@@ -91,6 +80,32 @@ KC_OUTLINE int kc_rsa_keygen_key(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa
 	kc_wipe(g, sizeof g);
 	kc_wipe(d, sizeof d);
 	kc_wipe(t, sizeof t);
+	return ok;
+}
+
+/* The key itself: sk on PV_OK (up to 8 pairs of primes). */
+KC_OUTLINE int kc_rsa_keygen_key(kc_drbg *rng, uint32_t bits, uint32_t e, kc_rsa_priv *sk)
+{
+	uint32_t p[KC_KG_HL], q[KC_KG_HL], dp[KC_KG_HL], dq[KC_KG_HL];
+	uint32_t pb = bits / 2;
+	int rc = PV_ERR_RANDOM, attempt;
+
+	for (attempt = 0; attempt < 8; attempt++) {
+		rc = kc_prime_gen(rng, p, pb, e, dp);
+		if (rc != PV_OK)
+			break;
+		rc = kc_prime_gen(rng, q, pb, e, dq);
+		if (rc != PV_OK)
+			break;
+		if (kc_rsa_keygen_pq(p, q, dp, dq, bits, e, sk))
+			break;
+	}
+	if (attempt == 8)
+		rc = PV_ERR_RANDOM;
+	kc_wipe(p, sizeof p);
+	kc_wipe(q, sizeof q);
+	kc_wipe(dp, sizeof dp);
+	kc_wipe(dq, sizeof dq);
 	return rc;
 }
 
