@@ -410,6 +410,22 @@ async_rows() {
    timeout 280 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
   grep -h '^| [a-z]\|async split' "$OUT/summary.txt" | grep -v mechanism
 }
+# plain_rows MECH THREADS: p11bench MECH in plain sessions at THREADS (2 s
+# a row, no OpenSSL) on the module in /tmp/pv-bundle; prints the rows
+plain_rows() {
+  (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40 \
+     PV_BENCH_MECH=$1 PV_BENCH_THREADS=$2 PV_BENCH_OSSL=none
+   timeout 220 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+  grep -h '^| [a-z]' "$OUT/summary.txt" | grep -v mechanism
+  rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+}
+# stress30 LABEL: a 30 s stress of 64 threads on the module in
+# /tmp/pv-bundle; prints its line after "== LABEL stress"
+stress30() {
+  (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=70 PV_GPU_BENCH=0 PV_P11BENCH=0
+   timeout 90 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases stress > /dev/null 2>&1)
+  echo "== $1 stress"; grep -h 'rc=\|wrong' "$OUT/summary.txt" | head -3
+}
 # ab_swap MECH THREADS LIMIT: p11bench MECH at THREADS with this bundle's
 # module (A) and $AB_B's swapped in (B), A, B, A, B (the bundle must be
 # unpacked in /tmp/pv-bundle by an earlier run-device); the token and
@@ -1261,16 +1277,10 @@ case "${1:-}" in
      mv "$OUT/summary.txt" "$OUT/summary-b-async.txt"; mv "$OUT/logs.tgz" "$OUT/logs-b-async.tgz"
      for x in b a; do
        ab_use $x
-       (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=30 \
-          PV_BENCH_MECH=rsa2048-sign,p256-sign PV_BENCH_THREADS=1,1024 PV_BENCH_OSSL=none
-        timeout 220 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
-       echo "== $x plain"; grep -h '^| [a-z]' "$OUT/summary.txt" | grep -v mechanism
-       rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+       echo "== $x plain"; plain_rows rsa2048-sign,p256-sign 1,1024
      done
      ab_use b
-     (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=70 PV_GPU_BENCH=0 PV_P11BENCH=0
-      timeout 90 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases stress > /dev/null 2>&1)
-     echo "== b stress"; grep -h 'rc=\|wrong' "$OUT/summary.txt" | head -3
+     stress30 b
      ab_use a ;;
   99) ab_ring
      for x in a b a2 b2; do
@@ -1281,15 +1291,9 @@ case "${1:-}" in
      done
      for x in a b a2 b2; do
        ab_use $x
-       (export PV_DEVICE_BACKEND=cpu PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40 \
-          PV_BENCH_MECH=sha3-256-4k,p256-sign PV_BENCH_THREADS=16,64 PV_BENCH_OSSL=none
-        timeout 90 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
-       echo "== $x cpu"; grep -h '^| [a-z]' "$OUT/summary.txt" | grep -v mechanism
-       rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+       echo "== $x cpu"; PV_DEVICE_BACKEND=cpu plain_rows sha3-256-4k,p256-sign 16,64
      done
      ab_use a
-     (export PV_STRESS_SECS=30 PV_STRESS_THREADS=64 PV_STRESS_LIMIT=70 PV_GPU_BENCH=0 PV_P11BENCH=0
-      timeout 90 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases stress > /dev/null 2>&1)
-     echo "== a stress"; grep -h 'rc=\|wrong' "$OUT/summary.txt" | head -3 ;;
+     stress30 a ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
