@@ -9,8 +9,9 @@
  *   - in the host build it is an ordinary external function compiled into
  *     libpv_core.a.
  * KC_PRIV marks file-local helpers (always static); KC_OUTLINE a file-local
- * helper whose callers should share one copy of its code (on the GPU: never
- * inlined, for the instruction cache).
+ * helper whose callers should share one copy of its code, or whose locals
+ * should not be part of its caller's frame (on the GPU: never inlined, for
+ * the instruction cache or the stack).
  *
  * Rules for code under gpu/core: include only <stdint.h>, <stddef.h> and
  * headers of gpu/core; no libc, no allocation, no VLAs; fixed-width types and

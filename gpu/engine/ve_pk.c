@@ -362,6 +362,10 @@ KC_API int ve_pk_rsa_pub(const uint8_t *in, uint32_t len, kc_rsa_pub *pk)
 
 /* ---- GENERATE_PAIR ------------------------------------------------------ */
 
+/* vpk_genpair and vpk_import are KC_OUTLINE: each holds a whole private
+ * key (ve_pkey), which inlined would sit in ve_op_pk's frame, under every
+ * public-key job (docs/gpu-kernel.md, cuda-frame-paths). */
+
 KC_OUTLINE int vpk_genpair(ve_req *r)
 {
 	ve_pkey k;
