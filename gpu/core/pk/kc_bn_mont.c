@@ -7,14 +7,19 @@
  */
 #include "kc_bn.h"
 #include "../kc_util.h"
+#ifndef __CUDACC__
+#include "gpu/core/cpu/kc_cpu.h"   /* the host's 64-bit product */
+#endif
 
 /* An execution space may do the Montgomery product, R^2 mod m and the
  * exponentiations cooperatively (gpu/cuda/pvc_bn_warp.cuh: the 32 lanes
  * of a warp that run one request with identical data).  A hook returns 1
  * when it did the work with the same result, 0 to run the serial code
- * below. */
+ * below.  The host defines the product only (with 64-bit limbs). */
 #ifndef KC_BN_COOP_MONTMUL
 #define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) 0
+#endif
+#ifndef KC_BN_COOP_MODEXP
 #define KC_BN_COOP_MODEXP(x, e, ebits, r2, m, nl, m0i) 0
 #define KC_BN_COOP_MODEXP_PUB(x, e, r2, m, nl, m0i) 0
 #define KC_BN_COOP_R2(r2, m, nl, m0i, from) 0

@@ -3,6 +3,9 @@
  * multi-block path used by the modes (AES 2 blocks per pass, SM4 8).
  */
 #include "gpu/core/sym/kc_sym_int.h"
+#ifndef __CUDACC__
+#include "gpu/core/cpu/kc_cpu.h"
+#endif
 
 /* An execution space may run ECB over many blocks cooperatively
  * (gpu/cuda/pvc_ctr_warp.cuh: the 32 lanes of a warp that run one request
@@ -12,11 +15,21 @@
 #define KC_ECB_COOP(bc, dec, in, out, n) 0
 #endif
 
+/* The host's AES instructions (gpu/core/cpu/kc_cpu.h): INIT returns 1
+ * when it scheduled the key for them (alg KC_BC_AES_HW), CRYPT when it
+ * en/decrypted the blocks of such a key. */
+#ifndef KC_CPU_AES_INIT
+#define KC_CPU_AES_INIT(bc, key, keylen) 0
+#define KC_CPU_AES_CRYPT(bc, dec, in, out, n) 0
+#endif
+
 KC_API int kc_bc_init(kc_bc *bc, uint32_t alg, const uint8_t *key, size_t keylen)
 {
 	int rc;
 
 	kc_memset(bc, 0, sizeof *bc);
+	if (alg == KC_BC_AES && KC_CPU_AES_INIT(bc, key, keylen))
+		return PV_OK;
 	if (alg == KC_BC_AES) {
 		rc = kc_aes_ct_keysched(bc->rk, &bc->nr, key, keylen);
 		if (rc != PV_OK) {
@@ -44,6 +57,8 @@ KC_API void kc_bc_encrypt_n(const kc_bc *bc, const uint8_t *in, uint8_t *out, si
 {
 	size_t par = (bc->alg == KC_BC_AES) ? 2 : 8;
 
+	if (KC_CPU_AES_CRYPT(bc, 0, in, out, nblocks))
+		return;
 	while (nblocks > 0) {
 		size_t n = nblocks < par ? nblocks : par;
 		if (bc->alg == KC_BC_AES)
@@ -60,6 +75,8 @@ KC_API void kc_bc_decrypt_n(const kc_bc *bc, const uint8_t *in, uint8_t *out, si
 {
 	size_t par = (bc->alg == KC_BC_AES) ? 2 : 8;
 
+	if (KC_CPU_AES_CRYPT(bc, 1, in, out, nblocks))
+		return;
 	while (nblocks > 0) {
 		size_t n = nblocks < par ? nblocks : par;
 		if (bc->alg == KC_BC_AES)

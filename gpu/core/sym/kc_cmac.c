@@ -18,7 +18,7 @@ KC_API int kc_cmac_init(kc_cmac *c, const kc_bc *bc)
 {
 	uint8_t L[16];
 
-	if (bc->alg != KC_BC_AES && bc->alg != KC_BC_SM4)
+	if (!KC_BC_IS_AES(bc) && bc->alg != KC_BC_SM4)
 		return PV_ERR_ARGS;
 	kc_memset(c, 0, sizeof *c);
 	kc_memcpy(&c->bc, bc, sizeof *bc);

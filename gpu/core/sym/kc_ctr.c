@@ -3,11 +3,15 @@
  * CFB128, both streaming with OpenSSL-style position counters.
  */
 #include "gpu/core/sym/kc_sym_int.h"
+#ifndef __CUDACC__
+#include "gpu/core/cpu/kc_cpu.h"   /* the host's AES-NI CTR */
+#endif
 
 /* An execution space may run the full blocks of a CTR stream
  * cooperatively (gpu/cuda/pvc_bn_warp.cuh: the 32 lanes of a warp that
  * run one request with identical data, each encrypting every 32nd counter
- * block).  Returns 1 when it wrote out[0, 16 n) and advanced ctr by n. */
+ * block), and so may the host's AES instructions (gpu/core/cpu).
+ * Returns 1 when it wrote out[0, 16 n) and advanced ctr by n. */
 #ifndef KC_CTR_COOP
 #define KC_CTR_COOP(bc, ctr, cb, in, out, n) 0
 #endif

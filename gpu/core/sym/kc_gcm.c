@@ -16,7 +16,7 @@ KC_API int kc_gcm_init(kc_gcm *g, const kc_bc *bc, const uint8_t *iv, size_t ivl
 	uint8_t h[16];
 	int rc;
 
-	if (bc->alg != KC_BC_AES && bc->alg != KC_BC_SM4)
+	if (!KC_BC_IS_AES(bc) && bc->alg != KC_BC_SM4)
 		return PV_ERR_ARGS;
 	kc_gcm_hkey(bc, h);
 	rc = kc_gcm_init_h(g, bc, h, iv, ivlen);
@@ -29,7 +29,7 @@ KC_API int kc_gcm_init_h(kc_gcm *g, const kc_bc *bc, const uint8_t h[16], const 
 {
 	uint8_t lenblk[16];
 
-	if (bc->alg != KC_BC_AES && bc->alg != KC_BC_SM4)
+	if (!KC_BC_IS_AES(bc) && bc->alg != KC_BC_SM4)
 		return PV_ERR_ARGS;
 	if (ivlen == 0)
 		return PV_ERR_MECH_PARAM;
@@ -259,7 +259,7 @@ KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16]
 	size_t s, m, i;
 	uint32_t ks_used = 0, ok;
 
-	if (bc->alg != KC_BC_AES && bc->alg != KC_BC_SM4)
+	if (!KC_BC_IS_AES(bc) && bc->alg != KC_BC_SM4)
 		return PV_ERR_ARGS;
 	if ((uint64_t)len > KC_GCM_MAX_DATA)
 		return PV_ERR_DATA_LEN;

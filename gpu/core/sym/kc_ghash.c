@@ -17,17 +17,26 @@
  * and of current x86-64 / AArch64 cores).
  */
 #include "gpu/core/sym/kc_sym_int.h"
+#ifndef __CUDACC__
+#include "gpu/core/cpu/kc_cpu.h"
+#endif
 
 /* An execution space may hash the full blocks of a long input
  * cooperatively (gpu/cuda/pvc_ctr_warp.cuh: the 32 lanes of a warp that
  * run one request with identical data, each lane computing its
- * kc_ghash_part, XOR-combined by shuffles).  Returns 1 when it set y to
- * GHASH over the n full blocks of data. */
+ * kc_ghash_part, XOR-combined by shuffles), and so may the host's
+ * PCLMULQDQ (gpu/core/cpu).  Returns 1 when it set y to GHASH over the n
+ * full blocks of data. */
 #ifndef KC_GHASH_COOP
 #define KC_GHASH_COOP(y, h, data, n) 0
 #endif
 /* The same for kc_ghash_pw's n <= KC_GHASH_POW_N independent products
  * (one block a lane). */
+/* The host's carry-less multiplication (gpu/core/cpu/kc_cpu.h): returns 1
+ * when it set y = y * H. */
+#ifndef KC_CPU_GHASH_MUL
+#define KC_CPU_GHASH_MUL(yh, yl, hh, hl) 0
+#endif
 #ifndef KC_GHASH_PW_COOP
 #define KC_GHASH_PW_COOP(y, pow, data, n) 0
 #endif
@@ -66,34 +75,20 @@ typedef struct kc_gf128 {
 
 /* y * (hh:hl) in GF(2^128), GCM bit order.  One copy of its ~9 KiB of GPU
  * code for all callers (KC_OUTLINE): a key blob's GHASH runs only a few
- * blocks, so its time went into fetching that code. */
+ * blocks, so its time went into fetching that code.  The host may take
+ * the products from its own instruction (gpu/core/cpu/kc_cpu_ghash.c). */
 KC_OUTLINE kc_gf128 kc_ghash_mul(kc_gf128 y, uint64_t hh, uint64_t hl)
 {
 	uint64_t a1 = y.h, a0 = y.l;
-	uint64_t z3, z2, z1, z0, m1, m0, t1, t0;
-	uint64_t w0, w1, w2, w3;
+	uint64_t z3, z2, z1, z0, m1, m0;
 
-	/* 255-bit integer product z3:z2:z1:z0 (z3 most significant) */
+	if (KC_CPU_GHASH_MUL(&y.h, &y.l, hh, hl))
+		return y;
+	/* Karatsuba's three products of the 255-bit integer product */
 	kc_ghash_clmul64(&z3, &z2, a1, hh);
 	kc_ghash_clmul64(&z1, &z0, a0, hl);
 	kc_ghash_clmul64(&m1, &m0, a1 ^ a0, hh ^ hl);
-	t1 = m1 ^ z3 ^ z1;
-	t0 = m0 ^ z2 ^ z0;
-	z2 ^= t1;
-	z1 ^= t0;
-	/* shift left by one: w0 holds degrees 0..63 (MSB first) */
-	w0 = (z3 << 1) | (z2 >> 63);
-	w1 = (z2 << 1) | (z1 >> 63);
-	w2 = (z1 << 1) | (z0 >> 63);
-	w3 = z0 << 1;
-	/* fold degrees 192..255, then 128..191: x^128 = x^7 + x^2 + x + 1,
-	 * and x^j is a right shift by j in this bit order */
-	w1 ^= w3 ^ (w3 >> 1) ^ (w3 >> 2) ^ (w3 >> 7);
-	w2 ^= (w3 << 63) ^ (w3 << 62) ^ (w3 << 57);
-	w0 ^= w2 ^ (w2 >> 1) ^ (w2 >> 2) ^ (w2 >> 7);
-	w1 ^= (w2 << 63) ^ (w2 << 62) ^ (w2 << 57);
-	y.h = w0;
-	y.l = w1;
+	kc_ghash_reduce(z3, z2, z1, z0, m1, m0, &y.h, &y.l);
 	return y;
 }
 

@@ -58,7 +58,7 @@ KC_API int kc_kw_wrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8_t 
 {
 	uint8_t a[8];
 
-	if (bc->alg != KC_BC_AES)
+	if (!KC_BC_IS_AES(bc))
 		return PV_ERR_KEY_TYPE;
 	if (inlen < 16 || inlen % 8 != 0)
 		return PV_ERR_DATA_LEN;
@@ -74,7 +74,7 @@ KC_API int kc_kw_unwrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8_
 	uint8_t a[8], iv[8];
 	uint32_t ok;
 
-	if (bc->alg != KC_BC_AES)
+	if (!KC_BC_IS_AES(bc))
 		return PV_ERR_KEY_TYPE;
 	if (inlen < 24 || inlen % 8 != 0)
 		return PV_ERR_ENC_LEN;
@@ -93,7 +93,7 @@ KC_API int kc_kwp_wrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8_t
 	uint8_t a[8];
 	size_t plen;
 
-	if (bc->alg != KC_BC_AES)
+	if (!KC_BC_IS_AES(bc))
 		return PV_ERR_KEY_TYPE;
 	if (inlen == 0 || (uint64_t)inlen > 0xFFFFFFFFull)
 		return PV_ERR_DATA_LEN;
@@ -119,7 +119,7 @@ KC_API int kc_kwp_unwrap(const kc_bc *bc, const uint8_t *in, size_t inlen, uint8
 	uint32_t ok, mli, i, plen;
 
 	*outlen = 0;
-	if (bc->alg != KC_BC_AES)
+	if (!KC_BC_IS_AES(bc))
 		return PV_ERR_KEY_TYPE;
 	if (inlen < 16 || inlen % 8 != 0 || (uint64_t)inlen > 0xFFFFFFFFull)
 		return PV_ERR_ENC_LEN;

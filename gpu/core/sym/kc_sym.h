@@ -26,11 +26,18 @@
 
 #define KC_BC_AES 1
 #define KC_BC_SM4 2
+/* kc_bc.alg of an AES key that kc_bc_init scheduled for the host's AES
+ * instructions (gpu/core/cpu/kc_cpu.h; never on the GPU): AES to every
+ * mode, as KC_BC_IS_AES says */
+#define KC_BC_AES_HW 3
+#define KC_BC_IS_AES(bc) ((bc)->alg == KC_BC_AES || (bc)->alg == KC_BC_AES_HW)
 
 #define KC_BLOCK 16
 
 /* Expanded key.  AES: rk holds (nr+1) round keys, each as 8 bitsliced words
- * (nr = 10/12/14).  SM4: rk[0..31] are the 32 round keys, nr = 32. */
+ * (nr = 10/12/14); KC_BC_AES_HW: the (nr+1) encryption round keys, then
+ * the (nr+1) decryption ones, 4 words each.  SM4: rk[0..31] are the 32
+ * round keys, nr = 32. */
 typedef struct kc_bc {
 	uint32_t alg;
 	uint32_t nr;

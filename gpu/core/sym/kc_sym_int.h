@@ -1,6 +1,7 @@
 /*
  * kc_sym_int.h - internal interfaces shared by the files of gpu/core/sym.
- * Not for use outside this directory.
+ * Not for use outside this directory (and gpu/core/cpu, the host's
+ * instructions behind the same primitives).
  *
  * Bitsliced representation: eight 32-bit words q[0..7]; bit p of q[i] is bit
  * i of byte p (32 bytes per pass).  Two byte orders are used:
@@ -37,6 +38,33 @@ KC_API void kc_aes_ct_decrypt(const uint32_t *rk, uint32_t nr, const uint8_t *in
 /* kc_sm4.c: n = 1..8 blocks */
 KC_API void kc_sm4_keysched(uint32_t *rk, const uint8_t key[16]);
 KC_API void kc_sm4_crypt(const uint32_t *rk, uint32_t decrypt, const uint8_t *in, uint8_t *out, size_t n);
+
+/* kc_ghash.c's reduction, shared with the host's PCLMULQDQ product
+ * (gpu/core/cpu/kc_cpu_ghash.c): from Karatsuba's three carry-less
+ * integer products of two operands in GCM's bit order (z3:z2 of the high
+ * halves, z1:z0 of the low ones, m1:m0 of their sums) to their product in
+ * GF(2^128), *h:*l. */
+KC_PRIV void kc_ghash_reduce(uint64_t z3, uint64_t z2, uint64_t z1, uint64_t z0,
+	uint64_t m1, uint64_t m0, uint64_t *h, uint64_t *l)
+{
+	uint64_t t1 = m1 ^ z3 ^ z1, t0 = m0 ^ z2 ^ z0, w0, w1, w2, w3;
+
+	z2 ^= t1;
+	z1 ^= t0;
+	/* shift left by one: w0 holds degrees 0..63 (MSB first) */
+	w0 = (z3 << 1) | (z2 >> 63);
+	w1 = (z2 << 1) | (z1 >> 63);
+	w2 = (z1 << 1) | (z0 >> 63);
+	w3 = z0 << 1;
+	/* fold degrees 192..255, then 128..191: x^128 = x^7 + x^2 + x + 1,
+	 * and x^j is a right shift by j in this bit order */
+	w1 ^= w3 ^ (w3 >> 1) ^ (w3 >> 2) ^ (w3 >> 7);
+	w2 ^= (w3 << 63) ^ (w3 << 62) ^ (w3 << 57);
+	w0 ^= w2 ^ (w2 >> 1) ^ (w2 >> 2) ^ (w2 >> 7);
+	w1 ^= (w2 << 63) ^ (w2 << 62) ^ (w2 << 57);
+	*h = w0;
+	*l = w1;
+}
 
 /* kc_bc.c: encrypt / decrypt any number of blocks, several per pass */
 KC_API void kc_bc_encrypt_n(const kc_bc *bc, const uint8_t *in, uint8_t *out, size_t nblocks);

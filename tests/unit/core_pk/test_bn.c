@@ -308,6 +308,64 @@ static void test_mont(void)
 	}
 }
 
+/* The Montgomery product at its edges, for every limb count to 128 (even
+ * ones take the host's 64-bit limbs, odd ones the 32-bit code, unless
+ * PIXELVAULT_CPU_ACCEL=0): moduli of all ones, of one top bit, random;
+ * x, y in {0, 1, m - 1, random}, against x y / R mod m from OpenSSL. */
+static void test_montmul_edges(void)
+{
+	size_t nl;
+	int bad = 0, n = 0;
+
+	for (nl = 1; nl <= KC_BN_MAX_LIMBS; nl += (nl < 20 ? 1 : 9)) {
+		const int bits = (int)(32 * nl);
+		int mk, xi, yi;
+		for (mk = 0; mk < 3; mk++) {
+			BIGNUM *m = BN_new(), *R = BN_new(), *Ri = BN_new(), *r = BN_new();
+			BIGNUM *v[4];
+			uint32_t mm[KC_BN_MAX_LIMBS], xx[KC_BN_MAX_LIMBS], yy[KC_BN_MAX_LIMBS], dd[KC_BN_MAX_LIMBS];
+			if (mk == 0) {                       /* 2^bits - 1 */
+				BN_set_bit(m, bits);
+				BN_sub_word(m, 1);
+			} else if (mk == 1) {                /* 2^(bits-1) + 1 */
+				BN_set_bit(m, bits - 1);
+				BN_add_word(m, 1);
+			} else {
+				BN_free(m);
+				m = rand_bits(bits, 1);
+			}
+			BN_set_bit(R, bits);
+			CU_ASSERT_FATAL(BN_mod_inverse(Ri, R, m, bctx) != NULL);
+			v[0] = BN_new();
+			v[1] = BN_new();
+			BN_one(v[1]);
+			v[2] = BN_dup(m);
+			BN_sub_word(v[2], 1);
+			v[3] = BN_new();
+			BN_rand_range(v[3], m);
+			to_limbs(mm, nl, m);
+			for (xi = 0; xi < 4; xi++)
+				for (yi = 0; yi < 4; yi++) {
+					to_limbs(xx, nl, v[xi]);
+					to_limbs(yy, nl, v[yi]);
+					kc_bn_montmul(dd, xx, yy, mm, nl, kc_bn_ninv32(mm[0]));
+					BN_mod_mul(r, v[xi], v[yi], m, bctx);
+					BN_mod_mul(r, r, Ri, m, bctx);
+					bad += !check_eq(dd, nl, r, "montmul");
+					n++;
+				}
+			for (xi = 0; xi < 4; xi++)
+				BN_free(v[xi]);
+			BN_free(m);
+			BN_free(R);
+			BN_free(Ri);
+			BN_free(r);
+		}
+	}
+	printf("\n    montmul edges: %d products, %d wrong ", n, bad);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -322,6 +380,7 @@ int main(void)
 	CU_add_test(s, "add/sub/cmp/mul/small vs OpenSSL", test_arith);
 	CU_add_test(s, "generic reduction, division, gcd vs OpenSSL", test_reduce);
 	CU_add_test(s, "Montgomery, modexp, inverses vs OpenSSL", test_mont);
+	CU_add_test(s, "Montgomery product at its edges, 1..128 limbs", test_montmul_edges);
 	rc = ts_run();
 	BN_CTX_free(bctx);
 	return rc;

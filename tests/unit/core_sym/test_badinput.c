@@ -6,6 +6,27 @@
 #include "tsym.h"
 #include "tsupport.h"
 #include <openssl/evp.h>
+#include "gpu/core/cpu/kc_cpu.h"
+
+/* The key schedule the host build makes: AES-NI's where the CPU has it,
+ * the bitsliced one under PIXELVAULT_CPU_ACCEL=0 (this program runs both
+ * ways: tests/unit/core_sym/meson.build). */
+static void test_cpu_aes_path(void)
+{
+	const char *env = getenv("PIXELVAULT_CPU_ACCEL");
+	const uint8_t key[32] = { 7 };
+	int hw = 0, off = env != NULL && strcmp(env, "0") == 0;
+	kc_bc bc;
+
+#if defined(__x86_64__)
+	hw = __builtin_cpu_supports("aes") && __builtin_cpu_supports("sse4.1");
+#endif
+	CU_ASSERT_EQUAL(kc_bc_init(&bc, KC_BC_AES, key, sizeof key), PV_OK);
+	CU_ASSERT_EQUAL(bc.alg, hw && !off ? KC_BC_AES_HW : KC_BC_AES);
+	CU_ASSERT_EQUAL((kc_cpu_features() & KC_CPU_AES) != 0, hw && !off);
+	printf("\n    AES: %s ", bc.alg == KC_BC_AES_HW ? "AES-NI" : "bitsliced (portable)");
+	kc_bc_clear(&bc);
+}
 
 static void test_key_sizes(void)
 {
@@ -17,7 +38,7 @@ static void test_key_sizes(void)
 		int want = (l == 16 || l == 24 || l == 32) ? PV_OK : PV_ERR_KEY_SIZE;
 		CU_ASSERT_EQUAL(kc_bc_init(&bc, KC_BC_AES, key, l), want);
 		if (want == PV_OK)
-			CU_ASSERT(bc.alg == KC_BC_AES && bc.nr == 6 + l / 4);
+			CU_ASSERT(KC_BC_IS_AES(&bc) && bc.nr == 6 + l / 4);
 		CU_ASSERT_EQUAL(kc_bc_init(&bc, KC_BC_SM4, key, l), l == 16 ? PV_OK : PV_ERR_KEY_SIZE);
 	}
 	CU_ASSERT_EQUAL(kc_bc_init(&bc, 0, key, 16), PV_ERR_MECHANISM);
@@ -293,6 +314,7 @@ int main(void)
 	s = CU_add_suite("sym_badinput", NULL, NULL);
 	if (!s)
 		return 2;
+	TSYM_ADD(s, test_cpu_aes_path);
 	TSYM_ADD(s, test_key_sizes);
 	TSYM_ADD(s, test_gcm_params);
 	TSYM_ADD(s, test_gcm_state);
