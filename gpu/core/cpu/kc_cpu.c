@@ -6,6 +6,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
 
 static uint32_t kc_cpu_probe(void)
 {
@@ -23,6 +26,12 @@ static uint32_t kc_cpu_probe(void)
 		f |= KC_CPU_AES;
 	if (__builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1"))
 		f |= KC_CPU_CLMUL;
+	{
+		unsigned a, b, c, d;   /* leaf 7: EBX bit 29 is SHA */
+		if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29)) &&
+		    __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1"))
+			f |= KC_CPU_SHA;
+	}
 #endif
 	return f;
 }

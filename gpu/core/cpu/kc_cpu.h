@@ -4,8 +4,8 @@
  * The GPU defines hooks of the core (KC_*_COOP) with a warp's lanes
  * (gpu/cuda/pvc_*.cuh); the host build defines some of them with the CPU's
  * own instructions: AES-NI for AES and CTR, PCLMULQDQ for GHASH's
- * carry-less products, 64 x 64 -> 128-bit multiplication for the
- * Montgomery product.
+ * carry-less products, the SHA extensions for SHA-256, 64 x 64 -> 128-bit multiplication for the
+ * Montgomery product (of big numbers and of the EC field elements).
  * Each hook computes exactly what the portable code below it computes
  * (the unit suites run both: PIXELVAULT_CPU_ACCEL=0 turns the hooks off),
  * in constant time as that code does.  Included by the core's .c files
@@ -22,6 +22,7 @@
 #define KC_CPU_AES   1u    /* AES-NI: AES rounds */
 #define KC_CPU_CLMUL 2u    /* PCLMULQDQ: GHASH */
 #define KC_CPU_WIDE  4u    /* 64 x 64 -> 128-bit products: big numbers */
+#define KC_CPU_SHA   8u    /* the SHA extensions: SHA-256 */
 uint32_t kc_cpu_features(void);
 
 /* AES with the host's AES instructions.  kc_cpu_aes_init schedules
@@ -42,6 +43,10 @@ int  kc_cpu_ctr(const kc_bc *bc, uint8_t ctr[16], uint32_t cb,
 int  kc_cpu_ghash_mul(uint64_t *yh, uint64_t *yl, uint64_t hh, uint64_t hl);
 int  kc_cpu_ghash(uint8_t y[16], const uint8_t h[16], const uint8_t *data, size_t nblocks);
 
+/* SHA-256's compression of one block into h (kc_sha256_compress); 0
+ * (nothing done) without the SHA extensions. */
+int  kc_cpu_sha256(uint32_t h[8], const uint8_t *block);
+
 /* kc_bn_montmul's d = x y / R mod m (R = 2^(32 nl)) with 64-bit limbs,
  * for an even nl; returns 0 (nothing done) otherwise. */
 int  kc_cpu_montmul(uint32_t *d, const uint32_t *x, const uint32_t *y,
@@ -50,9 +55,11 @@ int  kc_cpu_montmul(uint32_t *d, const uint32_t *x, const uint32_t *y,
 #define KC_CPU_AES_INIT(bc, key, keylen) kc_cpu_aes_init(bc, key, keylen)
 #define KC_CPU_AES_CRYPT(bc, dec, in, out, n) \
 	((bc)->alg == KC_BC_AES_HW ? (kc_cpu_aes_crypt(bc, dec, in, out, n), 1) : 0)
+#define KC_CPU_SHA256(h, block) kc_cpu_sha256(h, block)
 #define KC_CTR_COOP(bc, ctr, cb, in, out, n) kc_cpu_ctr(bc, ctr, cb, in, out, n)
 #define KC_CPU_GHASH_MUL(yh, yl, hh, hl) kc_cpu_ghash_mul(yh, yl, hh, hl)
 #define KC_GHASH_COOP(y, h, data, n) kc_cpu_ghash(y, h, data, n)
+#define KC_CPU_MONTMUL(d, x, y, m, nl) kc_cpu_montmul(d, x, y, m, nl)
 #define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) kc_cpu_montmul(d, x, y, m, nl)
 
 #endif /* KC_CPU_H */

@@ -8,6 +8,16 @@
  */
 #include "gpu/core/ec/kc_ec_int.h"
 #include "gpu/core/kc_util.h"
+#ifndef __CUDACC__
+#include "gpu/core/cpu/kc_cpu.h"   /* the host's 64-bit product */
+#endif
+
+/* The host's Montgomery product with 64-bit limbs (gpu/core/cpu): the
+ * same integer as kc_ecf_mul_nl's (R = 2^(32 nl) either way); returns 1
+ * when it wrote r. */
+#ifndef KC_CPU_MONTMUL
+#define KC_CPU_MONTMUL(d, x, y, m, nl) 0
+#endif
 
 /* r = a - b over nl limbs; returns the borrow (0/1). */
 KC_PRIV uint32_t kc_ecf_sub_raw(uint32_t nl, uint32_t *r, const uint32_t *a, const uint32_t *b)
@@ -148,6 +158,8 @@ KC_PRIV void kc_ecf_mul_nl(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, c
 
 KC_EC_NOINLINE KC_API void kc_ecf_mul(const kc_ec_mod *m, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
+	if (KC_CPU_MONTMUL(r, a, b, m->m, m->nl))
+		return;
 	if (m->nl == 8)                       /* public: the curve */
 		kc_ecf_mul_nl(m, r, a, b, 8);
 	else

@@ -30,7 +30,11 @@
  * instructions (gpu/core/cpu/kc_cpu.h; never on the GPU): AES to every
  * mode, as KC_BC_IS_AES says */
 #define KC_BC_AES_HW 3
+#ifdef __CUDA_ARCH__
+#define KC_BC_IS_AES(bc) ((bc)->alg == KC_BC_AES)
+#else
 #define KC_BC_IS_AES(bc) ((bc)->alg == KC_BC_AES || (bc)->alg == KC_BC_AES_HW)
+#endif
 
 #define KC_BLOCK 16
 
