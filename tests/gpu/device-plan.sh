@@ -379,6 +379,12 @@
 #      CPU backend (PIXELVAULT_BACKEND=cpu) on the host's cores: SHA3-256
 #      4 KiB and P-256 in plain sessions at 16 and 64 threads, A, B, A, B;
 #      then a 30 s stress of 64 threads on A
+#   100 a change to the host's core (gpu/core/cpu) in module AB_B: the CPU
+#      backend (PIXELVAULT_BACKEND=cpu) on the host's cores, plain
+#      sessions at 1 and 16 threads: RSA-2048, P-256, SHA-256 4 KiB,
+#      AES-256-GCM 1 MiB, A (with OpenSSL on 1 and 16 threads), B, A, B;
+#      then B through the CUDA backend (the same rows at 1 and 1,024
+#      threads) and a 30 s stress of 64 threads on B
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -410,11 +416,12 @@ async_rows() {
    timeout 280 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
   grep -h '^| [a-z]\|async split' "$OUT/summary.txt" | grep -v mechanism
 }
-# plain_rows MECH THREADS: p11bench MECH in plain sessions at THREADS (2 s
-# a row, no OpenSSL) on the module in /tmp/pv-bundle; prints the rows
+# plain_rows MECH THREADS [OSSL]: p11bench MECH in plain sessions at THREADS
+# (2 s a row; OpenSSL at the thread counts OSSL, default none) on the
+# module in /tmp/pv-bundle; prints the rows
 plain_rows() {
-  (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=40 \
-     PV_BENCH_MECH=$1 PV_BENCH_THREADS=$2 PV_BENCH_OSSL=none
+  (export PV_GPU_BENCH=0 PV_BENCH_SPLIT=1 PV_BENCH_GPU_SLOTS=2048 PV_BENCH_SECS=2 PV_P11BENCH_LIMIT=60 \
+     PV_BENCH_MECH=$1 PV_BENCH_THREADS=$2 PV_BENCH_OSSL=${3:-none}
    timeout 220 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
   grep -h '^| [a-z]' "$OUT/summary.txt" | grep -v mechanism
   rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
@@ -1295,5 +1302,16 @@ case "${1:-}" in
      done
      ab_use a
      stress30 a ;;
+  100) ab_ring
+     for x in a b a2 b2; do
+       ab_use $x
+       o=none; [ $x = a ] && o=1,16
+       echo "== $x cpu"
+       PV_DEVICE_BACKEND=cpu plain_rows rsa2048-sign,p256-sign,sha256-4k,aes256gcm-1m 1,16 $o
+     done
+     ab_use b
+     echo "== b cuda"; plain_rows rsa2048-sign,p256-sign,sha256-4k,aes256gcm-1m 1,1024
+     stress30 b
+     ab_use a ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
