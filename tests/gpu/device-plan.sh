@@ -385,6 +385,9 @@
 #      AES-256-GCM 1 MiB, A (with OpenSSL on 1 and 16 threads), B, A, B;
 #      then B through the CUDA backend (the same rows at 1 and 1,024
 #      threads) and a 30 s stress of 64 threads on B
+#   101 AES-256-GCM 1 MiB through the CUDA backend with module AB_B against
+#      the bundle's (A): gpu_ring, gpu_bench pcie (the link), then
+#      p11bench in plain sessions at 512 and 1,024 threads, A, B, A, B
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -1288,6 +1291,15 @@ case "${1:-}" in
      done
      ab_use b
      stress30 b
+     ab_use a ;;
+  101) ab_ring
+     (export PV_GPU_BENCH_ONLY=pcie PV_GPU_BENCH_LIMIT=60 PV_P11BENCH=0
+      timeout 90 bash tests/gpu/run-device --bundle /tmp/pv-bundle --phases bench > /dev/null 2>&1)
+     grep -h 'pcie\|PCIe\|GB/s' "$OUT/summary.txt" | head -8; rm -f "$OUT/summary.txt" "$OUT/logs.tgz"
+     for x in a b a2 b2; do
+       ab_use $x
+       echo "== $x cuda"; plain_rows aes256gcm-1m 512,1024
+     done
      ab_use a ;;
   99) ab_ring
      for x in a b a2 b2; do
