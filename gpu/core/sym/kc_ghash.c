@@ -30,13 +30,13 @@
 #ifndef KC_GHASH_COOP
 #define KC_GHASH_COOP(y, h, data, n) 0
 #endif
-/* The same for kc_ghash_pw's n <= KC_GHASH_POW_N independent products
- * (one block a lane). */
 /* The host's carry-less multiplication (gpu/core/cpu/kc_cpu.h): returns 1
  * when it set y = y * H. */
 #ifndef KC_CPU_GHASH_MUL
 #define KC_CPU_GHASH_MUL(yh, yl, hh, hl) 0
 #endif
+/* The same for kc_ghash_pw's n <= KC_GHASH_POW_N independent products
+ * (one block a lane). */
 #ifndef KC_GHASH_PW_COOP
 #define KC_GHASH_PW_COOP(y, pow, data, n) 0
 #endif
