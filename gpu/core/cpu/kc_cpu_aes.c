@@ -40,8 +40,10 @@ KC_AESNI int kc_cpu_aes_init(kc_bc *bc, const uint8_t *key, size_t keylen)
 		w[i] = kc_load_le32(key + 4 * i);
 	for (i = nk; i < nw; i++) {
 		t = w[i - 1];
-		if (i % nk == 0)
-			t = ((kc_cpu_subword(t) >> 8) | (kc_cpu_subword(t) << 24)) ^ rcon[i / nk - 1];
+		if (i % nk == 0) {
+			t = kc_cpu_subword(t);          /* SubWord(RotWord(t)) = RotWord(SubWord(t)) */
+			t = ((t >> 8) | (t << 24)) ^ rcon[i / nk - 1];
+		}
 		else if (nk > 6 && i % nk == 4)
 			t = kc_cpu_subword(t);
 		w[i] = w[i - nk] ^ t;

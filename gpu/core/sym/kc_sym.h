@@ -30,7 +30,7 @@
  * instructions (gpu/core/cpu/kc_cpu.h; never on the GPU): AES to every
  * mode, as KC_BC_IS_AES says */
 #define KC_BC_AES_HW 3
-#ifdef __CUDA_ARCH__
+#ifdef __CUDA_ARCH__     /* no KC_BC_AES_HW there: the kernel's code as before */
 #define KC_BC_IS_AES(bc) ((bc)->alg == KC_BC_AES)
 #else
 #define KC_BC_IS_AES(bc) ((bc)->alg == KC_BC_AES || (bc)->alg == KC_BC_AES_HW)
