@@ -17,6 +17,7 @@ static uint32_t kc_cpu_probe(void)
 
 	if (env != NULL && strcmp(env, "0") == 0)
 		return 0;
+	f |= KC_CPU_TABLES;
 #if defined(__SIZEOF_INT128__)
 	f |= KC_CPU_WIDE;
 #endif

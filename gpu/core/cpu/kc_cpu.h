@@ -5,7 +5,8 @@
  * (gpu/cuda/pvc_*.cuh); the host build defines some of them with the CPU's
  * own instructions: AES-NI for AES and CTR, PCLMULQDQ for GHASH's
  * carry-less products, the SHA extensions for SHA-256, 64 x 64 -> 128-bit multiplication for the
- * Montgomery product (of big numbers and of the EC field elements).
+ * Montgomery product (of big numbers and of the EC field elements); and
+ * larger tables than the GPU's registers allow (EC k*G by columns).
  * Each hook computes exactly what the portable code below it computes
  * (the unit suites run both: PIXELVAULT_CPU_ACCEL=0 turns the hooks off),
  * in constant time as that code does.  Included by the core's .c files
@@ -23,6 +24,7 @@
 #define KC_CPU_CLMUL 2u    /* PCLMULQDQ: GHASH */
 #define KC_CPU_WIDE  4u    /* 64 x 64 -> 128-bit products: big numbers */
 #define KC_CPU_SHA   8u    /* the SHA extensions: SHA-256 */
+#define KC_CPU_TABLES 16u  /* the host's larger tables: k*G by columns */
 uint32_t kc_cpu_features(void);
 
 /* AES with the host's AES instructions.  kc_cpu_aes_init schedules
@@ -52,6 +54,13 @@ int  kc_cpu_sha256(uint32_t h[8], const uint8_t *block);
 int  kc_cpu_montmul(uint32_t *d, const uint32_t *x, const uint32_t *y,
                     const uint32_t *m, size_t nl);
 
+/* k*G (kc_ecp_mulgen's hook) as a sum of one entry of a table per comb
+ * column, without the comb's doublings (kc_cpu_ec.c); 0 (nothing done)
+ * for another curve. */
+struct kc_ec_params;
+struct kc_ec_pt;
+int  kc_cpu_ec_mulgen(const struct kc_ec_params *c, struct kc_ec_pt *r, const uint8_t *k);
+
 #define KC_CPU_AES_INIT(bc, key, keylen) kc_cpu_aes_init(bc, key, keylen)
 #define KC_CPU_AES_CRYPT(bc, dec, in, out, n) \
 	((bc)->alg == KC_BC_AES_HW ? (kc_cpu_aes_crypt(bc, dec, in, out, n), 1) : 0)
@@ -61,5 +70,6 @@ int  kc_cpu_montmul(uint32_t *d, const uint32_t *x, const uint32_t *y,
 #define KC_GHASH_COOP(y, h, data, n) kc_cpu_ghash(y, h, data, n)
 #define KC_CPU_MONTMUL(d, x, y, m, nl) kc_cpu_montmul(d, x, y, m, nl)
 #define KC_BN_COOP_MONTMUL(d, x, y, m, nl, m0i) kc_cpu_montmul(d, x, y, m, nl)
+#define KC_EC_COOP_MULGEN(c, r, k) kc_cpu_ec_mulgen(c, r, k)
 
 #endif /* KC_CPU_H */

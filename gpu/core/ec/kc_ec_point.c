@@ -18,11 +18,15 @@
 #include "gpu/core/ec/kc_ec_int.h"
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
+#ifndef __CUDACC__
+#include "gpu/core/cpu/kc_cpu.h"   /* the host's k*G by columns */
+#endif
 
-/* An execution space may compute k*G cooperatively
+/* An execution space may compute k*G its own way
  * (gpu/cuda/pvc_ec_warp.cuh: the 32 lanes of a warp that run one request
- * with identical data, each lane adding its own comb columns).  The hook
- * returns 1 when it did, with the same point (its projective
+ * with identical data, each lane adding its own comb columns; the host
+ * build, gpu/core/cpu/kc_cpu_ec.c: one table per column, no doublings).
+ * The hook returns 1 when it did, with the same point (its projective
  * representation may differ), 0 to run the serial comb below. */
 #ifndef KC_EC_COOP_MULGEN
 #define KC_EC_COOP_MULGEN(c, r, k) 0
