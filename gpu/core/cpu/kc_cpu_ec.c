@@ -9,7 +9,7 @@
  * of the GPU's per-column comb, laid out for one thread; 61,440 B each
  * for P-256 and SM2, 138,240 B for P-384), the sum needs the d additions
  * alone.  Every column's 15 entries are read and selected by masks; a zero
- * index keeps the identity, which the complete addition takes like any
+ * index selects the identity, which the complete addition takes like any
  * other point.  The result is the same point as the portable comb's (its
  * projective representation may differ), which is all the hook promises.
  */
@@ -37,11 +37,13 @@ int kc_cpu_ec_mulgen(const kc_ec_params *c, kc_ec_pt *r, const uint8_t *k)
 	const uint32_t *tab = kc_cpu_comb(c);
 	const uint32_t d = c->comb_d, flen = c->flen, nl = c->nl;
 	kc_ec_pt acc, t;
-	uint32_t s, i, j, idx;
+	uint32_t sel[2 * KC_EC_MAXL];
+	uint32_t s, i, j, w, idx, nz;
 
 	if (tab == NULL || !(kc_cpu_features() & KC_CPU_TABLES))
 		return 0;
 	kc_ecp_set_inf(c, &acc);
+	kc_ecp_set_inf(c, &t);
 	for (s = 0; s < d; s++) {
 		const uint32_t *col = tab + (size_t)s * 15u * 2u * nl;
 
@@ -52,21 +54,32 @@ int kc_cpu_ec_mulgen(const kc_ec_params *c, kc_ec_pt *r, const uint8_t *k)
 
 			idx |= bit << j;
 		}
-		kc_ecp_set_inf(c, &t);
+		/* sel = entry idx - 1 (x then y), or 0: every entry read */
+		for (w = 0; w < 2u * nl; w++)
+			sel[w] = 0;
 		for (i = 1; i < 16; i++) {
-			uint32_t ctl = kc_ctl_eq32(i, idx);
+			const uint32_t mask = 0u - kc_ctl_eq32(i, idx);
 			const uint32_t *e = col + (size_t)(i - 1u) * 2u * nl;
 
-			kc_ecf_cmov(t.x, e, ctl, nl);
-			kc_ecf_cmov(t.y, e + nl, ctl, nl);
-			kc_ecf_cmov(t.z, c->p.one, ctl, nl);
+			for (w = 0; w < 2u * nl; w++)
+				sel[w] |= e[w] & mask;
+		}
+		/* t = (x : y : 1), or the identity (0 : 1 : 0) for idx 0 */
+		nz = 0u - (kc_ctl_eq32(idx, 0) ^ 1u);
+		for (w = 0; w < nl; w++) {
+			t.x[w] = sel[w];
+			t.y[w] = sel[nl + w] | (c->p.one[w] & ~nz);
+			t.z[w] = c->p.one[w] & nz;
 		}
 		kc_ecp_add(c, &acc, &acc, &t);
 	}
 	*r = acc;
 	idx = 0;
+	nz = 0;
 	kc_wipe(&acc, sizeof acc);
 	kc_wipe(&t, sizeof t);
+	kc_wipe(sel, sizeof sel);
 	kc_wipe(&idx, sizeof idx);
+	kc_wipe(&nz, sizeof nz);
 	return 1;
 }
