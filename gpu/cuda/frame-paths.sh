@@ -15,7 +15,7 @@ OUT=$BLD/frame-paths
 mkdir -p "$OUT"
 if [ ! -f "$BLD/pvc_core_all.inc" ]; then
   python3 "$SRC/gpu/cuda/gen_core_inc.py" "$BLD/pvc_core_all.inc" "$SRC" \
-    $(cd "$SRC" && find gpu/core gpu/engine -name '*.c' | sort | sed "s|^|$SRC/|")
+    $(cd "$SRC" && find gpu/core gpu/engine -name '*.c' ! -path 'gpu/core/cpu/*' | sort | sed "s|^|$SRC/|")
 fi
 if [ ! -f "$BLD/pvc_ec_comb_tables.h" ]; then
   python3 "$SRC/gpu/core/ec/gen_tables.py" --warp-comb > "$BLD/pvc_ec_comb_tables.h"
