@@ -388,6 +388,12 @@
 #   101 AES-256-GCM 1 MiB through the CUDA backend with module AB_B against
 #      the bundle's (A): gpu_ring, gpu_bench pcie (the link), then
 #      p11bench in plain sessions at 512 and 1,024 threads, A, B, A, B
+#   102 a change to the host's core in the bundle itself (A), against an
+#      older module (AB_B): gpu_ring, then the CPU backend on the host's
+#      cores, plain sessions at 1 and 16 threads: P-256, SM2, SHA3-256
+#      4 KiB, RSA-2048, A (with OpenSSL on 1 and 16 threads), B, A, B;
+#      then A through the CUDA backend (the same rows but RSA at 1 and
+#      1,024 threads) and a 30 s stress of 64 threads on A
 # PV_BUNDLE names another bundle than build-devpack/bundle.tar.xz.
 set -uo pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.."
@@ -1325,5 +1331,15 @@ case "${1:-}" in
      echo "== b cuda"; plain_rows rsa2048-sign,p256-sign,sha256-4k,aes256gcm-1m 1,1024
      stress30 b
      ab_use a ;;
+  102) ab_ring
+     for x in a b a2 b2; do
+       ab_use $x
+       o=none; [ $x = a ] && o=1,16
+       echo "== $x cpu"
+       PV_DEVICE_BACKEND=cpu plain_rows p256-sign,sm2-sign,sha3-256-4k,rsa2048-sign 1,16 $o
+     done
+     ab_use a
+     echo "== a cuda"; plain_rows p256-sign,sm2-sign,sha3-256-4k 1,1024
+     stress30 a ;;
   *) sed -n '2,/^# PV_BUNDLE/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
