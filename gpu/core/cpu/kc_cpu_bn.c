@@ -33,11 +33,17 @@ static inline uint64_t kc_cpu_mac(uint64_t a, uint64_t b, uint64_t t, uint64_t c
 	return lo;
 }
 
+/* 64-bit limb i of x (32-bit limbs 2 i and 2 i + 1) */
+static inline uint64_t kc_cpu_w64(const uint32_t *x, size_t i)
+{
+	return (uint64_t)x[2 * i] | ((uint64_t)x[2 * i + 1] << 32);
+}
+
 static void kc_cpu_bn_load(uint64_t *w, const uint32_t *x, size_t n)
 {
 	size_t i;
 	for (i = 0; i < n; i++)
-		w[i] = (uint64_t)x[2 * i] | ((uint64_t)x[2 * i + 1] << 32);
+		w[i] = kc_cpu_w64(x, i);
 }
 
 /* the product over n 64-bit limbs; inlined with a constant n for the
@@ -136,18 +142,9 @@ kc_cpu_mont_n(uint32_t *d, const uint32_t *x, const uint32_t *y, const uint32_t 
  * subtraction. */
 static void kc_cpu_mont4(uint32_t *d, const uint32_t *x, const uint32_t *y, const uint32_t *m)
 {
-	const uint64_t y0 = (uint64_t)y[0] | ((uint64_t)y[1] << 32);
-	const uint64_t y1 = (uint64_t)y[2] | ((uint64_t)y[3] << 32);
-	const uint64_t y2 = (uint64_t)y[4] | ((uint64_t)y[5] << 32);
-	const uint64_t y3 = (uint64_t)y[6] | ((uint64_t)y[7] << 32);
-	const uint64_t m0 = (uint64_t)m[0] | ((uint64_t)m[1] << 32);
-	const uint64_t m1 = (uint64_t)m[2] | ((uint64_t)m[3] << 32);
-	const uint64_t m2 = (uint64_t)m[4] | ((uint64_t)m[5] << 32);
-	const uint64_t m3 = (uint64_t)m[6] | ((uint64_t)m[7] << 32);
-	const uint64_t x0 = (uint64_t)x[0] | ((uint64_t)x[1] << 32);
-	const uint64_t x1 = (uint64_t)x[2] | ((uint64_t)x[3] << 32);
-	const uint64_t x2 = (uint64_t)x[4] | ((uint64_t)x[5] << 32);
-	const uint64_t x3 = (uint64_t)x[6] | ((uint64_t)x[7] << 32);
+	const uint64_t x0 = kc_cpu_w64(x, 0), x1 = kc_cpu_w64(x, 1), x2 = kc_cpu_w64(x, 2), x3 = kc_cpu_w64(x, 3);
+	const uint64_t y0 = kc_cpu_w64(y, 0), y1 = kc_cpu_w64(y, 1), y2 = kc_cpu_w64(y, 2), y3 = kc_cpu_w64(y, 3);
+	const uint64_t m0 = kc_cpu_w64(m, 0), m1 = kc_cpu_w64(m, 1), m2 = kc_cpu_w64(m, 2), m3 = kc_cpu_w64(m, 3);
 	uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5, inv, m0i;
 	uint64_t s0, s1, s2, s3, br, keep;
 	kc_u128 u;

@@ -74,12 +74,8 @@ int kc_cpu_ec_mulgen(const kc_ec_params *c, kc_ec_pt *r, const uint8_t *k)
 		kc_ecp_add(c, &acc, &acc, &t);
 	}
 	*r = acc;
-	idx = 0;
-	nz = 0;
 	kc_wipe(&acc, sizeof acc);
 	kc_wipe(&t, sizeof t);
 	kc_wipe(sel, sizeof sel);
-	kc_wipe(&idx, sizeof idx);
-	kc_wipe(&nz, sizeof nz);
 	return 1;
 }
