@@ -10,12 +10,11 @@
  * over the public limb count; the subtraction is masked.
  */
 #include "gpu/core/cpu/kc_cpu.h"
+#include "gpu/core/cpu/kc_cpu_f256.h"
 #include "gpu/core/pk/kc_bn.h"
 #include "gpu/core/kc_util.h"
 
 #if defined(__SIZEOF_INT128__)
-
-typedef unsigned __int128 kc_u128;
 
 #define KC_CPU_BN_MAX (KC_BN_MAX_LIMBS / 2)
 
@@ -31,12 +30,6 @@ static inline uint64_t kc_cpu_mac(uint64_t a, uint64_t b, uint64_t t, uint64_t c
 	h += lo < c;
 	*hi = h;
 	return lo;
-}
-
-/* 64-bit limb i of x (32-bit limbs 2 i and 2 i + 1) */
-static inline uint64_t kc_cpu_w64(const uint32_t *x, size_t i)
-{
-	return (uint64_t)x[2 * i] | ((uint64_t)x[2 * i + 1] << 32);
 }
 
 static void kc_cpu_bn_load(uint64_t *w, const uint32_t *x, size_t n)
@@ -106,76 +99,18 @@ kc_cpu_mont_n(uint32_t *d, const uint32_t *x, const uint32_t *y, const uint32_t 
 	kc_wipe(w, 5 * n * sizeof w[0]);
 }
 
-/* t += a b + c over one limb: a b + t + c < 2^128, so c takes the rest */
-#define KC_CPU_MAC(t, a, b, c) do { \
-		kc_u128 p_ = (kc_u128)(a) * (b) + (t) + (c); \
-		(t) = (uint64_t)p_; \
-		(c) = (uint64_t)(p_ >> 64); \
-	} while (0)
-
-/* One CIOS step of the 4-limb product: t = (t + ai Y + q M) / 2^64 */
-#define KC_CPU_MONT4_STEP(ai) do { \
-		uint64_t c_ = 0, q_; \
-		kc_u128 s_; \
-		KC_CPU_MAC(t0, ai, y0, c_); \
-		KC_CPU_MAC(t1, ai, y1, c_); \
-		KC_CPU_MAC(t2, ai, y2, c_); \
-		KC_CPU_MAC(t3, ai, y3, c_); \
-		s_ = (kc_u128)t4 + c_; \
-		t4 = (uint64_t)s_; \
-		t5 = (uint64_t)(s_ >> 64); \
-		q_ = t0 * m0i; \
-		c_ = 0; \
-		KC_CPU_MAC(t0, q_, m0, c_);     /* t0 becomes 0 */ \
-		KC_CPU_MAC(t1, q_, m1, c_); \
-		KC_CPU_MAC(t2, q_, m2, c_); \
-		KC_CPU_MAC(t3, q_, m3, c_); \
-		s_ = (kc_u128)t4 + c_; \
-		t0 = t1; t1 = t2; t2 = t3; \
-		t3 = (uint64_t)s_; \
-		t4 = t5 + (uint64_t)(s_ >> 64); \
-	} while (0)
-
 /* kc_cpu_mont_n for n = 4 (the 256-bit EC fields, ~40 % of a P-256
- * signature's time) in named locals rather than arrays, which the
- * compiler keeps in registers: the same integer, the same masked
- * subtraction. */
+ * signature's time) in registers (kc_cpu_f256.h): the same integer, the
+ * same masked subtraction. */
 static void kc_cpu_mont4(uint32_t *d, const uint32_t *x, const uint32_t *y, const uint32_t *m)
 {
-	const uint64_t x0 = kc_cpu_w64(x, 0), x1 = kc_cpu_w64(x, 1), x2 = kc_cpu_w64(x, 2), x3 = kc_cpu_w64(x, 3);
-	const uint64_t y0 = kc_cpu_w64(y, 0), y1 = kc_cpu_w64(y, 1), y2 = kc_cpu_w64(y, 2), y3 = kc_cpu_w64(y, 3);
-	const uint64_t m0 = kc_cpu_w64(m, 0), m1 = kc_cpu_w64(m, 1), m2 = kc_cpu_w64(m, 2), m3 = kc_cpu_w64(m, 3);
-	uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5, inv, m0i;
-	uint64_t s0, s1, s2, s3, br, keep;
-	kc_u128 u;
-	int i;
+	uint64_t a[4], b[4], mm[4], r[4];
 
-	inv = m0;                           /* -1 / m mod 2^64, as kc_cpu_mont_n */
-	for (i = 0; i < 5; i++)
-		inv *= 2u - m0 * inv;
-	m0i = 0u - inv;
-	KC_CPU_MONT4_STEP(x0);
-	KC_CPU_MONT4_STEP(x1);
-	KC_CPU_MONT4_STEP(x2);
-	KC_CPU_MONT4_STEP(x3);
-	/* t4:t3..t0 < 2m: S = T - m; keep T when that borrowed and t4 is 0 */
-	u = (kc_u128)t0 - m0;
-	s0 = (uint64_t)u; br = (uint64_t)(u >> 64) & 1u;
-	u = (kc_u128)t1 - m1 - br;
-	s1 = (uint64_t)u; br = (uint64_t)(u >> 64) & 1u;
-	u = (kc_u128)t2 - m2 - br;
-	s2 = (uint64_t)u; br = (uint64_t)(u >> 64) & 1u;
-	u = (kc_u128)t3 - m3 - br;
-	s3 = (uint64_t)u; br = (uint64_t)(u >> 64) & 1u;
-	keep = (uint64_t)0 - (br & (t4 ^ 1u) & 1u);
-	s0 = (t0 & keep) | (s0 & ~keep);
-	s1 = (t1 & keep) | (s1 & ~keep);
-	s2 = (t2 & keep) | (s2 & ~keep);
-	s3 = (t3 & keep) | (s3 & ~keep);
-	d[0] = (uint32_t)s0; d[1] = (uint32_t)(s0 >> 32);
-	d[2] = (uint32_t)s1; d[3] = (uint32_t)(s1 >> 32);
-	d[4] = (uint32_t)s2; d[5] = (uint32_t)(s2 >> 32);
-	d[6] = (uint32_t)s3; d[7] = (uint32_t)(s3 >> 32);
+	kc_f256_load(a, x);
+	kc_f256_load(b, y);
+	kc_f256_load(mm, m);
+	kc_f256_mul(r, a, b, mm, kc_f256_m0i(mm[0]));
+	kc_f256_store(d, r);
 }
 
 int kc_cpu_montmul(uint32_t *d, const uint32_t *x, const uint32_t *y,
