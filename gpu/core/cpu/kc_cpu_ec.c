@@ -8,10 +8,12 @@
  * column, C[s][i-1] = 2^s * T[i-1] (gen_tables.py --host-comb: the points
  * of the GPU's per-column comb, laid out for one thread; 61,440 B each
  * for P-256 and SM2, 138,240 B for P-384), the sum needs the d additions
- * alone.  Every column's 15 entries are read and selected by masks; a zero
- * index selects the identity, which the complete addition takes like any
- * other point.  The result is the same point as the portable comb's (its
- * projective representation may differ), which is all the hook promises.
+ * alone: on P-256 and SM2 mixed additions in four 64-bit limbs
+ * (kc_cpu_f256.h), on P-384 the core's complete addition.  Every column's
+ * 15 entries are read and selected by masks, and a zero index adds the
+ * identity, also by masks.  The result is the same point as the portable
+ * comb's (its projective representation may differ), which is all the
+ * hook promises.
  */
 #include "gpu/core/cpu/kc_cpu.h"
 #include "gpu/core/cpu/kc_cpu_f256.h"
