@@ -80,6 +80,7 @@ kc_cpu_madd4(kc_cpu_pt4 *r, const kc_cpu_pt4 *p, const uint64_t x2[4], const uin
              const uint64_t b[4], const uint64_t m[4], uint64_t m0i)
 {
 	uint64_t t0[4], t1[4], t2[4], t3[4], t4[4], x3[4], y3[4], z3[4];
+	unsigned i;
 
 	kc_f256_mul(t0, p->x, x2, m, m0i);
 	kc_f256_mul(t1, p->y, y2, m, m0i);
@@ -117,7 +118,7 @@ kc_cpu_madd4(kc_cpu_pt4 *r, const kc_cpu_pt4 *p, const uint64_t x2[4], const uin
 	kc_f256_mul(z3, t4, z3, m, m0i);
 	kc_f256_mul(t1, t3, t0, m, m0i);
 	kc_f256_add(z3, z3, t1, m);
-	for (int i = 0; i < 4; i++) {
+	for (i = 0; i < 4; i++) {
 		r->x[i] = x3[i];
 		r->y[i] = y3[i];
 		r->z[i] = z3[i];
