@@ -39,9 +39,9 @@ static void kc_cpu_bn_load(uint64_t *w, const uint32_t *x, size_t n)
 		w[i] = kc_cpu_w64(x, i);
 }
 
-/* the product over n 64-bit limbs; inlined with a constant n for the
- * EC fields (4, 6 limbs) and RSA-2048's primes (16), so that its loops
- * unroll */
+/* the product over n 64-bit limbs; inlined with a constant n for
+ * P-384's field (6 limbs) and RSA-2048's primes (16), so that its loops
+ * unroll (4 limbs: kc_cpu_mont4) */
 static inline __attribute__((always_inline)) void
 kc_cpu_mont_n(uint32_t *d, const uint32_t *x, const uint32_t *y, const uint32_t *m, size_t n)
 {
@@ -51,17 +51,13 @@ kc_cpu_mont_n(uint32_t *d, const uint32_t *x, const uint32_t *y, const uint32_t 
 	uint64_t w[5 * KC_CPU_BN_MAX];
 	uint64_t *const X = w, *const Y = w + n, *const M = w + 2 * n;
 	uint64_t *const T = w + 3 * n, *const S = w + 4 * n;
-	uint64_t m0i, inv, borrow, keep, th;
+	uint64_t m0i, borrow, keep, th;
 	size_t i, j;
 
 	kc_cpu_bn_load(X, x, n);
 	kc_cpu_bn_load(Y, y, n);
 	kc_cpu_bn_load(M, m, n);
-	/* -1 / m mod 2^64 (m odd): Newton's iteration doubles the bits */
-	inv = M[0];                         /* correct mod 2^3 */
-	for (i = 0; i < 5; i++)
-		inv *= 2u - M[0] * inv;         /* 6, 12, 24, 48, 96 bits */
-	m0i = 0u - inv;
+	m0i = kc_cpu_m0i64(M[0]);
 
 	/* FIOS, as kc_bn_montmul: T = (T + X[i] Y + q M) / 2^64 in one pass
 	 * per limb of X; th is T's limb n (0 or 1) */
@@ -109,7 +105,7 @@ static void kc_cpu_mont4(uint32_t *d, const uint32_t *x, const uint32_t *y, cons
 	kc_f256_load(a, x);
 	kc_f256_load(b, y);
 	kc_f256_load(mm, m);
-	kc_f256_mul(r, a, b, mm, kc_f256_m0i(mm[0]));
+	kc_f256_mul(r, a, b, mm, kc_cpu_m0i64(mm[0]));
 	kc_f256_store(d, r);
 }
 

@@ -136,7 +136,7 @@ static void kc_cpu_mulgen4(const kc_ec_params *c, kc_ec_pt *r, const uint8_t *k,
 
 	kc_f256_load(m, c->p.m);
 	kc_f256_load(b, c->b);
-	m0i = kc_f256_m0i(m[0]);
+	m0i = kc_cpu_m0i64(m[0]);
 	for (i = 0; i < 4; i++) {           /* the identity (0 : 1 : 0) */
 		acc.x[i] = 0;
 		acc.z[i] = 0;
@@ -176,10 +176,12 @@ int kc_cpu_ec_mulgen(const kc_ec_params *c, kc_ec_pt *r, const uint8_t *k)
 	uint32_t sel[2 * KC_EC_MAXL];
 	uint32_t s, w, idx, nz;
 
-	if (tab == NULL || !(kc_cpu_features() & KC_CPU_TABLES))
+	const uint32_t f = kc_cpu_features();
+
+	if (tab == NULL || !(f & KC_CPU_TABLES))
 		return 0;
 #if defined(KC_CPU_F256)
-	if (nl == 8 && (kc_cpu_features() & KC_CPU_WIDE)) {
+	if (nl == 8 && (f & KC_CPU_WIDE)) {
 		kc_cpu_mulgen4(c, r, k, tab);
 		return 1;
 	}

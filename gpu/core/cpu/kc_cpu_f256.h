@@ -156,8 +156,9 @@ static inline void kc_f256_store(uint32_t *d, const uint64_t a[4])
 	}
 }
 
-/* -m^-1 mod 2^64 for an odd m0: Newton's iteration doubles the bits */
-static inline uint64_t kc_f256_m0i(uint64_t m0)
+/* -m^-1 mod 2^64 for an odd m0 (any limb count's product needs it):
+ * Newton's iteration doubles the bits */
+static inline uint64_t kc_cpu_m0i64(uint64_t m0)
 {
 	uint64_t inv = m0;                  /* correct mod 2^3 */
 	int i;
