@@ -65,6 +65,19 @@
  *  RANDOM           out_cap bytes from the vault DRBG into out.
  *  SEED             in = seed material stirred into the DRBG.
  *  NOP              nothing (health check; works when sealed).
+ *  LOGIN            key = PIN record, in = PIN key (PBKDF2 of the PIN,
+ *                   PV_PIN_KEY_LEN), who, token_id; out = ticket
+ *                   (PV_TICKET_LEN; in daemon mode pvaultd keeps it and
+ *                   answers an empty one).  PV_ERR_PIN_INCORRECT.
+ *  TOKEN_NEW        in = SO PIN key, who = SO, token_id; out = the SO record
+ *                   of a new token key.
+ *  PIN_RECORD       ticket, in = new PIN key, who; out = record (SO ticket:
+ *                   SO or user; user ticket: user or "no login").
+ *  LOGOUT           token_id: pvaultd drops the connection's ticket.
+ *  Every request that uses or makes a token's private key carries its
+ *  token_id and ticket; a key with an allowed-mechanism list needs that
+ *  list in mechs; a new key's policy is new_policy + new_mechs (see
+ *  gpu/engine/ve_login.c).
  *  Public key       RSA / EC / Ed25519 / SM2: GENERATE_PAIR, IMPORT_KEY of
  *                   private keys, SIGN/VERIFY, ENCRYPT/DECRYPT, DERIVE_KEY
  *                   (ECDH) -- conventions in gpu/engine/ve_proto.h after
@@ -129,6 +142,12 @@ typedef struct pv_req {
 	const uint8_t *state; size_t state_len;
 	uint32_t new_type, new_usage, new_len;
 	uint8_t new_id[PV_OBJ_ID_LEN];
+	/* login and key policy (docs/token-store.md "Token key and PINs") */
+	uint8_t token_id[PV_OBJ_ID_LEN];      /* the token the request acts for */
+	const uint8_t *ticket; size_t ticket_len;  /* LOGIN's answer            */
+	const uint8_t *mechs; size_t mechs_len;    /* allowed list of `key`     */
+	const uint8_t *new_mechs; size_t new_mechs_len;
+	uint32_t new_policy, who;
 	/* outputs (written at wait) */
 	uint8_t *out;       size_t out_cap;       size_t out_len;
 	uint8_t *out2;      size_t out2_cap;      size_t out2_len;

@@ -143,7 +143,8 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	    check_in(r->salt, r->salt_len) || check_in(r->in, r->in_len) ||
 	    check_in(r->in2, r->in2_len) || check_in(r->state, r->state_len) ||
 	    check_in(r->out, r->out_cap) || check_in(r->out2, r->out2_cap) ||
-	    check_in(r->state_out, r->state_out_cap))
+	    check_in(r->state_out, r->state_out_cap) || check_in(r->ticket, r->ticket_len) ||
+	    check_in(r->mechs, r->mechs_len) || check_in(r->new_mechs, r->new_mechs_len))
 		return r->status = PV_ERR_ARGS;
 
 	memset(&d, 0, sizeof d);
@@ -155,7 +156,12 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	memcpy(d.key_id, r->key_id, PV_OBJ_ID_LEN);
 	memcpy(d.key2_id, r->key2_id, PV_OBJ_ID_LEN);
 	memcpy(d.new_id, r->new_id, PV_OBJ_ID_LEN);
+	memcpy(d.token_id, r->token_id, PV_OBJ_ID_LEN);
+	d.new_policy = r->new_policy; d.who = r->who;
 	if ((rc = lay(&d.key, r->key_len, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.ticket, r->ticket_len, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.mechs, r->mechs_len, &pos, p->slot_arena)) ||
+	    (rc = lay(&d.new_mechs, r->new_mechs_len, &pos, p->slot_arena)) ||
 	    (rc = lay(&d.key2, r->key2_len, &pos, p->slot_arena)) ||
 	    (rc = lay(&d.iv, r->iv_len, &pos, p->slot_arena)) ||
 	    (rc = lay(&d.aad, r->aad_len, &pos, p->slot_arena)) ||
@@ -200,6 +206,9 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	PUT(d.in, r->in);
 	PUT(d.in2, r->in2);
 	PUT(d.state, r->state);
+	PUT(d.ticket, r->ticket);
+	PUT(d.mechs, r->mechs);
+	PUT(d.new_mechs, r->new_mechs);
 #undef PUT
 	s->desc = d;
 	s->host.wipe_len = (uint32_t)pos;    /* bytes to wipe after completion */

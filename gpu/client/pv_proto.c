@@ -78,7 +78,8 @@ int pvp_desc_check(const ve_desc *d, uint32_t arena_len)
 	    !span_ok(d->salt, arena_len) || !span_ok(d->in, arena_len) ||
 	    !span_ok(d->in2, arena_len) || !span_ok(d->state, arena_len) ||
 	    !span_ok(d->out, arena_len) || !span_ok(d->out2, arena_len) ||
-	    !span_ok(d->state_out, arena_len))
+	    !span_ok(d->state_out, arena_len) || !span_ok(d->ticket, arena_len) ||
+	    !span_ok(d->mechs, arena_len) || !span_ok(d->new_mechs, arena_len))
 		return PV_ERR_DATA_LEN;
 	for (i = 0; i < sizeof d->rsv1 / sizeof d->rsv1[0]; i++)
 		if (d->rsv1[i] != 0)
@@ -100,6 +101,11 @@ int pvp_desc_to_req(const ve_desc *d, uint8_t *arena, uint32_t arena_len, pv_req
 	memcpy(r->key_id, d->key_id, PV_OBJ_ID_LEN);
 	memcpy(r->key2_id, d->key2_id, PV_OBJ_ID_LEN);
 	memcpy(r->new_id, d->new_id, PV_OBJ_ID_LEN);
+	memcpy(r->token_id, d->token_id, PV_OBJ_ID_LEN);
+	r->new_policy = d->new_policy; r->who = d->who;
+	r->ticket = SP(d->ticket); r->ticket_len = d->ticket.len;
+	r->mechs = SP(d->mechs); r->mechs_len = d->mechs.len;
+	r->new_mechs = SP(d->new_mechs); r->new_mechs_len = d->new_mechs.len;
 	r->key = SP(d->key);   r->key_len = d->key.len;
 	r->key2 = SP(d->key2); r->key2_len = d->key2.len;
 	r->iv = SP(d->iv);     r->iv_len = d->iv.len;

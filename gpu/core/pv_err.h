@@ -39,5 +39,7 @@
 #define PV_ERR_CANCELED     -27   /* request cancelled                        */
 #define PV_ERR_REMOVED      -28   /* daemon gone / connection lost            */
 #define PV_ERR_PROTOCOL     -29   /* malformed request or message             */
+#define PV_ERR_NOT_LOGGED_IN -30  /* a token-bound key without the user's login */
+#define PV_ERR_PIN_INCORRECT -31  /* a PIN record does not open with that PIN */
 
 #endif /* PV_ERR_H */

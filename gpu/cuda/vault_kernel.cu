@@ -259,12 +259,13 @@ __device__ static inline uint32_t pvc_span_ok(ve_span s, uint32_t n)
  * the arena (ve_execute then rejects the request without reading). */
 __device__ static uint32_t pvc_in_end(const ve_desc *d, uint32_t n)
 {
-	ve_span in[8];
+	ve_span in[11];
 	uint32_t e = 0;
 	in[0] = d->key; in[1] = d->key2; in[2] = d->iv; in[3] = d->aad;
 	in[4] = d->salt; in[5] = d->in; in[6] = d->in2; in[7] = d->state;
+	in[8] = d->ticket; in[9] = d->mechs; in[10] = d->new_mechs;
 #pragma unroll
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < 11; i++) {
 		if (!pvc_span_ok(in[i], n))
 			return 0;
 		if (in[i].len != 0 && in[i].off + in[i].len > e)

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #endif
 #include "gpu/daemon/pvd.h"
+#include "gpu/daemon/pvd_login.h"
 #include "gpu/engine/ve_ring.h"
 #include "gpu/host/pv_futex.h"
 #include "gpu/host/pv_log.h"
@@ -40,6 +41,7 @@ struct pvd_client {
 	_Atomic uint32_t claim;
 	_Atomic uint32_t stop;
 	pthread_t *th;
+	pvd_logins *logins;                /* this connection's tickets      */
 };
 
 void pvd_send_error(int fd, int code)
@@ -117,8 +119,10 @@ static void serve_one(pvd_client *c, ve_slot *s, uint32_t t, uint8_t *priv)
 		copy_in(priv, shared, d.in);
 		copy_in(priv, shared, d.in2);
 		copy_in(priv, shared, d.state);
+		copy_in(priv, shared, d.mechs);
+		copy_in(priv, shared, d.new_mechs);
 		atomic_fetch_add(&c->d->queue_depth, 1u);
-		rc = pv_vault_call(c->d->backend, &r);
+		rc = pvd_login_call(c->logins, c->d->backend, &r);
 		atomic_fetch_sub(&c->d->queue_depth, 1u);
 		res.status = rc;
 		res.out_len = (uint32_t)r.out_len;
@@ -131,11 +135,12 @@ static void serve_one(pvd_client *c, ve_slot *s, uint32_t t, uint8_t *priv)
 		}
 		/* wipe what this request used of the private buffer */
 		{
-			const ve_span *sp[11] = { &d.key, &d.key2, &d.iv, &d.aad, &d.salt,
+			const ve_span *sp[14] = { &d.key, &d.key2, &d.iv, &d.aad, &d.salt,
 			                          &d.in, &d.in2, &d.state, &d.out, &d.out2,
-			                          &d.state_out };
+			                          &d.state_out, &d.ticket, &d.mechs,
+			                          &d.new_mechs };
 			unsigned i;
-			for (i = 0; i < 11; i++)
+			for (i = 0; i < 14; i++)
 				if (sp[i]->len && (uint64_t)sp[i]->off + sp[i]->len > hi)
 					hi = (uint64_t)sp[i]->off + sp[i]->len;
 			kc_wipe(priv, (size_t)hi);
@@ -220,6 +225,7 @@ static void client_free(pvd_client *c)
 		munmap(c->ring, c->ring_bytes);
 	if (c->memfd >= 0)
 		close(c->memfd);
+	pvd_logins_free(c->logins);
 	free(c);
 }
 
@@ -365,7 +371,8 @@ void pvd_serve(pvd *d, int fd)
 		m.hello.nslots = ns;
 		m.hello.slot_arena = ar;
 	}
-	if (ring_create(c, m.hello.nslots, m.hello.slot_arena) != PV_OK) {
+	c->logins = pvd_logins_new();
+	if (c->logins == NULL || ring_create(c, m.hello.nslots, m.hello.slot_arena) != PV_OK) {
 		pvd_send_error(fd, PV_ERR_NOMEM);
 		client_free(c);
 		return;

@@ -4,8 +4,10 @@
  * in the persistent CUDA kernel, so it follows the gpu/core rules.
  *
  *   ve_vault   the vault's secrets, read-only after ve_boot: the KEK that
- *              wraps every token key (HKDF-SHA256 of the master key), and
- *              the per-boot state key that seals multi-part states.
+ *              wraps every key blob not bound to a token key and every
+ *              PIN record (HKDF-SHA256 of the master key), and the
+ *              per-boot state key that seals multi-part states and login
+ *              tickets.
  *   ve_worker  one per worker (thread / GPU warp): its HMAC_DRBG, and an
  *              ECDSA or SM2 nonce computed while it was idle (ve_idle).
  *   ve_execute runs one request: desc is copied and validated first, inputs
@@ -24,11 +26,17 @@
 #define VE_KEK_LABEL   "PixelVault KEK v1"
 #define VE_MASTER_LEN  32u
 
+/* A key that seals blobs: its AES-256 schedule and its GCM hash key H
+ * with H's powers, pow[k] = H^(k+1) (kc_ghash_powers). */
+typedef struct ve_kek {
+	kc_bc bc;
+	uint8_t pow[KC_GHASH_POW_N][16];
+} ve_kek;
+
 typedef struct ve_vault {
-	kc_bc kek;                 /* AES-256 key schedule of the blob KEK     */
-	kc_bc stk;                 /* AES-256 schedule of the per-boot state key */
-	uint8_t kek_pow[KC_GHASH_POW_N][16];  /* the KEK's GCM hash key H and its
-	                                         powers: H^(k+1) (kc_ghash_powers) */
+	ve_kek kek;                /* the blob KEK (master key)                */
+	kc_bc stk;                 /* AES-256 schedule of the per-boot state key,
+	                              which seals states and login tickets     */
 	uint8_t stk_h[16];         /* the state key's H (kc_gcm_hkey)          */
 	uint32_t sealed;           /* 1: no master key, every op but NOP fails */
 	uint32_t pad_;

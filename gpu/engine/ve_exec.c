@@ -29,12 +29,9 @@ KC_API int ve_boot(ve_vault *v, const uint8_t *master, size_t mlen,
 		rc = kc_hkdf(KC_HASH_SHA256, NULL, 0, master, mlen,
 		             (const uint8_t *)label, sizeof label - 1u, k, sizeof k);
 		if (rc == PV_OK)
-			rc = kc_bc_init(&v->kek, KC_BC_AES, k, sizeof k);
-		if (rc == PV_OK) {
-			kc_gcm_hkey(&v->kek, k);           /* k: the KEK's H now */
-			kc_ghash_powers(v->kek_pow, k);
+			rc = ve_kek_init(&v->kek, k);
+		if (rc == PV_OK)
 			v->sealed = 0;
-		}
 	}
 	kc_wipe(k, sizeof k);
 	kc_drbg_clear(&d);
@@ -113,22 +110,23 @@ KC_PRIV uint32_t vx_overlap(ve_span a, ve_span b)
 
 KC_PRIV int vx_validate(const ve_desc *d, uint32_t n)
 {
-	ve_span in[8];
+	ve_span in[11];
 	ve_span out[3];
 	uint32_t i, j;
 
 	in[0] = d->key; in[1] = d->key2; in[2] = d->iv; in[3] = d->aad;
 	in[4] = d->salt; in[5] = d->in; in[6] = d->in2; in[7] = d->state;
+	in[8] = d->ticket; in[9] = d->mechs; in[10] = d->new_mechs;
 	out[0] = d->out; out[1] = d->out2; out[2] = d->state_out;
 	if (d->version != VE_DESC_VERSION)
 		return PV_ERR_PROTOCOL;
-	for (i = 0; i < 8u; i++)
+	for (i = 0; i < 11u; i++)
 		if (!vx_in_arena(in[i], n))
 			return PV_ERR_PROTOCOL;
 	for (i = 0; i < 3u; i++) {
 		if (!vx_in_arena(out[i], n))
 			return PV_ERR_PROTOCOL;
-		for (j = 0; j < 8u; j++)
+		for (j = 0; j < 11u; j++)
 			if (vx_overlap(out[i], in[j]))
 				return PV_ERR_PROTOCOL;
 		for (j = i + 1u; j < 3u; j++)
@@ -147,6 +145,7 @@ KC_API void ve_execute(const ve_vault *v, ve_worker *w, const ve_desc *desc,
 	int rc;
 
 	kc_memcpy(&r.d, desc, sizeof r.d);     /* the producer may change it */
+	r.tk = NULL;
 	r.arena = arena;
 	r.v = v;
 	r.w = w;
@@ -159,6 +158,8 @@ KC_API void ve_execute(const ve_vault *v, ve_worker *w, const ve_desc *desc,
 	rc = vx_validate(&r.d, arena_len);
 	if (rc == PV_OK && v->sealed && r.d.op != PV_OP_NOP)
 		rc = PV_ERR_SEALED;
+	if (rc == PV_OK && r.d.op != PV_OP_NOP)
+		rc = ve_req_ticket(&r);
 	if (rc == PV_OK && ve_pk_claims(&r.d)) {
 		rc = ve_op_pk(&r);           /* public key: ve_pk.c */
 	} else if (rc == PV_OK) {
@@ -194,6 +195,10 @@ KC_API void ve_execute(const ve_vault *v, ve_worker *w, const ve_desc *desc,
 			break;
 		case PV_OP_SEED:
 			rc = ve_op_seed(&r);
+			break;
+		case PV_OP_LOGIN: case PV_OP_TOKEN_NEW: case PV_OP_PIN_RECORD:
+		case PV_OP_LOGOUT:
+			rc = ve_op_login(&r);
 			break;
 		default:                    /* GENERATE_PAIR: reserved */
 			rc = PV_ERR_MECHANISM;

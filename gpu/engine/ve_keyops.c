@@ -6,16 +6,11 @@
  */
 #include "ve_internal.h"
 
-/* Seal k (type/usage/len set) into the out span with new_id. */
+/* Seal k (type/len set) into the out span: the request's new_id, usage
+ * and policy (ve_req_seal). */
 KC_PRIV int vk_emit(ve_req *r, ve_key *k)
 {
-	uint32_t olen = 0;
-	int rc;
-
-	k->usage = r->d.new_usage;
-	rc = ve_blob_seal(r->v, r->w, k, r->d.new_id, ve_wptr(r, r->d.out), r->d.out.len, &olen);
-	r->res->out_len = olen;
-	return rc;
+	return ve_req_seal(r, k, r->d.out);
 }
 
 KC_API int ve_op_keygen(ve_req *r)
@@ -61,8 +56,9 @@ KC_API int ve_op_import(ve_req *r)
 	return rc;
 }
 
-/* The wrapping key: AES with the given usage. */
-KC_PRIV int vk_kek(ve_req *r, uint32_t usage, kc_bc *bc)
+/* The wrapping key: AES with the given usage (and PV_POL_TRUSTED when
+ * trusted is set: the key to wrap is PV_POL_WRAP_TRUSTED). */
+KC_PRIV int vk_kek(ve_req *r, uint32_t usage, uint32_t trusted, kc_bc *bc)
 {
 	ve_key k;
 	int rc;
@@ -70,7 +66,10 @@ KC_PRIV int vk_kek(ve_req *r, uint32_t usage, kc_bc *bc)
 	rc = ve_req_key(r, usage, &k);
 	if (rc != PV_OK)
 		return rc;
-	rc = k.type == PV_KEY_AES ? kc_bc_init(bc, KC_BC_AES, k.k, k.len) : PV_ERR_KEY_TYPE;
+	if (trusted && (k.policy & PV_POL_TRUSTED) == 0u)
+		rc = PV_ERR_PERM;
+	else
+		rc = k.type == PV_KEY_AES ? kc_bc_init(bc, KC_BC_AES, k.k, k.len) : PV_ERR_KEY_TYPE;
 	kc_wipe(&k, sizeof k);
 	return rc;
 }
@@ -89,10 +88,18 @@ KC_API int ve_op_wrap(ve_req *r)
 		return PV_ERR_MECH_PARAM;    /* default ICVs only */
 	if (r->d.key2.len == 0u)
 		return PV_ERR_ARGS;
-	rc = ve_blob_open(r->v, ve_ptr(r, r->d.key2), r->d.key2.len, r->d.key2_id, 0u, &t);
-	if (rc != PV_OK)
-		return rc;
 	kc_memset(&bc, 0, sizeof bc);
+	{
+		const ve_kek *kek;
+		ve_bhdr h;
+		rc = ve_req_blob(r, r->d.key2, r->d.key2_id, 0u, PV_BLOB_MAX, 0u, &h, &kek);
+		if (rc == PV_OK)
+			rc = ve_blob_open(kek, &h, ve_ptr(r, r->d.key2), r->d.key2_id, &t);
+		else
+			kc_memset(&t, 0, sizeof t);
+	}
+	if (rc != PV_OK)
+		goto out;
 	if ((t.usage & PV_USE_EXTRACT) == 0u) {
 		rc = PV_ERR_PERM;
 		goto out;
@@ -104,7 +111,7 @@ KC_API int ve_op_wrap(ve_req *r)
 	need = mode == VE_MODE_KW ? (size_t)t.len + 8u : (((size_t)t.len + 7u) & ~(size_t)7u) + 8u;
 	if ((rc = ve_out_room(r, (uint32_t)need)) != PV_OK)
 		goto out;
-	if ((rc = vk_kek(r, PV_USE_WRAP, &bc)) != PV_OK)
+	if ((rc = vk_kek(r, PV_USE_WRAP, (t.policy & PV_POL_WRAP_TRUSTED) != 0u, &bc)) != PV_OK)
 		goto out;
 	if (mode == VE_MODE_KW)
 		rc = kc_kw_wrap(&bc, t.k, t.len, ve_wptr(r, r->d.out));
@@ -137,7 +144,7 @@ KC_API int ve_op_unwrap(ve_req *r)
 	if ((rc = ve_out_room(r, PV_BLOB_OVERHEAD + (uint32_t)(inlen - 8u))) != PV_OK &&
 	    mode == VE_MODE_KW)
 		return rc;         /* KWP: the exact size is known after unwrap */
-	if ((rc = vk_kek(r, PV_USE_UNWRAP, &bc)) != PV_OK)
+	if ((rc = vk_kek(r, PV_USE_UNWRAP, 0u, &bc)) != PV_OK)
 		return rc;
 	kc_memset(&k, 0, sizeof k);
 	if (mode == VE_MODE_KW) {

@@ -84,11 +84,11 @@ KC_API void ve_pk_wipe(ve_pkey *k)
 
 /* The RSA numbers in payload order, each a right-aligned kc_rsa_priv
  * field of cap bytes written in its last w bytes (n, d: nb; the rest hb).
- * Blob version 2 (VE_BLOB_V_RSA_DLAST, what the vault seals): n p q dp dq
+ * Blob versions 4 and 2 (VE_BLOB_DLAST: what the vault seals): n p q dp dq
  * qinv d - the CRT needs no d, so a private operation decrypts the
  * payload without its last nb bytes (for RSA-2048 58 cipher blocks with
  * E(J0): one pass on the warp, not two).  Version 1: n d p q dp dq qinv
- * (vpk_rsa_v1). */
+ * (vpk_rsa_v1), the payload of blob versions 1 and 3. */
 #define VPK_RSA_FIELDS(k, nb, hb) { \
 	{ (k)->rsa.n, KC_RSA_MAX_BYTES, (nb) }, \
 	{ (k)->rsa.p, KC_RSA_MAX_HBYTES, (hb) }, { (k)->rsa.q, KC_RSA_MAX_HBYTES, (hb) }, \
@@ -185,7 +185,7 @@ KC_PRIV int vpk_unpack(ve_pkey *k, const uint8_t *buf, uint32_t len, uint32_t ve
 	k->rsa.e = kc_load_be32(buf + 4);
 	{
 		vpk_mfield fl[7] = VPK_RSA_FIELDS(k, nb, hb);
-		if (ver != VE_BLOB_V_RSA_DLAST)
+		if (!VE_BLOB_DLAST(ver))
 			vpk_rsa_v1(fl);
 		for (i = 0, o = 8u; i < 7u; o += fl[i].w, i++) {
 			if (o + fl[i].w > plen) {              /* not decrypted */
@@ -199,14 +199,16 @@ KC_PRIV int vpk_unpack(ve_pkey *k, const uint8_t *buf, uint32_t len, uint32_t ve
 	return PV_OK;
 }
 
-/* Seal k (type, usage set) under v's KEK with identity id into o (cap
- * bytes); *olen = the blob length (also on BUF_SMALL). */
-KC_PRIV int vpk_seal_raw(const ve_vault *v, ve_worker *w, const ve_pkey *k,
-                         const uint8_t id[PV_OBJ_ID_LEN], uint8_t *o, uint32_t cap,
-                         uint32_t *olen)
+/* Seal k (type, usage, policy set) under kek with identity id and the
+ * allowed-list digest into o (cap bytes); *olen = the blob length (also
+ * on BUF_SMALL). */
+KC_PRIV int vpk_seal_raw(const ve_kek *kek, ve_worker *w, const ve_pkey *k, uint32_t nmechs,
+                         const uint8_t mdig[16], const uint8_t id[PV_OBJ_ID_LEN], uint8_t *o,
+                         uint32_t cap, uint32_t *olen)
 {
 	uint8_t buf[VE_PK_RSA_LEN] KC_ALIGN16;
 	uint32_t len = vpk_payload_len(k->type);
+	ve_bhdr h;
 	int rc;
 
 	*olen = PV_BLOB_OVERHEAD + len;
@@ -216,50 +218,65 @@ KC_PRIV int vpk_seal_raw(const ve_vault *v, ve_worker *w, const ve_pkey *k,
 		return PV_ERR_BUF_SMALL;
 	len = vpk_pack(k, buf);
 	*olen = PV_BLOB_OVERHEAD + len;
-	rc = ve_blob_encrypt(v, w, k->type == PV_KEY_RSA ? VE_BLOB_V_RSA_DLAST : VE_BLOB_VERSION, k->type,
-	                     k->usage, buf, len, id, o);
+	kc_memset(&h, 0, sizeof h);
+	h.ver = k->type == PV_KEY_RSA ? VE_BLOB_V_RSA_DLAST : VE_BLOB_VERSION;
+	h.type = k->type;
+	h.usage = k->usage;
+	h.len = len;
+	h.policy = k->policy;
+	h.nmechs = nmechs;
+	kc_memcpy(h.mdig, mdig, 16);
+	rc = ve_blob_encrypt(kek, w, &h, buf, id, o);
 	kc_wipe(buf, len);
 	return rc;
 }
 
-KC_API int ve_pk_seal(ve_req *r, const ve_pkey *k, ve_span out)
+KC_API int ve_pk_seal(ve_req *r, ve_pkey *k, ve_span out)
 {
+	const ve_kek *kek;
+	ve_bhdr h;
 	uint32_t olen = 0;
-	int rc = vpk_seal_raw(r->v, r->w, k, r->d.new_id, ve_wptr(r, out), out.len, &olen);
+	int rc;
 
+	kc_memset(&h, 0, sizeof h);
+	rc = ve_req_new_blob(r, &h, &kek);
+	if (rc != PV_OK)
+		return rc;
+	k->policy = h.policy;
+	rc = vpk_seal_raw(kek, r->w, k, h.nmechs, h.mdig, r->d.new_id, ve_wptr(r, out), out.len,
+	                  &olen);
 	r->res->out_len = olen;
 	return rc;
 }
 
-/* Open a private-key blob under v's KEK with identity id (want_type 0 =
- * any); without whole, an RSA key of blob version 2 without d (a private
+/* Open the private-key blob b with parsed header h under kek with identity
+ * id; without whole, an RSA key of a d-last blob without d (a private
  * operation's: the CRT needs none).  PV_ERR_WRAPPED for any mismatch. */
-KC_PRIV int vpk_open_raw(const ve_vault *v, const uint8_t *b, uint32_t blen,
-                         const uint8_t id[PV_OBJ_ID_LEN], uint32_t want_type, int whole,
-                         ve_pkey *k)
+KC_PRIV int vpk_open_raw(const ve_kek *kek, const ve_bhdr *h, const uint8_t *b,
+                         const uint8_t id[PV_OBJ_ID_LEN], int whole, ve_pkey *k)
 {
 	uint8_t buf[VE_BLOB_W(VE_PK_RSA_LEN)] KC_ALIGN16;
-	uint32_t ver, type, use, len, plen;
+	uint32_t plen;
 	int rc;
 
 	ve_pk_zero(k, 0u);
-	if (ve_blob_parse(b, blen, PV_PKBLOB_MAX, want_type, &ver, &type, &use, &len) != PV_OK ||
-	    !ve_pk_is_type(type) || !vpk_len_ok(type, len))
+	if (!ve_pk_is_type(h->type) || !vpk_len_ok(h->type, h->len))
 		return PV_ERR_WRAPPED;
-	plen = len;
-	if (ver == VE_BLOB_V_RSA_DLAST && !whole) {
-		const uint32_t nb = vpk_rsa_nb(len);
+	plen = h->len;
+	if (VE_BLOB_DLAST(h->ver) && !whole) {
+		const uint32_t nb = vpk_rsa_nb(h->len);
 		if (nb == 0u)
 			return PV_ERR_WRAPPED;
-		plen = len - nb;
+		plen = h->len - nb;
 	}
-	rc = ve_blob_decrypt(v, b, len, id, plen, buf);   /* the payload: buf + 16 */
+	rc = ve_blob_decrypt(kek, h, b, id, plen, buf);   /* the payload: buf + 16 */
 	KC_PROF(13);
 	if (rc == PV_OK) {
-		k->type = type;
-		k->usage = use;
-		k->len = len;
-		rc = vpk_unpack(k, buf + 16, len, ver, plen);
+		k->type = h->type;
+		k->usage = h->usage;
+		k->len = h->len;
+		k->policy = h->policy;
+		rc = vpk_unpack(k, buf + 16, h->len, h->ver, plen);
 	}
 	kc_wipe(buf, VE_BLOB_W(plen));
 	if (rc != PV_OK)
@@ -268,16 +285,19 @@ KC_PRIV int vpk_open_raw(const ve_vault *v, const uint8_t *b, uint32_t blen,
 }
 
 /* Open the request's key blob (identity key_id, expected key_type if set)
- * and check the usage. */
+ * through the policy checks and check the usage. */
 KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k)
 {
+	const ve_kek *kek;
+	ve_bhdr h;
 	int rc;
 
-	if (r->d.key.len == 0u) {
+	rc = ve_req_blob(r, r->d.key, r->d.key_id, r->d.key_type, PV_PKBLOB_MAX, 1u, &h, &kek);
+	if (rc != PV_OK) {
 		ve_pk_zero(k, 0u);
-		return PV_ERR_ARGS;
+		return rc;
 	}
-	rc = vpk_open_raw(r->v, ve_ptr(r, r->d.key), r->d.key.len, r->d.key_id, r->d.key_type, 0, k);
+	rc = vpk_open_raw(kek, &h, ve_ptr(r, r->d.key), r->d.key_id, 0, k);
 	if (rc == PV_OK && (k->usage & usage) != usage) {
 		ve_pk_wipe(k);
 		rc = PV_ERR_PERM;
@@ -288,25 +308,20 @@ KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k)
 
 KC_API int ve_pk_blob_is_pk(const uint8_t *blob, uint32_t blen)
 {
-	return blen >= PV_BLOB_OVERHEAD && ve_pk_is_type(kc_load_be32(blob + 4));
+	return blen >= VE_BLOB_HDR_V1 && ve_pk_is_type(kc_load_be32(blob + 4));
 }
 
-KC_API int ve_pk_rewrap(const ve_vault *from, const ve_vault *to, ve_worker *w,
-                        const uint8_t *blob, uint32_t blen,
+KC_API int ve_pk_rewrap(const ve_kek *from, const ve_kek *to, ve_worker *w,
+                        const ve_bhdr *h, const uint8_t *blob,
                         const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out,
                         uint32_t cap, uint32_t *outlen)
 {
 	ve_pkey k;
 	int rc;
 
-	*outlen = blen;
-	if (from->sealed || to->sealed)
-		return PV_ERR_SEALED;
-	if (cap < blen)
-		return PV_ERR_BUF_SMALL;
-	rc = vpk_open_raw(from, blob, blen, id, 0u, 1, &k);
+	rc = vpk_open_raw(from, h, blob, id, 1, &k);
 	if (rc == PV_OK)
-		rc = vpk_seal_raw(to, w, &k, id, out, cap, outlen);
+		rc = vpk_seal_raw(to, w, &k, h->nmechs, h->mdig, id, out, cap, outlen);
 	ve_pk_wipe(&k);
 	return rc;
 }

@@ -4,8 +4,8 @@
  * section "Public key").
  *
  * Private keys live in blobs with the same outer format as secret keys
- * (ve_blob.c: "PVK" header, AES-256-GCM under the KEK, AAD = header ||
- * object identity) but their own payload and size limit (PV_PKBLOB_MAX);
+ * (ve_blob.c: "PVK" header with the key's policy, AES-256-GCM under the
+ * master or the token KEK, AAD = header || object identity) but their own payload and size limit (PV_PKBLOB_MAX);
  * ve_blob_open refuses them (its ve_key_len_ok does not know the types), so
  * a private key can never reach a symmetric op.  Payload (big-endian):
  *
@@ -43,7 +43,7 @@
  * RSA part comes last: keys of the other types use, zero and wipe only the
  * ~0.2 KiB before it (ve_pk_zero, ve_pk_wipe). */
 typedef struct ve_pkey {
-	uint32_t type, usage, len, pad_;
+	uint32_t type, usage, len, policy;
 	uint8_t d[KC_EC_MAX_FLEN];    /* EC / SM2 scalar; Ed25519 seed        */
 	uint8_t pub[KC_EC_MAX_PUBLEN];/* EC 04||X||Y; Ed25519 32 bytes        */
 	uint32_t flen, publen;
@@ -66,13 +66,14 @@ KC_API int ve_op_pk(ve_req *r);
 KC_API int ve_pk_is_type(uint32_t type);
 KC_API int ve_pk_curve(uint32_t type);            /* KC_EC_* or 0 */
 KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k);
-KC_API int ve_pk_seal(ve_req *r, const ve_pkey *k, ve_span out);
+/* Seal k as the request's new blob (new_id, new_usage, new_policy). */
+KC_API int ve_pk_seal(ve_req *r, ve_pkey *k, ve_span out);
 KC_API int ve_pk_pub_out(ve_req *r, const ve_pkey *k);
 /* Master-key rotation of a private-key blob (same contract as ve_rewrap,
  * gpu/engine/ve_rewrap.h); ve_pk_blob_is_pk tells which one to call. */
 KC_API int ve_pk_blob_is_pk(const uint8_t *blob, uint32_t blen);
-KC_API int ve_pk_rewrap(const ve_vault *from, const ve_vault *to, ve_worker *w,
-                        const uint8_t *blob, uint32_t blen,
+KC_API int ve_pk_rewrap(const ve_kek *from, const ve_kek *to, ve_worker *w,
+                        const ve_bhdr *h, const uint8_t *blob,
                         const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out,
                         uint32_t cap, uint32_t *outlen);
 /* Decode the RSA public encoding n || e(4) into pk. */

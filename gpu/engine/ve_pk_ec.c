@@ -208,7 +208,7 @@ KC_API int ve_pk_ecdh(ve_req *r)
 	ve_key nk;
 	uint8_t s[KC_EC_MAX_FLEN];
 	const uint8_t *peer;
-	uint32_t plen, len, olen = 0;
+	uint32_t plen, len;
 	uint32_t data = (r->d.flags & PV_F_DERIVE_DATA) != 0u;
 	int rc;
 
@@ -240,11 +240,9 @@ KC_API int ve_pk_ecdh(ve_req *r)
 		kc_memcpy(ve_wptr(r, r->d.out), s + k.flen - len, len);
 	} else {
 		nk.type = r->d.new_type;
-		nk.usage = r->d.new_usage;
 		nk.len = len;
 		kc_memcpy(nk.k, s + k.flen - len, len);
-		rc = ve_blob_seal(r->v, r->w, &nk, r->d.new_id, ve_wptr(r, r->d.out), r->d.out.len, &olen);
-		r->res->out_len = olen;
+		rc = ve_req_seal(r, &nk, r->d.out);
 	}
 out:
 	if (rc != PV_OK && rc != PV_ERR_BUF_SMALL)

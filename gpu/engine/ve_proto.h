@@ -35,7 +35,12 @@
 #define PV_OP_DERIVE_KEY     11u
 #define PV_OP_RANDOM         12u
 #define PV_OP_SEED           13u
-#define PV_OP_MAX            13u
+/* login (ve_login.c; docs/token-store.md "Token key and PINs") */
+#define PV_OP_LOGIN          14u   /* PIN record + PIN key in, ticket out    */
+#define PV_OP_TOKEN_NEW      15u   /* a new token key, its SO record out     */
+#define PV_OP_PIN_RECORD     16u   /* ticket + new PIN key in, record out    */
+#define PV_OP_LOGOUT         17u   /* daemon: drop the connection's ticket  */
+#define PV_OP_MAX            17u
 
 /* ---- phases (multi-part) ------------------------------------------------ */
 #define PV_PHASE_ONESHOT      0u
@@ -54,7 +59,30 @@
 #define PV_KEY_EC_P384     0x12u
 #define PV_KEY_ED25519     0x13u
 #define PV_KEY_SM2         0x14u
+/* a token's PIN record: the token key under a PIN, sealed under the KEK;
+ * opened only by PV_OP_LOGIN */
+#define PV_KEY_TOKEN_REC   0x20u
 
+/* ---- who a PIN record / ticket is for ----------------------------------- */
+#define PV_WHO_SO          0u
+#define PV_WHO_USER        1u
+#define PV_WHO_NOLOGIN     2u      /* the token's "no login" record: the
+                                    * user's rights with an all-zero PIN key */
+
+/* ---- key policy (bound into the blob header, checked on every use) ------ */
+#define PV_POL_TOKEN       0x001u  /* sealed under the token key: usable
+                                    * only with the user's login ticket    */
+#define PV_POL_SENSITIVE   0x002u
+#define PV_POL_TRUSTED     0x004u  /* may wrap WRAP_TRUSTED keys (SO only) */
+#define PV_POL_WRAP_TRUSTED 0x008u /* wrapped only by TRUSTED keys         */
+#define PV_POL_ALL         0x00fu
+/* Allowed mechanisms: a list of big-endian 32-bit entries, mech << 16 |
+ * variant << 8 | prf & 0xff, variant = PV_MV_* of the request's flags;
+ * prf 0 in an entry admits any.  The blob binds its SHA-256 (first 16
+ * bytes) and the count; a request passes the list in `mechs`. */
+#define PV_MV_HASH_DATA    0x01u
+#define PV_MV_DERIVE_DATA  0x02u
+#define PV_MECHS_MAX       64u
 /* ---- usage flags (bound into the blob AAD) ------------------------------ */
 #define PV_USE_ENCRYPT     0x001u
 #define PV_USE_DECRYPT     0x002u
@@ -170,7 +198,11 @@
 /* ---- limits ------------------------------------------------------------- */
 #define PV_OBJ_ID_LEN      16u     /* object identity bound into a blob     */
 #define PV_SECRET_MAX     512u     /* largest secret key (bytes)            */
-#define PV_BLOB_OVERHEAD   44u     /* header 16 + nonce 12 + tag 16         */
+#define PV_BLOB_OVERHEAD   68u     /* header 40 + nonce 12 + tag 16         */
+#define PV_TOKEN_KEY_LEN   32u
+#define PV_PIN_KEY_LEN     32u     /* the host's PBKDF2 of a PIN            */
+#define PV_TICKET_LEN      96u     /* nonce 12 + who, T, KEK (68) + tag 16   */
+#define PV_RECORD_LEN    (PV_BLOB_OVERHEAD + 60u)
 #define PV_BLOB_MAX      (PV_SECRET_MAX + PV_BLOB_OVERHEAD)
 #define PV_STATE_MAX     1024u     /* largest serialized multi-part state   */
 #define PV_IV_MAX        1024u     /* largest IV / nonce accepted (GCM)     */
@@ -208,7 +240,14 @@ typedef struct ve_desc {
 	ve_span out;
 	ve_span out2;                  /* reserved: public part of a key pair   */
 	ve_span state_out;             /* INIT/UPDATE: the next state           */
-	uint32_t rsv1[18];             /* zero; pads the descriptor to 256 B  */
+	/* login and policy (ve_login.c) */
+	uint8_t token_id[PV_OBJ_ID_LEN]; /* the token the request acts for     */
+	ve_span ticket;                /* login ticket of token_id (input)      */
+	ve_span mechs;                 /* allowed-mechanism list of `key`       */
+	ve_span new_mechs;             /* allowed-mechanism list of a new blob  */
+	uint32_t new_policy;           /* PV_POL_* of a new blob                */
+	uint32_t who;                  /* PV_WHO_* (LOGIN, PIN_RECORD)          */
+	uint32_t rsv1[6];              /* zero; pads the descriptor to 256 B  */
 } ve_desc;
 
 /* Completion: written by the worker only. */

@@ -11,11 +11,12 @@
 
 #include "ve_engine.h"
 
-/* Re-seal blob (identity id) from `from` to `to`, with a fresh nonce from
- * w's DRBG.  PV_ERR_WRAPPED if blob does not open under from's KEK (wrong
- * master key, corrupted blob, a blob format this op does not know),
- * PV_ERR_BUF_SMALL if cap < blen (*outlen = blen), PV_ERR_SEALED if either
- * vault is sealed. */
+/* Re-seal blob (identity id) from `from` to `to` in the current format,
+ * with a fresh nonce from w's DRBG (a token-bound blob is copied).
+ * PV_ERR_WRAPPED if blob does not open under from's KEK (wrong master key,
+ * corrupted blob, a blob format this op does not know), PV_ERR_BUF_SMALL
+ * if cap < blen + 24 (*outlen = that), PV_ERR_SEALED if either vault is
+ * sealed. */
 KC_API int ve_rewrap(const ve_vault *from, const ve_vault *to, ve_worker *w,
                      const uint8_t *blob, uint32_t blen,
                      const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out,

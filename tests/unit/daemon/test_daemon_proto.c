@@ -237,10 +237,10 @@ static void t_ring(void)
 	d.op = PV_OP_DIGEST; d.phase = 9;
 	CU_ASSERT_EQUAL_FATAL(ring_req(ring, &ok, t++, &d, &res), 0);
 	CU_ASSERT_EQUAL(res.status, PV_ERR_ARGS);
-	d.phase = 0; d.rsv1[17] = 5;
+	d.phase = 0; d.rsv1[5] = 5;
 	CU_ASSERT_EQUAL_FATAL(ring_req(ring, &ok, t++, &d, &res), 0);
 	CU_ASSERT_EQUAL(res.status, PV_ERR_ARGS);
-	d.rsv1[17] = 0;
+	d.rsv1[5] = 0;
 	/* replayed ticket (ready_seq written again for a finished ticket):
 	 * ignored; the next ticket is served normally */
 	pv_store_rel(&ve_ring_tix(ring, ok.nslots, t - 1)->ready_seq, t);

@@ -692,7 +692,12 @@ static int rsa_seal(const uint8_t *pl, size_t len, uint32_t ver, pkey_ *k)
 	if (ve_boot(&a, te_master, 32, ent, sizeof ent) != PV_OK ||
 	    ve_worker_init(&w, 3, ent, sizeof ent) != PV_OK)
 		return PV_ERR_GENERAL;
-	rc = ve_blob_encrypt(&a, &w, ver, PV_KEY_RSA, PV_USE_SIGN, pl, (uint32_t)len, k->id, k->blob);
+	{
+		ve_bhdr h;
+		memset(&h, 0, sizeof h);
+		h.ver = ver; h.type = PV_KEY_RSA; h.usage = PV_USE_SIGN; h.len = (uint32_t)len;
+		rc = ve_blob_encrypt(&a.kek, &w, &h, pl, k->id, k->blob);
+	}
 	k->len = PV_BLOB_OVERHEAD + len;
 	ve_vault_clear(&a);
 	ve_worker_clear(&w);
