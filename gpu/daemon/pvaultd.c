@@ -152,6 +152,8 @@ static void help(void)
 	       "                              dropped (daemon_hello_timeout, default 5)\n"
 	       "      --client-memory MIB     ring and worker buffers of one client\n"
 	       "                              (daemon_client_memory, default 64)\n"
+	       "      --memory-per-uid MIB    the same for all clients of one uid\n"
+	       "                              (daemon_memory_per_uid, default 256)\n"
 	       "      --memory MIB            the same for all clients together\n"
 	       "                              (daemon_memory, default 1024)\n"
 	       "      --log-interval S        refused connections: one line per uid and\n"
@@ -163,7 +165,7 @@ static void help(void)
 	       "keys, remove the socket, exit 0.\n");
 }
 
-enum { O_MAXCONN = 256, O_MAXUID, O_HELLO, O_CMEM, O_MEM, O_LOGIV };
+enum { O_MAXCONN = 256, O_MAXUID, O_HELLO, O_CMEM, O_UMEM, O_MEM, O_LOGIV };
 
 /* A flag's number in [lo, hi]; 0 and a message if it is not one. */
 static int num(const char *name, const char *v, uint32_t lo, uint32_t hi, uint32_t *out)
@@ -192,6 +194,7 @@ int main(int argc, char **argv)
 		{ "max-connections-per-uid", required_argument, NULL, O_MAXUID },
 		{ "hello-timeout", required_argument, NULL, O_HELLO },
 		{ "client-memory", required_argument, NULL, O_CMEM },
+		{ "memory-per-uid", required_argument, NULL, O_UMEM },
 		{ "memory", required_argument, NULL, O_MEM },
 		{ "log-interval", required_argument, NULL, O_LOGIV },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -203,7 +206,7 @@ int main(int argc, char **argv)
 	pv_conf conf, bconf;
 	const char *cfile = NULL, *sock = NULL;
 	/* flags given (0: take the config's) */
-	uint32_t f_w = 0, f_conn = 0, f_uid = 0, f_hello = 0, f_cmem = 0, f_mem = 0, f_logiv = 0;
+	uint32_t f_w = 0, f_conn = 0, f_uid = 0, f_hello = 0, f_cmem = 0, f_umem = 0, f_mem = 0, f_logiv = 0;
 	sigset_t ss;
 	struct timespec ts;
 	int opt, lfd = -1, sfd, rc, activated = 0, verbose = 0;
@@ -232,6 +235,7 @@ int main(int argc, char **argv)
 		case O_MAXUID: ok = num("--max-connections-per-uid", optarg, 1, 65536, &f_uid); break;
 		case O_HELLO: ok = num("--hello-timeout", optarg, 1, 3600, &f_hello); break;
 		case O_CMEM: ok = num("--client-memory", optarg, 1, 65536, &f_cmem); break;
+		case O_UMEM: ok = num("--memory-per-uid", optarg, 1, 1u << 20, &f_umem); break;
 		case O_MEM: ok = num("--memory", optarg, 1, 1u << 20, &f_mem); break;
 		case O_LOGIV: ok = num("--log-interval", optarg, 1, 3600, &f_logiv); break;
 		case 'v': verbose = 1; break;
@@ -262,6 +266,7 @@ int main(int argc, char **argv)
 	d.max_conn_uid = f_uid ? f_uid : conf.daemon.max_conn_uid;
 	d.hello_timeout_s = f_hello ? f_hello : conf.daemon.hello_timeout_s;
 	d.client_mem = (uint64_t)(f_cmem ? f_cmem : conf.daemon.client_mib) << 20;
+	d.uid_mem = (uint64_t)(f_umem ? f_umem : conf.daemon.uid_mib) << 20;
 	d.total_mem = (uint64_t)(f_mem ? f_mem : conf.daemon.total_mib) << 20;
 	d.log_interval_s = f_logiv ? f_logiv : conf.daemon.log_interval_s;
 	pvd_fd_budget(&d);

@@ -24,7 +24,8 @@ enum {
 	PVD_NO_UID,          /* max_conn_uid connections of this uid open      */
 	PVD_NO_FDS,          /* the daemon is out of file descriptors          */
 	PVD_NO_THREAD,       /* no thread could be started                     */
-	PVD_NO_MEMORY,       /* the client memory budget is spent              */
+	PVD_NO_MEMORY,       /* the memory for all clients is spent            */
+	PVD_NO_UID_MEMORY,   /* the memory for this uid's clients is spent     */
 	PVD_NO_REASONS
 };
 
@@ -36,6 +37,7 @@ typedef struct pvd_note_ent {
 typedef struct pvd_uid_ent {
 	uid_t uid;
 	uint32_t n;          /* connections open                               */
+	uint64_t mem;        /* bytes of their rings and worker buffers        */
 } pvd_uid_ent;
 
 typedef struct pvd {
@@ -44,7 +46,7 @@ typedef struct pvd {
 	uint32_t workers_per_client;       /* daemon threads per ring       */
 	/* limits (pixelvault.conf daemon_*, flags; docs/daemon.md "Limits") */
 	uint32_t max_conn, max_conn_uid, hello_timeout_s, log_interval_s;
-	uint64_t client_mem, total_mem;    /* bytes                         */
+	uint64_t client_mem, uid_mem, total_mem;   /* bytes                 */
 	uid_t owner_uid;
 	uid_t allow_uid[PVD_MAX_ALLOW]; int nallow_uid;
 	gid_t allow_gid[PVD_MAX_ALLOW]; int nallow_gid;
@@ -70,8 +72,8 @@ typedef struct pvd {
 	uint64_t note_end_ms;
 } pvd;
 
-/* Serve one accepted, policy-checked connection (thread body). */
-void pvd_serve(pvd *d, int fd);
+/* Serve one accepted, admitted connection of uid (thread body). */
+void pvd_serve(pvd *d, int fd, uid_t uid);
 /* Send ERROR{code} (best effort). */
 void pvd_send_error(int fd, int code);
 /* Count a request result. */
@@ -90,11 +92,13 @@ void pvd_gate_run(pvd *d, int lfd, int sfd);
 int pvd_conn_take(pvd *d, uid_t uid);
 void pvd_conn_give(pvd *d, uid_t uid);
 /* Reserve the memory of a client's ring of *nslots x *arena plus its
- * workers' buffers: shrinks *nslots (and, past one client's share, *arena)
- * to fit; *bytes is what was reserved.  PV_ERR_BUSY if even the smallest
- * ring does not fit in what the other clients left. */
-int pvd_mem_take(pvd *d, uint32_t *nslots, uint32_t *arena, uint64_t *bytes);
-void pvd_mem_give(pvd *d, uint64_t bytes);
+ * workers' buffers, for a connection of uid (admitted by pvd_conn_take):
+ * shrinks *nslots (and, past one client's share, *arena) to fit; *bytes is
+ * what was reserved.  PVD_NO_UID_MEMORY / PVD_NO_MEMORY if even the
+ * smallest ring does not fit in what the uid's other clients, or all
+ * clients, left. */
+int pvd_mem_take(pvd *d, uid_t uid, uint32_t *nslots, uint32_t *arena, uint64_t *bytes);
+void pvd_mem_give(pvd *d, uid_t uid, uint64_t bytes);
 /* Workers of a client with nslots slots. */
 uint32_t pvd_workers(const pvd *d, uint32_t nslots);
 /* Log a refused connection at a bounded rate: the first of each (uid,

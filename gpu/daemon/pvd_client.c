@@ -37,6 +37,7 @@ struct pvd_client {
 	uint8_t *ring;
 	size_t ring_bytes;
 	uint32_t nslots, slot_arena, nworkers;
+	uid_t uid;
 	uint64_t mem;                /* reserved by pvd_mem_take            */
 	_Atomic uint32_t claim;
 	_Atomic uint32_t stop;
@@ -221,7 +222,7 @@ static void client_free(pvd_client *c)
 		munmap(c->ring, c->ring_bytes);
 	if (c->memfd >= 0)
 		close(c->memfd);
-	pvd_mem_give(c->d, c->mem);
+	pvd_mem_give(c->d, c->uid, c->mem);
 	free(c);
 }
 
@@ -322,7 +323,7 @@ static void proto_error(pvd *d, int fd)
 	pvd_send_error(fd, PV_ERR_PROTOCOL);
 }
 
-void pvd_serve(pvd *d, int fd)
+void pvd_serve(pvd *d, int fd, uid_t uid)
 {
 	union { pvp_hello hello; uint8_t b[PVP_MSG_MAX]; } m;
 	struct timeval tv = { (time_t)d->hello_timeout_s, 0 };
@@ -356,6 +357,7 @@ void pvd_serve(pvd *d, int fd)
 	}
 	c->d = d;
 	c->fd = fd;
+	c->uid = uid;
 	c->memfd = -1;
 	{
 		uint32_t ns = m.hello.nslots ? m.hello.nslots : PVP_SLOTS_DEF;
@@ -363,12 +365,13 @@ void pvd_serve(pvd *d, int fd)
 		if (ar > d->binfo.max_data)
 			ar = d->binfo.max_data & ~63u;      /* the backend's request size */
 		/* bound one client's memory, and all clients' (pvd_limits.c) */
-		if (pvd_mem_take(d, &ns, &ar, &c->mem) != PV_OK) {
+		int why = pvd_mem_take(d, uid, &ns, &ar, &c->mem);
+		if (why != PV_OK) {
 			struct ucred cr;
 			socklen_t cl = sizeof cr;
 			memset(&cr, 0, sizeof cr);
 			(void)getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl);
-			pvd_note(d, PVD_NO_MEMORY, cr.uid, cr.gid, cr.pid);
+			pvd_note(d, why, uid, cr.gid, cr.pid);
 			pvd_send_error(fd, PV_ERR_BUSY);
 			client_free(c);
 			return;

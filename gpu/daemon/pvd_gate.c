@@ -50,7 +50,7 @@ static void *conn_thread(void *p)
 {
 	conn_arg *a = (conn_arg *)p;
 	pvd *d = a->d;
-	pvd_serve(d, a->fd);
+	pvd_serve(d, a->fd, a->uid);
 	close(a->fd);
 	pvd_conn_give(d, a->uid);
 	free(a);

@@ -44,6 +44,7 @@ int pvd_conn_take(pvd *d, uid_t uid)
 		if (i == d->nuid) {
 			d->uids[i].uid = uid;
 			d->uids[i].n = 0;
+			d->uids[i].mem = 0;
 			d->nuid++;
 		}
 		d->uids[i].n++;
@@ -79,10 +80,20 @@ static uint64_t client_bytes(const pvd *d, uint32_t ns, uint32_t ar)
 	return ve_ring_bytes(ns, ar) + (uint64_t)pvd_workers(d, ns) * ar;
 }
 
-int pvd_mem_take(pvd *d, uint32_t *nslots, uint32_t *arena, uint64_t *bytes)
+static pvd_uid_ent *uid_ent(pvd *d, uid_t uid)
+{
+	uint32_t i;
+	for (i = 0; i < d->nuid; i++)
+		if (d->uids[i].uid == uid)
+			return &d->uids[i];
+	return NULL;
+}
+
+int pvd_mem_take(pvd *d, uid_t uid, uint32_t *nslots, uint32_t *arena, uint64_t *bytes)
 {
 	uint32_t ns = *nslots, ar = *arena;
-	uint64_t b;
+	uint64_t b, mine;
+	pvd_uid_ent *u;
 	int rc = PV_OK;
 
 	/* one client's share: fewer slots first (a request still fits), then
@@ -93,16 +104,25 @@ int pvd_mem_take(pvd *d, uint32_t *nslots, uint32_t *arena, uint64_t *bytes)
 		ar = (ar / 2u) & ~63u;
 	if (ar < PVP_ARENA_MIN)
 		ar = PVP_ARENA_MIN;
-	/* what the others left: fewer slots only, so that a request the
-	 * client could send to an idle daemon still fits */
+	/* what the uid's other clients and all others left: fewer slots only,
+	 * so that a request the client could send to an idle daemon still
+	 * fits */
 	pthread_mutex_lock(&d->mu);
-	while (ns > PVP_SLOTS_MIN && d->mem_used + client_bytes(d, ns, ar) > d->total_mem)
+	u = uid_ent(d, uid);
+	mine = u != NULL ? u->mem : 0;
+	while (ns > PVP_SLOTS_MIN && (mine + client_bytes(d, ns, ar) > d->uid_mem ||
+	                              d->mem_used + client_bytes(d, ns, ar) > d->total_mem))
 		ns /= 2u;
 	b = client_bytes(d, ns, ar);
-	if (d->mem_used + b > d->total_mem)
-		rc = PV_ERR_BUSY;
-	else
+	if (mine + b > d->uid_mem)
+		rc = PVD_NO_UID_MEMORY;
+	else if (d->mem_used + b > d->total_mem)
+		rc = PVD_NO_MEMORY;
+	else {
 		d->mem_used += b;
+		if (u != NULL)
+			u->mem += b;
+	}
 	pthread_mutex_unlock(&d->mu);
 	*nslots = ns;
 	*arena = ar;
@@ -110,10 +130,14 @@ int pvd_mem_take(pvd *d, uint32_t *nslots, uint32_t *arena, uint64_t *bytes)
 	return rc;
 }
 
-void pvd_mem_give(pvd *d, uint64_t bytes)
+void pvd_mem_give(pvd *d, uid_t uid, uint64_t bytes)
 {
+	pvd_uid_ent *u;
 	pthread_mutex_lock(&d->mu);
 	d->mem_used -= bytes;
+	u = uid_ent(d, uid);
+	if (u != NULL)
+		u->mem -= bytes;
 	pthread_mutex_unlock(&d->mu);
 }
 
@@ -132,6 +156,10 @@ static const char *why(const pvd *d, uint32_t reason, char *buf, size_t cap)
 		return "the daemon is out of file descriptors";
 	case PVD_NO_THREAD:
 		return "no thread could be started for it";
+	case PVD_NO_UID_MEMORY:
+		snprintf(buf, cap, "the memory for its uid's rings (%llu MiB) is in use",
+		         (unsigned long long)(d->uid_mem >> 20));
+		return buf;
 	default:
 		snprintf(buf, cap, "the memory for clients' rings (%llu MiB) is in use",
 		         (unsigned long long)(d->total_mem >> 20));

@@ -55,6 +55,7 @@ void pv_conf_defaults(pv_conf *c)
 	c->daemon.hello_timeout_s = 5;
 	c->daemon.log_interval_s = 10;
 	c->daemon.client_mib = 64;
+	c->daemon.uid_mib = 256;
 	c->daemon.total_mib = 1024;
 }
 
@@ -178,6 +179,8 @@ static int apply(pv_conf *c, const char *dir, const char *key, const char *val, 
 			  "seconds, from 1 to 3600" },
 			{ "daemon_client_memory", offsetof(pv_conf, daemon.client_mib), 1, 65536,
 			  "MiB, from 1 to 65536" },
+			{ "daemon_memory_per_uid", offsetof(pv_conf, daemon.uid_mib), 1, 1u << 20,
+			  "MiB, from 1 to 1048576" },
 			{ "daemon_memory", offsetof(pv_conf, daemon.total_mib), 1, 1u << 20,
 			  "MiB, from 1 to 1048576" },
 		};

@@ -44,6 +44,8 @@
  *   daemon_hello_timeout = S            first message within S s (1..3600, 5)
  *   daemon_client_memory = MIB          ring + worker buffers of one client
  *                                       (1..65536, default 64)
+ *   daemon_memory_per_uid = MIB         the same for all clients of one uid
+ *                                       (default 256)
  *   daemon_memory = MIB                 the same for all clients (default 1024)
  *   daemon_log_interval = S             refused connections: one line per uid
  *                                       and reason, then one summary per S s
@@ -74,7 +76,7 @@ typedef struct pv_conf {
 	struct {                            /* pvaultd only */
 		uint32_t max_conn, max_conn_uid, workers_per_client;
 		uint32_t hello_timeout_s, log_interval_s;
-		uint32_t client_mib, total_mib;
+		uint32_t client_mib, uid_mib, total_mib;
 	} daemon;
 	/* not from the file: set by the PKCS#11 module when the application
 	 * passed CKF_LIBRARY_CANT_CREATE_OS_THREADS (embedded vault: CPU
