@@ -22,6 +22,12 @@
  * rings; the log stayed short (a few lines per uid and reason and
  * interval, the refused uid's summary among them); afterwards threads and
  * descriptors are back to the baseline.
+ *
+ * Then pvaultd's RLIMIT_NOFILE is lowered from outside (prlimit) to just
+ * above what it holds and 200 connections queue up: they are refused, the
+ * daemon's CPU time stays flat (no loop on a socket it cannot accept
+ * from), the client connected before keeps working, and with the limit
+ * restored a new connection is served.
  */
 #include "td_common.h"
 
@@ -436,6 +442,140 @@ static void t_floods(void)
 	pv_vault_close(held);
 }
 
+/* CPU seconds (user + system) pvaultd has used */
+static double cpu_s(pid_t pid)
+{
+	char p[64], buf[1024], *q;
+	unsigned long ut = 0, st = 0;
+	FILE *f;
+	int i;
+	snprintf(p, sizeof p, "/proc/%d/stat", (int)pid);
+	f = fopen(p, "r");
+	if (f == NULL)
+		return -1;
+	if (fgets(buf, sizeof buf, f) == NULL) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	q = strrchr(buf, ')');              /* comm may hold spaces */
+	for (i = 0; q != NULL && i < 12; i++)
+		q = strchr(q + 1, ' ');         /* to field 14, utime */
+	if (q == NULL || sscanf(q + 1, "%lu %lu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* CPU seconds a busy loop gets in secs of wall time: what a daemon
+ * spinning on its socket would get too, on a machine however loaded. */
+static double spin_cpu(double secs)
+{
+	struct rusage ru;
+	int st;
+	pid_t p = fork();
+	if (p == 0) {
+		double end = now_s() + secs;
+		while (now_s() < end)
+			;
+		_exit(0);
+	}
+	if (p < 0 || wait4(p, &st, 0, &ru) != p)
+		return -1;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* The admitted uid's 200 connections, queued without waiting for the
+ * daemon (non-blocking connect) and held until the parent says so. */
+static void holder(int go, int out)
+{
+	static int fds[200];
+	struct sockaddr_un sa;
+	char c;
+	int i, n = 0;
+
+	if (become(FLOOD_UID) != 0)
+		_exit(90);
+	memset(&sa, 0, sizeof sa);
+	sa.sun_family = AF_UNIX;
+	memcpy(sa.sun_path, D.sock, strlen(D.sock));
+	for (i = 0; i < 200; i++) {
+		fds[i] = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (fds[i] >= 0 && connect(fds[i], (struct sockaddr *)&sa, sizeof sa) == 0)
+			n++;
+	}
+	if (write(out, &n, sizeof n) != (ssize_t)sizeof n)
+		_exit(93);
+	if (read(go, &c, 1) != 1)
+		_exit(91);
+	_exit(0);
+}
+
+/* pvaultd out of descriptors (its RLIMIT_NOFILE lowered from outside to
+ * just above what it holds): a queue of connections is refused and the
+ * daemon goes quiet, no busy loop; the connection held before keeps
+ * working; with the limit restored new connections are served again. */
+static void t_emfile(void)
+{
+	struct rlimit lim, old;
+	pv_vault *held = NULL, *v = NULL;
+	int go[2], out = -1, n = 0, st, fds;
+	double c0, c1, ref;
+	pid_t hp;
+
+	CU_ASSERT_EQUAL_FATAL(td_open(&D, &held), PV_OK);
+	CU_ASSERT_FATAL(digest_ok(held));
+	CU_ASSERT_EQUAL_FATAL(prlimit(D.pid, RLIMIT_NOFILE, NULL, &old), 0);
+	fds = td_fd_count(D.pid);
+	lim.rlim_cur = lim.rlim_max = old.rlim_max;
+	lim.rlim_cur = (rlim_t)fds + 2;     /* two connections, then EMFILE */
+	CU_ASSERT_EQUAL_FATAL(prlimit(D.pid, RLIMIT_NOFILE, &lim, NULL), 0);
+
+	CU_ASSERT_EQUAL_FATAL(pipe(go), 0);
+	hp = spawn(holder, go[0], &out);
+	CU_ASSERT_FATAL(hp > 0);
+	CU_ASSERT_EQUAL(read(out, &n, sizeof n), (ssize_t)sizeof n);
+	printf("\n  %d connections queued against %d descriptors in use, limit %d\n", n, fds,
+	       (int)lim.rlim_cur);
+	CU_ASSERT(n >= 50);
+	/* the queue is worked off; then 2 s of CPU time while the connections
+	 * stay open (a loop on an unacceptable queue would use all of it) */
+	usleep(500000);
+	c0 = cpu_s(D.pid);
+	ref = spin_cpu(2.0);
+	c1 = cpu_s(D.pid);
+	printf("  pvaultd used %.2f s of CPU in 2 s out of descriptors (a busy loop beside it: "
+	       "%.2f s)\n", c1 - c0, ref);
+	CU_ASSERT(c0 >= 0 && ref >= 0 && c1 - c0 <= 0.25 * ref + 0.05);
+	CU_ASSERT(digest_ok(held));
+	{
+		char line[512];
+		int said = 0;
+		FILE *f = fopen(logpath, "r");
+		while (f != NULL && fgets(line, sizeof line, f))
+			said |= strstr(line, "out of file descriptors") != NULL;
+		if (f != NULL)
+			fclose(f);
+		CU_ASSERT(said);
+	}
+	CU_ASSERT_EQUAL(write(go[1], "g", 1), 1);
+	waitpid(hp, &st, 0);
+	close(go[0]);
+	close(go[1]);
+	close(out);
+
+	/* limit back: a new connection is served */
+	CU_ASSERT_EQUAL(prlimit(D.pid, RLIMIT_NOFILE, &old, NULL), 0);
+	usleep(HELLO_S * 1000000 + 300000);   /* idle admitted ones time out */
+	CU_ASSERT_EQUAL(td_open(&D, &v), PV_OK);
+	if (v != NULL) {
+		CU_ASSERT(digest_ok(v));
+		pv_vault_close(v);
+	}
+	CU_ASSERT(digest_ok(held));
+	pv_vault_close(held);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -448,5 +588,7 @@ int main(void)
 	s = CU_add_suite("daemon_limits", suite_init, suite_clean);
 	CU_add_test(s, "2,000 connections, idle ones, a refused uid in a loop: limits hold, "
 	               "root client served, log bounded", t_floods);
+	CU_add_test(s, "out of descriptors: queue refused, no busy loop, held client served, "
+	               "recovers", t_emfile);
 	return ts_run();
 }
