@@ -68,18 +68,21 @@ static int dc_check_peer(int fd, const char *path, int64_t want)
 	socklen_t cl = sizeof cr;
 	uid_t uid = want >= 0 ? (uid_t)want : geteuid();
 
+	char who[32] = "";
+
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 || cl != sizeof cr) {
-		pv_log(PV_LOG_ERR, "pixelvault: cannot learn who serves %s (%s); nothing was sent to it",
+		pv_log(PV_LOG_ERR, "cannot learn who serves %s (%s); nothing was sent to it",
 		       path, strerror(errno));
 		return PV_ERR_PERM;
 	}
 	if (cr.uid == 0 || cr.uid == uid)
 		return PV_OK;
-	pv_log(PV_LOG_ERR, "pixelvault: %s is served by uid %u (pid %d), not by root or uid %u: "
-	       "refusing to use it, nothing was sent.  If pvaultd runs as uid %u on purpose, set "
-	       "daemon_uid = %u in pixelvault.conf; otherwise find out who created that socket",
-	       path, (unsigned)cr.uid, (int)cr.pid, (unsigned)uid, (unsigned)cr.uid,
-	       (unsigned)cr.uid);
+	if (uid != 0)
+		snprintf(who, sizeof who, " or uid %u", (unsigned)uid);
+	pv_log(PV_LOG_ERR, "%s is served by uid %u (pid %d), not by root%s: refusing to use it; "
+	       "nothing was sent.  If pvaultd runs as uid %u on purpose, set daemon_uid = %u in "
+	       "pixelvault.conf; otherwise find out who created that socket",
+	       path, (unsigned)cr.uid, (int)cr.pid, who, (unsigned)cr.uid, (unsigned)cr.uid);
 	return PV_ERR_PERM;
 }
 
