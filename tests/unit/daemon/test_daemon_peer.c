@@ -1,7 +1,8 @@
 /*
  * test_daemon_peer.c - the daemon-mode client talks only to a daemon it
- * trusts (docs/daemon.md, "Client side").  Needs root (setuid in a forked
- * child); otherwise exit 77 (meson: SKIP).
+ * trusts (docs/daemon.md, "Client side").  The fake daemon needs root
+ * (setuid in a forked child); without root only the configuration test
+ * runs.
  *
  * A fake daemon, running as uid 4203, listens on the configured socket
  * path and counts every byte it receives.  With the default configuration
@@ -10,6 +11,7 @@
  * zero bytes on the two connections it accepted.  Control: with
  * daemon_uid = 4203 in the configuration the client does talk to it (the
  * fake receives the HELLO), so the zero above is the check's doing.
+ * Also (no root needed): the configuration keys daemon_uid and daemon_*.
  */
 #include "td_common.h"
 
@@ -212,17 +214,67 @@ static void t_fake_configured(void)
 	CU_ASSERT(r.bytes > 0);
 }
 
+/* pixelvault.conf: daemon_uid and the daemon's limits, parsed and checked */
+static int conf_line(pv_conf *c, const char *line)
+{
+	char path[] = "/tmp/pvd-conf-XXXXXX";
+	int fd = mkstemp(path), rc;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (f == NULL)
+		return -100;
+	fprintf(f, "%s\n", line);
+	fclose(f);
+	rc = pv_conf_load_file(c, path);
+	unlink(path);
+	return rc;
+}
+
+static void t_conf(void)
+{
+	pv_conf c;
+	pv_conf_defaults(&c);
+	CU_ASSERT_EQUAL(c.daemon_uid, -1);
+	CU_ASSERT_EQUAL(c.daemon.max_conn, 256);
+	CU_ASSERT_EQUAL(c.daemon.max_conn_uid, 64);
+	CU_ASSERT_EQUAL(c.daemon.workers_per_client, 4);
+	CU_ASSERT_EQUAL(c.daemon.hello_timeout_s, 5);
+	CU_ASSERT_EQUAL(c.daemon.log_interval_s, 10);
+	CU_ASSERT_EQUAL(c.daemon.client_mib, 64);
+	CU_ASSERT_EQUAL(c.daemon.uid_mib, 256);
+	CU_ASSERT_EQUAL(c.daemon.total_mib, 1024);
+	CU_ASSERT_EQUAL(conf_line(&c, "daemon_uid = 4203"), PV_OK);
+	CU_ASSERT_EQUAL(c.daemon_uid, 4203);
+	CU_ASSERT_EQUAL(conf_line(&c, "daemon_uid = 3000000000"), PV_OK);
+	CU_ASSERT_EQUAL(c.daemon_uid, 3000000000LL);
+	CU_ASSERT_EQUAL(conf_line(&c, "daemon_uid = root"), PV_OK);
+	CU_ASSERT_EQUAL(c.daemon_uid, 0);
+	CU_ASSERT_EQUAL(conf_line(&c, "daemon_uid = no-such-user-pv"), PV_ERR_CONFIG);
+	CU_ASSERT_EQUAL(conf_line(&c, "daemon_uid = 4294967295"), PV_ERR_CONFIG);
+	CU_ASSERT_EQUAL(conf_line(&c, "daemon_max_connections = 10"), PV_OK);
+	CU_ASSERT_EQUAL(c.daemon.max_conn, 10);
+	CU_ASSERT_EQUAL(conf_line(&c, "daemon_memory_per_uid = 12"), PV_OK);
+	CU_ASSERT_EQUAL(c.daemon.uid_mib, 12);
+	CU_ASSERT_EQUAL(c.daemon.total_mib, 1024);
+	CU_ASSERT_EQUAL(conf_line(&c, "daemon_max_connections = 0"), PV_ERR_CONFIG);
+	CU_ASSERT_EQUAL(conf_line(&c, "daemon_workers_per_client = 65"), PV_ERR_CONFIG);
+	CU_ASSERT_EQUAL(conf_line(&c, "daemon_hello_timeout = 5s"), PV_ERR_CONFIG);
+	CU_ASSERT_EQUAL(conf_line(&c, "daemon_memory = -1"), PV_ERR_CONFIG);
+}
+
 int main(void)
 {
 	CU_pSuite s;
-	if (geteuid() != 0) {
-		printf("SKIP: test_daemon_peer needs root to run a fake daemon as another uid\n");
-		return 77;
-	}
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
-	s = CU_add_suite("daemon_peer", suite_init, suite_clean);
-	CU_add_test(s, "fake daemon of another uid: PERM, a message, zero bytes sent", t_fake_refused);
-	CU_add_test(s, "control: daemon_uid names it, the client talks", t_fake_configured);
+	s = CU_add_suite("daemon_conf", NULL, NULL);
+	CU_add_test(s, "pixelvault.conf: daemon_uid and the daemon's limits", t_conf);
+	if (geteuid() == 0) {
+		s = CU_add_suite("daemon_peer", suite_init, suite_clean);
+		CU_add_test(s, "fake daemon of another uid: PERM, a message, zero bytes sent",
+		            t_fake_refused);
+		CU_add_test(s, "control: daemon_uid names it, the client talks", t_fake_configured);
+	} else {
+		printf("test_daemon_peer: not root, the fake daemon (another uid) is left out\n");
+	}
 	return ts_run();
 }
