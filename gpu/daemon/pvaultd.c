@@ -24,7 +24,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
-#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>

@@ -362,10 +362,12 @@ void pvd_serve(pvd *d, int fd, uid_t uid)
 	{
 		uint32_t ns = m.hello.nslots ? m.hello.nslots : PVP_SLOTS_DEF;
 		uint32_t ar = m.hello.slot_arena ? (m.hello.slot_arena + 63u) & ~63u : PVP_ARENA_DEF;
+		int why;
 		if (ar > d->binfo.max_data)
 			ar = d->binfo.max_data & ~63u;      /* the backend's request size */
-		/* bound one client's memory, and all clients' (pvd_limits.c) */
-		int why = pvd_mem_take(d, uid, &ns, &ar, &c->mem);
+		/* bound one client's memory, its uid's and all clients'
+		 * (pvd_limits.c) */
+		why = pvd_mem_take(d, uid, &ns, &ar, &c->mem);
 		if (why != PV_OK) {
 			struct ucred cr;
 			socklen_t cl = sizeof cr;
