@@ -162,7 +162,9 @@ typedef struct pv_req {
 /* Open the vault described by conf (backend "auto" | "cpu"; mode
  * "embedded", or "daemon": a thin client of pvaultd at conf->socket, see
  * docs/daemon.md; PV_ERR_REMOVED if no daemon answers, PV_ERR_PERM if its
- * policy refuses this uid; after the daemon goes away calls answer
+ * policy refuses this uid or if the socket's listener is neither root nor
+ * conf->daemon_uid (default: our own uid), PV_ERR_BUSY if its limits
+ * refuse one more connection; after the daemon goes away calls answer
  * PV_ERR_REMOVED and a later call with nothing in flight reconnects).  A missing or invalid master key still opens: sealed.
  * PV_ERR_CONFIG for an unsupported backend/mode (cuda, daemon: not yet). */
 int pv_vault_open(const pv_conf *conf, pv_vault **out);
@@ -180,7 +182,8 @@ uint32_t pv_vault_max_data(pv_vault *v);
 /* pvaultd's status (for `pvault status`): backend, sealed, clients, queue
  * depth, completed/failed requests per (op, mech), errors.  Opens its own
  * short connection to conf->socket (no pv_vault needed).  PV_ERR_REMOVED if
- * no daemon answers, PV_ERR_PERM if refused.  Fields: gpu/client/pv_proto.h
+ * no daemon answers, PV_ERR_PERM if refused or not served by root or
+ * conf->daemon_uid.  Fields: gpu/client/pv_proto.h
  * (pvp_status_ok). */
 typedef pvp_status_ok pv_daemon_status;
 int pv_vault_status(const pv_conf *conf, pv_daemon_status *st);

@@ -9,8 +9,10 @@
  * tk_rv_from_pv() turns into CKR_DEVICE_ERROR.
  *
  * Daemon mode: an open that fails with PV_ERR_REMOVED (pvaultd not running
- * yet) is retried by the next call that needs the vault, at most once a
- * second; other open failures (configuration) stand until C_Finalize.  The
+ * yet) or PV_ERR_BUSY (pvaultd at its connection or memory limits) is
+ * retried by the next call that needs the vault, at most once a second;
+ * other open failures (configuration, a refused uid) stand until
+ * C_Finalize.  The
  * cached pv_vault_info is refreshed by every call that reads it, so it
  * follows the transport's reconnects (pvaultd restarted, e.g. now
  * unsealed).
@@ -43,7 +45,7 @@ static pv_vault *tk_v;
 static pid_t tk_v_pid;
 static pv_vault_info tk_v_info;
 static int tk_v_failed;           /* open failed in this process: don't retry */
-static int tk_v_removed;          /* ... with PV_ERR_REMOVED: retry at tk_v_next */
+static int tk_v_removed;          /* ... REMOVED or BUSY: retry at tk_v_next */
 static struct timespec tk_v_next;
 static _Atomic(struct pv_vault *) tk_v_live;
 static _Atomic pid_t tk_v_live_pid;
@@ -127,7 +129,7 @@ static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info)
 				pv_vault_close(tk_v);
 			tk_v = NULL;
 			tk_v_failed = 1;
-			tk_v_removed = rc == PV_ERR_REMOVED;
+			tk_v_removed = rc == PV_ERR_REMOVED || rc == PV_ERR_BUSY;
 			clock_gettime(CLOCK_MONOTONIC, &tk_v_next);
 			tk_v_next.tv_sec += 1;
 		} else {

@@ -12,6 +12,7 @@
 #include "gpu/client/pv_dclient.h"
 #include "gpu/client/pv_producer.h"
 #include "gpu/engine/ve_ring.h"
+#include "gpu/host/pv_log.h"
 #include "gpu/host/pv_pid.h"
 
 #include <errno.h>
@@ -33,6 +34,7 @@ typedef struct dc_old {       /* a ring of a lost connection (kept mapped) */
 
 struct pv_dclient {
 	char path[108];
+	int64_t daemon_uid;          /* conf daemon_uid: -1 = ours           */
 	int fd;
 	uint8_t *ring;               /* mapped memfd; pr.ring                 */
 	size_t ring_bytes;
@@ -57,7 +59,34 @@ static int send_msg(int fd, const void *m, size_t n)
 	return k == (ssize_t)n ? PV_OK : PV_ERR_REMOVED;
 }
 
-int pv_dc_connect(const char *path, uint32_t nslots, uint32_t slot_arena,
+/* Whoever can bind the socket path receives what we send (a key at
+ * import): before the first byte, the listener must be root or the uid
+ * the configuration names (daemon_uid), else our own. */
+static int dc_check_peer(int fd, const char *path, int64_t want)
+{
+	struct ucred cr;
+	socklen_t cl = sizeof cr;
+	uid_t uid = want >= 0 ? (uid_t)want : geteuid();
+
+	char who[32] = "";
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 || cl != sizeof cr) {
+		pv_log(PV_LOG_ERR, "cannot learn who serves %s (%s); nothing was sent to it",
+		       path, strerror(errno));
+		return PV_ERR_PERM;
+	}
+	if (cr.uid == 0 || cr.uid == uid)
+		return PV_OK;
+	if (uid != 0)
+		snprintf(who, sizeof who, " or uid %u", (unsigned)uid);
+	pv_log(PV_LOG_ERR, "%s is served by uid %u (pid %d), not by root%s: refusing to use it; "
+	       "nothing was sent.  If pvaultd runs as uid %u on purpose, set daemon_uid = %u in "
+	       "pixelvault.conf; otherwise find out who created that socket",
+	       path, (unsigned)cr.uid, (int)cr.pid, who, (unsigned)cr.uid, (unsigned)cr.uid);
+	return PV_ERR_PERM;
+}
+
+int pv_dc_connect(const char *path, int64_t daemon_uid, uint32_t nslots, uint32_t slot_arena,
                   int *fdp, uint8_t **ringp, pvp_hello_ok *ok)
 {
 	struct sockaddr_un sa;
@@ -84,6 +113,10 @@ int pv_dc_connect(const char *path, uint32_t nslots, uint32_t slot_arena,
 	memcpy(sa.sun_path, path, strlen(path));
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
 		rc = (errno == EACCES || errno == EPERM) ? PV_ERR_PERM : PV_ERR_REMOVED;
+		close(fd);
+		return rc;
+	}
+	if ((rc = dc_check_peer(fd, path, daemon_uid)) != PV_OK) {
 		close(fd);
 		return rc;
 	}
@@ -148,7 +181,7 @@ static int dc_attach(pv_dclient *c)
 	uint8_t *ring;
 	int fd, rc;
 
-	rc = pv_dc_connect(c->path, 0, 0, &fd, &ring, &ok);
+	rc = pv_dc_connect(c->path, c->daemon_uid, 0, 0, &fd, &ring, &ok);
 	if (rc != PV_OK)
 		return rc;
 	if ((rc = pvp_attach(&c->pr, ring, ok.nslots, ok.slot_arena, 0, PV_FUTEX_SHARED)) != PV_OK) {
@@ -189,6 +222,7 @@ int pv_dc_open(const pv_conf *conf, pv_dclient **out)
 	if (c == NULL)
 		return PV_ERR_NOMEM;
 	memcpy(c->path, conf->socket, strlen(conf->socket) + 1);
+	c->daemon_uid = conf->daemon_uid;
 	c->fd = -1;
 	c->pid = pv_pid();
 	if (pthread_mutex_init(&c->info_mu, NULL) != 0) {
@@ -353,6 +387,10 @@ int pv_vault_status(const pv_conf *conf, pv_daemon_status *st)
 	memcpy(sa.sun_path, conf->socket, strlen(conf->socket));
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
 		rc = (errno == EACCES || errno == EPERM) ? PV_ERR_PERM : PV_ERR_REMOVED;
+		close(fd);
+		return rc;
+	}
+	if ((rc = dc_check_peer(fd, conf->socket, conf->daemon_uid)) != PV_OK) {
 		close(fd);
 		return rc;
 	}

@@ -9,7 +9,9 @@
  * fork the child's calls answer PV_ERR_REMOVED (the ring is MADV_DONTFORK)
  * until it opens a vault of its own.  When pvaultd goes away every call
  * answers PV_ERR_REMOVED; the first call made with no request in flight
- * after that reconnects (a restarted daemon serves it).
+ * after that reconnects (a restarted daemon serves it).  Nothing is sent
+ * to a socket whose listener (SO_PEERCRED) is neither root nor the
+ * configured daemon_uid (default: our own uid): PV_ERR_PERM.
  */
 #ifndef PV_DCLIENT_H
 #define PV_DCLIENT_H
@@ -27,9 +29,11 @@ int pv_dc_submit(pv_dclient *c, pv_req *r, int block);
 int pv_dc_done(pv_dclient *c, const pv_req *r);
 int pv_dc_wait(pv_dclient *c, pv_req *r);
 
-/* Connect to path and say HELLO; returns the socket, the mapped ring and
- * the reply (test helper too). */
-int pv_dc_connect(const char *path, uint32_t nslots, uint32_t slot_arena,
+/* Connect to path, check that the listener is root or daemon_uid (-1:
+ * our own euid; PV_ERR_PERM with a logged message, nothing sent, if not)
+ * and say HELLO; returns the socket, the mapped ring and the reply (test
+ * helper too). */
+int pv_dc_connect(const char *path, int64_t daemon_uid, uint32_t nslots, uint32_t slot_arena,
                   int *fd, uint8_t **ring, pvp_hello_ok *ok);
 
 #endif

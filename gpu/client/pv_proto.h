@@ -16,7 +16,12 @@
  *              the daemon is gone (the client answers PV_ERR_REMOVED).
  *   STATUS  -> STATUS_OK, then pvaultd closes the connection.
  *
+ * Before sending anything the client checks the listener's SO_PEERCRED
+ * (root or the configured daemon_uid, pv_dclient.c).
+ *
  * Errors: a peer refused by the SO_PEERCRED policy gets ERROR{PV_ERR_PERM};
+ * one over the daemon's connection limits, or whose HELLO's ring does not
+ * fit its memory budgets, gets ERROR{PV_ERR_BUSY};
  * a malformed first message (short, long, bad magic/version/type/len, out
  * of range geometry) gets ERROR{PV_ERR_PROTOCOL} and the connection
  * is dropped; any message after HELLO (a replayed HELLO included) gets
@@ -97,7 +102,7 @@ typedef struct pvp_status_ok {
 	uint64_t uptime_s;
 	uint64_t completed;        /* requests answered PV_OK                 */
 	uint64_t errors;           /* requests answered with an error         */
-	uint64_t refused;          /* connections refused by the policy       */
+	uint64_t refused;          /* connections refused: policy or limits   */
 	uint64_t proto_errors;     /* malformed messages / dropped clients    */
 	uint64_t clients_total;    /* ring connections since start            */
 	pvp_mech_count mech[PVP_STATUS_MECHS];

@@ -2,14 +2,16 @@
  * pvaultd - the PixelVault daemon: one vault (backend + master key) shared
  * by many processes.  See docs/daemon.md.
  *
- *   pvaultd [-c CONF] [-s SOCKET] [-u UID]... [-g GID]... [-w N] [-v]
+ *   pvaultd [-c CONF] [-s SOCKET] [-u UID]... [-g GID]... [-w N] [LIMITS] [-v]
+ *   pvaultd --help | --version
  *
  * Reads pixelvault.conf (-c, else the usual lookup), opens the backend in
  * this process with the master key from the config, listens on the socket
  * (-s overrides `socket`; or the socket passed by systemd socket
  * activation, LISTEN_FDS=1), and serves each accepted peer whose
  * SO_PEERCRED passes the policy: uid 0, the daemon's own uid, any -u UID,
- * or a peer whose primary gid is one of -g GID.  SIGTERM/SIGINT: stop
+ * or a peer whose primary gid is one of -g GID, within the limits on
+ * connections and memory (pvd_limits.c, pvd_gate.c).  SIGTERM/SIGINT: stop
  * accepting, let every client's in-flight requests finish, drop the
  * clients, close (wipe) the vault, remove the socket, exit 0.
  */
@@ -20,8 +22,8 @@
 #include "gpu/host/pv_log.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <grp.h>
-#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,51 +35,6 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
-
-typedef struct conn_arg {
-	pvd *d;
-	int fd;
-	int refused;
-} conn_arg;
-
-static void *conn_thread(void *p)
-{
-	conn_arg *a = (conn_arg *)p;
-	pvd *d = a->d;
-	if (a->refused) {
-		/* answer ERROR{PERM}; consume what the peer sent first so that
-		 * closing does not reset the connection before it reads that */
-		struct timeval tv = { 0, 200000 };
-		char buf[64];
-		pvd_send_error(a->fd, PV_ERR_PERM);
-		(void)setsockopt(a->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-		(void)recv(a->fd, buf, sizeof buf, MSG_TRUNC);
-		shutdown(a->fd, SHUT_WR);
-	} else {
-		pvd_serve(d, a->fd);
-	}
-	close(a->fd);
-	free(a);
-	pthread_mutex_lock(&d->mu);
-	d->nconn--;
-	pthread_cond_broadcast(&d->cv);
-	pthread_mutex_unlock(&d->mu);
-	return NULL;
-}
-
-static int allowed(const pvd *d, const struct ucred *cr)
-{
-	int i;
-	if (cr->uid == 0 || cr->uid == d->owner_uid)
-		return 1;
-	for (i = 0; i < d->nallow_uid; i++)
-		if (cr->uid == d->allow_uid[i])
-			return 1;
-	for (i = 0; i < d->nallow_gid; i++)
-		if (cr->gid == d->allow_gid[i])
-			return 1;
-	return 0;
-}
 
 static int mkdir_parent(const char *path)
 {
@@ -159,48 +116,141 @@ static int listen_on(const char *path)
 	return fd;
 }
 
-static void usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr, "usage: pvaultd [-c CONF] [-s SOCKET] [-u UID|USER]... [-g GID|GROUP]... "
-	                "[-w WORKERS_PER_CLIENT] [-v]\n");
+	fprintf(f, "usage: pvaultd [-c CONF] [-s SOCKET] [-u UID|USER]... [-g GID|GROUP]... "
+	           "[-w N] [LIMITS] [-v]\n       pvaultd --help | --version\n");
+}
+
+static void help(void)
+{
+	printf("pvaultd - the PixelVault vault daemon: one vault (backend and master key)\n"
+	       "shared by many processes over a Unix socket; the PKCS#11 module uses it\n"
+	       "when pixelvault.conf says mode = daemon.  Full description: docs/daemon.md.\n\n");
+	usage(stdout);
+	printf("\n"
+	       "  -c, --config FILE           pixelvault.conf (default: $PIXELVAULT_CONF, then\n"
+	       "                              $XDG_CONFIG_HOME/pixelvault/pixelvault.conf)\n"
+	       "  -s, --socket PATH           listen on PATH instead of the config's socket\n"
+	       "  -u, --allow-uid UID|USER    also serve this uid (root and the daemon's own\n"
+	       "                              uid always are); repeatable\n"
+	       "  -g, --allow-gid GID|GROUP   also serve peers whose primary gid is this one\n"
+	       "  -v, --verbose               log at info level\n"
+	       "  -h, --help                  this text\n"
+	       "  -V, --version               the version\n"
+	       "\n"
+	       "Limits (each also a pixelvault.conf key; the flag wins):\n"
+	       "  -w, --workers-per-client N  threads serving one client's ring, 1..64\n"
+	       "                              (daemon_workers_per_client, default 4)\n"
+	       "      --max-connections N     connections at once, all peers\n"
+	       "                              (daemon_max_connections, default 256)\n"
+	       "      --max-connections-per-uid N\n"
+	       "                              connections at once of one uid\n"
+	       "                              (daemon_max_connections_per_uid, default 64)\n"
+	       "      --hello-timeout S       a new connection that says nothing for S s is\n"
+	       "                              dropped (daemon_hello_timeout, default 5)\n"
+	       "      --client-memory MIB     ring and worker buffers of one client\n"
+	       "                              (daemon_client_memory, default 64)\n"
+	       "      --memory-per-uid MIB    the same for all clients of one uid\n"
+	       "                              (daemon_memory_per_uid, default 256)\n"
+	       "      --memory MIB            the same for all clients together\n"
+	       "                              (daemon_memory, default 1024)\n"
+	       "      --log-interval S        refused connections: one line per uid and\n"
+	       "                              reason, then a count every S s\n"
+	       "                              (daemon_log_interval, default 10)\n"
+	       "\n"
+	       "Threads: at most 1 + max-connections x (1 + workers-per-client), besides\n"
+	       "the backend's.  SIGTERM / SIGINT: finish the requests in flight, wipe the\n"
+	       "keys, remove the socket, exit 0.\n");
+}
+
+enum { O_MAXCONN = 256, O_MAXUID, O_HELLO, O_CMEM, O_UMEM, O_MEM, O_LOGIV };
+
+/* A flag's number in [lo, hi]; 0 and a message if it is not one. */
+static int num(const char *name, const char *v, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	char *end;
+	unsigned long x;
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (errno || *v < '0' || *v > '9' || *end != 0 || x < lo || x > hi) {
+		fprintf(stderr, "pvaultd: %s %s: expected a number from %u to %u\n", name, v, lo, hi);
+		return 0;
+	}
+	*out = (uint32_t)x;
+	return 1;
 }
 
 int main(int argc, char **argv)
 {
+	static const struct option lopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "allow-uid", required_argument, NULL, 'u' },
+		{ "allow-gid", required_argument, NULL, 'g' },
+		{ "workers-per-client", required_argument, NULL, 'w' },
+		{ "max-connections", required_argument, NULL, O_MAXCONN },
+		{ "max-connections-per-uid", required_argument, NULL, O_MAXUID },
+		{ "hello-timeout", required_argument, NULL, O_HELLO },
+		{ "client-memory", required_argument, NULL, O_CMEM },
+		{ "memory-per-uid", required_argument, NULL, O_UMEM },
+		{ "memory", required_argument, NULL, O_MEM },
+		{ "log-interval", required_argument, NULL, O_LOGIV },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
 	static pvd d;
 	pv_conf conf, bconf;
 	const char *cfile = NULL, *sock = NULL;
+	/* flags given (0: take the config's) */
+	uint32_t f_w = 0, f_conn = 0, f_uid = 0, f_hello = 0, f_cmem = 0, f_umem = 0, f_mem = 0, f_logiv = 0;
 	sigset_t ss;
-	struct pollfd pf[2];
 	struct timespec ts;
 	int opt, lfd = -1, sfd, rc, activated = 0, verbose = 0;
 
 	memset(&d, 0, sizeof d);
-	d.workers_per_client = 4;
 	d.owner_uid = geteuid();
-	while ((opt = getopt(argc, argv, "c:s:u:g:w:vh")) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:s:u:g:w:vhV", lopts, NULL)) != -1) {
+		int ok = 1;
 		switch (opt) {
 		case 'c': cfile = optarg; break;
 		case 's': sock = optarg; break;
 		case 'u': {
 			struct passwd *pw = getpwnam(optarg);
-			if (d.nallow_uid >= PVD_MAX_ALLOW) { usage(); return 2; }
+			if (d.nallow_uid >= PVD_MAX_ALLOW) { usage(stderr); return 2; }
 			d.allow_uid[d.nallow_uid++] = pw ? pw->pw_uid : (uid_t)strtoul(optarg, NULL, 10);
 			break;
 		}
 		case 'g': {
 			struct group *gr = getgrnam(optarg);
-			if (d.nallow_gid >= PVD_MAX_ALLOW) { usage(); return 2; }
+			if (d.nallow_gid >= PVD_MAX_ALLOW) { usage(stderr); return 2; }
 			d.allow_gid[d.nallow_gid++] = gr ? gr->gr_gid : (gid_t)strtoul(optarg, NULL, 10);
 			break;
 		}
-		case 'w':
-			d.workers_per_client = (uint32_t)strtoul(optarg, NULL, 10);
-			if (d.workers_per_client < 1 || d.workers_per_client > 64) { usage(); return 2; }
-			break;
+		case 'w': ok = num("-w", optarg, 1, 64, &f_w); break;
+		case O_MAXCONN: ok = num("--max-connections", optarg, 1, 65536, &f_conn); break;
+		case O_MAXUID: ok = num("--max-connections-per-uid", optarg, 1, 65536, &f_uid); break;
+		case O_HELLO: ok = num("--hello-timeout", optarg, 1, 3600, &f_hello); break;
+		case O_CMEM: ok = num("--client-memory", optarg, 1, 65536, &f_cmem); break;
+		case O_UMEM: ok = num("--memory-per-uid", optarg, 1, 1u << 20, &f_umem); break;
+		case O_MEM: ok = num("--memory", optarg, 1, 1u << 20, &f_mem); break;
+		case O_LOGIV: ok = num("--log-interval", optarg, 1, 3600, &f_logiv); break;
 		case 'v': verbose = 1; break;
-		default: usage(); return opt == 'h' ? 0 : 2;
+		case 'h': help(); return 0;
+		case 'V': printf("pvaultd (PixelVault) %s\n", PV_VERSION); return 0;
+		default: usage(stderr); return 2;
 		}
+		if (!ok) {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "pvaultd: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
 	}
 	pv_log_setup(verbose ? PV_LOG_INFO : PV_LOG_WARN, 0);
 	rc = cfile ? pv_conf_load_file(&conf, cfile) : pv_conf_load(&conf);
@@ -210,6 +260,20 @@ int main(int argc, char **argv)
 	}
 	if (sock != NULL)
 		snprintf(conf.socket, sizeof conf.socket, "%s", sock);
+	d.workers_per_client = f_w ? f_w : conf.daemon.workers_per_client;
+	d.max_conn = f_conn ? f_conn : conf.daemon.max_conn;
+	d.max_conn_uid = f_uid ? f_uid : conf.daemon.max_conn_uid;
+	d.hello_timeout_s = f_hello ? f_hello : conf.daemon.hello_timeout_s;
+	d.client_mem = (uint64_t)(f_cmem ? f_cmem : conf.daemon.client_mib) << 20;
+	d.uid_mem = (uint64_t)(f_umem ? f_umem : conf.daemon.uid_mib) << 20;
+	d.total_mem = (uint64_t)(f_mem ? f_mem : conf.daemon.total_mib) << 20;
+	d.log_interval_s = f_logiv ? f_logiv : conf.daemon.log_interval_s;
+	pvd_fd_budget(&d);
+	d.uids = (pvd_uid_ent *)calloc(d.max_conn, sizeof *d.uids);
+	if (d.uids == NULL) {
+		fprintf(stderr, "pvaultd: no memory\n");
+		return 1;
+	}
 
 	/* signals: handled synchronously through a signalfd */
 	sigemptyset(&ss);
@@ -232,6 +296,7 @@ int main(int argc, char **argv)
 	}
 	pv_vault_get_info(d.backend, &d.binfo);
 	pthread_mutex_init(&d.mu, NULL);
+	pthread_mutex_init(&d.note_mu, NULL);
 	pthread_cond_init(&d.cv, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	d.t0 = (uint64_t)ts.tv_sec;
@@ -249,65 +314,15 @@ int main(int argc, char **argv)
 		pv_vault_close(d.backend);
 		return 1;
 	}
-	pv_log(PV_LOG_INFO, "pvaultd: serving %s (backend %s, %s)", conf.socket,
-	       d.binfo.backend, d.binfo.sealed ? "sealed" : "unsealed");
+	pv_log(PV_LOG_INFO, "pvaultd: serving %s (backend %s, %s); at most %u connections, "
+	       "%u per uid, %u workers per client, %llu MiB for clients",
+	       conf.socket, d.binfo.backend, d.binfo.sealed ? "sealed" : "unsealed",
+	       d.max_conn, d.max_conn_uid, d.workers_per_client,
+	       (unsigned long long)(d.total_mem >> 20));
 	fprintf(stderr, "pvaultd: ready on %s (backend %s, %s)\n", activated ? "activated socket" : conf.socket,
 	        d.binfo.backend, d.binfo.sealed ? "sealed" : "unsealed");
 
-	pf[0].fd = lfd;
-	pf[0].events = POLLIN;
-	pf[1].fd = sfd;
-	pf[1].events = POLLIN;
-	while (!atomic_load(&d.stop)) {
-		if (poll(pf, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (pf[1].revents & POLLIN) {
-			atomic_store(&d.stop, 1);
-			break;
-		}
-		if (pf[0].revents & POLLIN) {
-			struct ucred cr;
-			socklen_t cl = sizeof cr;
-			conn_arg *a;
-			pthread_t th;
-			pthread_attr_t at;
-			int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-			if (cfd < 0)
-				continue;
-			a = (conn_arg *)malloc(sizeof *a);
-			if (a == NULL) {
-				close(cfd);
-				continue;
-			}
-			a->d = &d;
-			a->fd = cfd;
-			a->refused = 0;
-			if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 || !allowed(&d, &cr)) {
-				pthread_mutex_lock(&d.mu);
-				d.refused++;
-				pthread_mutex_unlock(&d.mu);
-				pv_log(PV_LOG_WARN, "pvaultd: refused uid %u gid %u pid %d",
-				       (unsigned)cr.uid, (unsigned)cr.gid, (int)cr.pid);
-				a->refused = 1;
-			}
-			pthread_mutex_lock(&d.mu);
-			d.nconn++;
-			pthread_mutex_unlock(&d.mu);
-			pthread_attr_init(&at);
-			pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-			if (pthread_create(&th, &at, conn_thread, a) != 0) {
-				pthread_mutex_lock(&d.mu);
-				d.nconn--;
-				pthread_mutex_unlock(&d.mu);
-				close(cfd);
-				free(a);
-			}
-			pthread_attr_destroy(&at);
-		}
-	}
+	pvd_gate_run(&d, lfd, sfd);
 
 	/* drain: no new clients; every client's workers finish the requests
 	 * already published, then the connections drop */

@@ -38,6 +38,8 @@ struct pvd_client {
 	uint8_t *ring;
 	size_t ring_bytes;
 	uint32_t nslots, slot_arena, nworkers;
+	uid_t uid;
+	uint64_t mem;                /* reserved by pvd_mem_take            */
 	_Atomic uint32_t claim;
 	_Atomic uint32_t stop;
 	pthread_t *th;
@@ -226,6 +228,7 @@ static void client_free(pvd_client *c)
 	if (c->memfd >= 0)
 		close(c->memfd);
 	pvd_logins_free(c->logins);
+	pvd_mem_give(c->d, c->uid, c->mem);
 	free(c);
 }
 
@@ -326,10 +329,10 @@ static void proto_error(pvd *d, int fd)
 	pvd_send_error(fd, PV_ERR_PROTOCOL);
 }
 
-void pvd_serve(pvd *d, int fd)
+void pvd_serve(pvd *d, int fd, uid_t uid)
 {
 	union { pvp_hello hello; uint8_t b[PVP_MSG_MAX]; } m;
-	struct timeval tv = { 5, 0 };
+	struct timeval tv = { (time_t)d->hello_timeout_s, 0 };
 	pvd_client *c;
 	uint32_t type, i;
 	ssize_t n;
@@ -360,14 +363,27 @@ void pvd_serve(pvd *d, int fd)
 	}
 	c->d = d;
 	c->fd = fd;
+	c->uid = uid;
 	c->memfd = -1;
 	{
 		uint32_t ns = m.hello.nslots ? m.hello.nslots : PVP_SLOTS_DEF;
 		uint32_t ar = m.hello.slot_arena ? (m.hello.slot_arena + 63u) & ~63u : PVP_ARENA_DEF;
+		int why;
 		if (ar > d->binfo.max_data)
 			ar = d->binfo.max_data & ~63u;      /* the backend's request size */
-		while (ns > PVP_SLOTS_MIN && ve_ring_bytes(ns, ar) > PVD_RING_MAX)
-			ns /= 2u;                           /* bound one client's memory */
+		/* bound one client's memory, its uid's and all clients'
+		 * (pvd_limits.c) */
+		why = pvd_mem_take(d, uid, &ns, &ar, &c->mem);
+		if (why != PV_OK) {
+			struct ucred cr;
+			socklen_t cl = sizeof cr;
+			memset(&cr, 0, sizeof cr);
+			(void)getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl);
+			pvd_note(d, why, uid, cr.gid, cr.pid);
+			pvd_send_error(fd, PV_ERR_BUSY);
+			client_free(c);
+			return;
+		}
 		m.hello.nslots = ns;
 		m.hello.slot_arena = ar;
 	}
@@ -377,7 +393,7 @@ void pvd_serve(pvd *d, int fd)
 		client_free(c);
 		return;
 	}
-	c->nworkers = d->workers_per_client < c->nslots ? d->workers_per_client : c->nslots;
+	c->nworkers = pvd_workers(d, c->nslots);
 	c->th = (pthread_t *)calloc(c->nworkers, sizeof *c->th);
 	if (c->th == NULL) {
 		pvd_send_error(fd, PV_ERR_NOMEM);

@@ -3,7 +3,9 @@
 #include "gpu/core/pv_err.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,15 @@ void pv_conf_defaults(pv_conf *c)
 	c->gpu_device = 0;
 	c->gpu_slots = 0;
 	c->gpu_blocks_per_sm = 0;
+	c->daemon_uid = -1;
+	c->daemon.max_conn = 256;
+	c->daemon.max_conn_uid = 64;
+	c->daemon.workers_per_client = 4;
+	c->daemon.hello_timeout_s = 5;
+	c->daemon.log_interval_s = 10;
+	c->daemon.client_mib = 64;
+	c->daemon.uid_mib = 256;
+	c->daemon.total_mib = 1024;
 }
 
 int pv_conf_cpu_inline(const pv_conf *c)
@@ -132,6 +143,58 @@ static int apply(pv_conf *c, const char *dir, const char *key, const char *val, 
 			return PV_ERR_CONFIG;
 		c->gpu_slots = n;
 		return PV_OK;
+	}
+	if (!strcmp(key, "daemon_uid")) {
+		struct passwd pw, *pp = NULL;
+		char buf[1024], *end;
+		unsigned long n;
+		*want = "a uid or a user name";
+		errno = 0;
+		n = strtoul(val, &end, 10);
+		if (isdigit((unsigned char)*val) && *end == 0) {
+			if (errno || n >= 0xffffffffUL)
+				return PV_ERR_CONFIG;
+			c->daemon_uid = (int64_t)n;
+			return PV_OK;
+		}
+		if (getpwnam_r(val, &pw, buf, sizeof buf, &pp) != 0 || pp == NULL)
+			return PV_ERR_CONFIG;
+		c->daemon_uid = pp->pw_uid;
+		return PV_OK;
+	}
+	{
+		/* pvaultd's limits: key, field, lowest, highest, as the error says it */
+		static const struct {
+			const char *key; size_t off; uint32_t lo, hi; const char *want;
+		} lim[] = {
+			{ "daemon_max_connections", offsetof(pv_conf, daemon.max_conn), 1, 65536,
+			  "a number from 1 to 65536" },
+			{ "daemon_max_connections_per_uid", offsetof(pv_conf, daemon.max_conn_uid), 1, 65536,
+			  "a number from 1 to 65536" },
+			{ "daemon_workers_per_client", offsetof(pv_conf, daemon.workers_per_client), 1, 64,
+			  "a number from 1 to 64" },
+			{ "daemon_hello_timeout", offsetof(pv_conf, daemon.hello_timeout_s), 1, 3600,
+			  "seconds, from 1 to 3600" },
+			{ "daemon_log_interval", offsetof(pv_conf, daemon.log_interval_s), 1, 3600,
+			  "seconds, from 1 to 3600" },
+			{ "daemon_client_memory", offsetof(pv_conf, daemon.client_mib), 1, 65536,
+			  "MiB, from 1 to 65536" },
+			{ "daemon_memory_per_uid", offsetof(pv_conf, daemon.uid_mib), 1, 1u << 20,
+			  "MiB, from 1 to 1048576" },
+			{ "daemon_memory", offsetof(pv_conf, daemon.total_mib), 1, 1u << 20,
+			  "MiB, from 1 to 1048576" },
+		};
+		size_t i;
+		for (i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+			uint32_t n;
+			if (strcmp(key, lim[i].key) != 0)
+				continue;
+			*want = lim[i].want;
+			if (parse_u32(val, &n) != PV_OK || n < lim[i].lo || n > lim[i].hi)
+				return PV_ERR_CONFIG;
+			memcpy((char *)c + lim[i].off, &n, sizeof n);
+			return PV_OK;
+		}
 	}
 	if (!strcmp(key, "gpu_blocks_per_sm")) {
 		uint32_t n;

@@ -32,6 +32,24 @@
  *                           on the H200 4 gave +7.5 % P-256 and +7 % SM2
  *                           signatures at 1,024 threads, -38 % RSA-2048
  *                           (docs/gpu-validation.md, run 39).
+ *   daemon_uid = UID|USER   daemon mode: the uid pvaultd runs as.  The
+ *                           module talks only to a daemon whose socket
+ *                           credentials (SO_PEERCRED) are root's or this
+ *                           uid's; unset: root or the process's own uid.
+ *
+ * pvaultd's limits (docs/daemon.md, "Limits"; its flags override them):
+ *   daemon_max_connections = N          all peers at once (default 256)
+ *   daemon_max_connections_per_uid = N  one uid at once (default 64)
+ *   daemon_workers_per_client = N       threads serving one ring (1..64, 4)
+ *   daemon_hello_timeout = S            first message within S s (1..3600, 5)
+ *   daemon_client_memory = MIB          ring + worker buffers of one client
+ *                                       (1..65536, default 64)
+ *   daemon_memory_per_uid = MIB         the same for all clients of one uid
+ *                                       (default 256)
+ *   daemon_memory = MIB                 the same for all clients (default 1024)
+ *   daemon_log_interval = S             refused connections: one line per uid
+ *                                       and reason, then one summary per S s
+ *                                       (1..3600, default 10)
  *
  * $PIXELVAULT_BACKEND (auto|cpu|cuda), when set, overrides `backend`.
  */
@@ -54,6 +72,12 @@ typedef struct pv_conf {
 	uint32_t gpu_device;
 	uint32_t gpu_slots;                 /* 0: the default (128) */
 	uint32_t gpu_blocks_per_sm;         /* 0: as many as fit */
+	int64_t daemon_uid;                 /* -1: root or our own uid */
+	struct {                            /* pvaultd only */
+		uint32_t max_conn, max_conn_uid, workers_per_client;
+		uint32_t hello_timeout_s, log_interval_s;
+		uint32_t client_mib, uid_mib, total_mib;
+	} daemon;
 	/* not from the file: set by the PKCS#11 module when the application
 	 * passed CKF_LIBRARY_CANT_CREATE_OS_THREADS (embedded vault: CPU
 	 * backend, each request runs in the calling thread) */

@@ -3,6 +3,7 @@
 #include "gpu/host/pv_master.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,11 @@ int td_start(td_daemon *d)
 		for (k = 0; k < 8 && d->extra[k] != NULL; k++)
 			argv[n++] = d->extra[k];
 		argv[n] = NULL;
+		if (d->log != NULL) {
+			int lf = open(d->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+			if (lf < 0 || dup2(lf, 2) < 0)
+				_exit(126);
+		}
 		execv(exe, (char *const *)argv);
 		_exit(127);
 	}
@@ -133,18 +139,24 @@ int td_fd_count(pid_t pid)
 	return ts_dir_entries(p);
 }
 
-long td_rss_kb(pid_t pid)
+long td_status_field(pid_t pid, const char *name)
 {
 	char p[64], line[256];
+	size_t n = strlen(name);
 	FILE *f;
-	long kb = -1;
+	long v = -1;
 	snprintf(p, sizeof p, "/proc/%d/status", (int)pid);
 	f = fopen(p, "r");
 	if (f == NULL)
 		return -1;
 	while (fgets(line, sizeof line, f))
-		if (strncmp(line, "VmRSS:", 6) == 0)
-			kb = strtol(line + 6, NULL, 10);
+		if (strncmp(line, name, n) == 0 && line[n] == ':')
+			v = strtol(line + n + 1, NULL, 10);
 	fclose(f);
-	return kb;
+	return v;
+}
+
+long td_rss_kb(pid_t pid)
+{
+	return td_status_field(pid, "VmRSS");
 }

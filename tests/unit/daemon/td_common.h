@@ -16,6 +16,8 @@ typedef struct td_daemon {
 	char key[320];
 	pid_t pid;
 	const char *extra[8];          /* extra pvaultd arguments, NULL-ended */
+	const char *log;               /* pvaultd's stderr into this file; NULL:
+	                                * inherited */
 } td_daemon;
 
 /* mkdtemp, master key (te_master, random on first use), conf file. */
@@ -33,5 +35,8 @@ int td_open(const td_daemon *d, pv_vault **v);
 /* Open fds and RSS (kB) of a process. */
 int td_fd_count(pid_t pid);
 long td_rss_kb(pid_t pid);
+/* A "Name:   value" field of /proc/PID/status (VmHWM, Threads, ...), -1 if
+ * absent. */
+long td_status_field(pid_t pid, const char *name);
 
 #endif

@@ -151,7 +151,7 @@ static void t_replay(void)
 	ssize_t k;
 	int fd;
 
-	CU_ASSERT_EQUAL_FATAL(pv_dc_connect(D.sock, 4, 8192, &fd, &ring, &ok), PV_OK);
+	CU_ASSERT_EQUAL_FATAL(pv_dc_connect(D.sock, -1, 4, 8192, &fd, &ring, &ok), PV_OK);
 	CU_ASSERT_EQUAL(ok.nslots, 4);
 	CU_ASSERT_EQUAL(ok.slot_arena, 8192);
 	/* counted before HELLO_OK is sent: no wait needed (nor allowed) here */
@@ -204,7 +204,7 @@ static void t_ring(void)
 	uint32_t t = 0;
 	int fd, i;
 
-	CU_ASSERT_EQUAL_FATAL(pv_dc_connect(D.sock, 4, 8192, &fd, &ring, &ok), PV_OK);
+	CU_ASSERT_EQUAL_FATAL(pv_dc_connect(D.sock, -1, 4, 8192, &fd, &ring, &ok), PV_OK);
 	/* memfd is sealed: the client cannot shrink it under the daemon */
 	/* (checked indirectly: the daemon survives everything below) */
 
