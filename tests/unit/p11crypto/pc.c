@@ -90,6 +90,7 @@ CK_RV pc_key(CK_KEY_TYPE kt, const uint8_t *v, size_t n, int opts,
 		{ CKA_SIGN, u, 1 }, { CKA_VERIFY, u, 1 },
 		{ CKA_WRAP, u, 1 }, { CKA_UNWRAP, u, 1 }, { CKA_DERIVE, u, 1 },
 		{ CKA_SENSITIVE, sens, 1 }, { CKA_EXTRACTABLE, ext, 1 },
+		{ CKA_PRIVATE, &f, 1 },        /* the suite has no login */
 	};
 	return pkt_f->C_CreateObject(pc_s, a, sizeof a / sizeof a[0], h);
 }

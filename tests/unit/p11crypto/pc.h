@@ -34,7 +34,8 @@ void pc_teardown(void);
 #define PC_EXTRACTABLE 0x1    /* CKA_SENSITIVE FALSE, CKA_EXTRACTABLE TRUE */
 #define PC_NO_USAGE    0x2    /* every usage flag FALSE                    */
 
-/* Create a session secret key with every usage flag (CKR). */
+/* Create a public (CKA_PRIVATE FALSE: usable without login) session
+ * secret key with every usage flag (CKR). */
 CK_RV pc_key(CK_KEY_TYPE kt, const uint8_t *v, size_t n, int opts,
              CK_OBJECT_HANDLE *h);
 /* Read a key's CKA_VALUE (must be extractable); returns its length or -1. */
