@@ -68,6 +68,14 @@ void pc_token(void)
 	CU_ASSERT_FATAL(pc_s != CK_INVALID_HANDLE);
 }
 
+void pc_token_user(const char *label)
+{
+	pc_slot = pkt_new_token(label, 1);
+	pc_s = pkt_open(pc_slot, 1);
+	CU_ASSERT_FATAL(pkt_f->C_Login(pc_s, CKU_USER, (CK_UTF8CHAR_PTR)PKT_USER_PIN,
+	                               strlen(PKT_USER_PIN)) == CKR_OK);
+}
+
 void pc_teardown(void)
 {
 	pkt_f->C_CloseAllSessions(pc_slot);

@@ -28,6 +28,9 @@ int pc_run(void);
 CK_FUNCTION_LIST_3_2 *pc_list32(void);
 /* The first test of every program: a new token and an R/W session. */
 void pc_token(void);
+/* Or: a new token with a user PIN, an R/W session, the user logged in
+ * (private objects usable). */
+void pc_token_user(const char *label);
 void pc_teardown(void);
 
 /* Key attribute options. */
