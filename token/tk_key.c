@@ -286,21 +286,22 @@ CK_MECHANISM_TYPE tk_mech_unalias(CK_MECHANISM_TYPE t)
 /* CKR_OK if o may be used with mechanism ckm: its CKA_ALLOWED_MECHANISMS
  * is absent or empty (no restriction) or names ckm (an alias counts as
  * the mechanism it stands for).  The refusal is CKR_MECHANISM_INVALID, as
- * SoftHSM and Kryoptic answer: the base specification defines the
- * attribute as "a list of mechanisms allowed to be used with this key"
- * (PKCS#11 base specification, common key attributes) and names no code
- * of its own for one that is not; CKR_MECHANISM_INVALID is its code for
- * "an invalid mechanism was specified to the cryptographic operation". */
+ * SoftHSM answers: the base specification defines the attribute as "a
+ * list of mechanisms allowed to be used with this key" (common key
+ * attributes) and names no code of its own for one that is not;
+ * CKR_MECHANISM_INVALID is its code for "an invalid mechanism was
+ * specified to the cryptographic operation".  No template can store a
+ * partial mechanism (tk_attr.c); one found in the store allows nothing. */
 static CK_RV tk_key_allowed(const tk_obj *o, CK_MECHANISM_TYPE ckm)
 {
 	const tk_attr *am = tk_obj_attr(o, CKA_ALLOWED_MECHANISMS);
 	size_t i, n;
 
-	if (ckm == TK_CKM_OPERAND || am == NULL)
+	if (ckm == TK_CKM_OPERAND || am == NULL || am->len == 0)
 		return CKR_OK;
+	if (am->len % sizeof(CK_MECHANISM_TYPE) != 0)
+		return CKR_MECHANISM_INVALID;
 	n = am->len / sizeof(CK_MECHANISM_TYPE);
-	if (n == 0)
-		return CKR_OK;
 	ckm = tk_mech_unalias(ckm);
 	for (i = 0; i < n; i++) {
 		CK_MECHANISM_TYPE t;

@@ -9,9 +9,12 @@
  * PKCS#1 v1.5 and other digests); the attribute itself (the empty list on
  * an unrestricted key, a length that is not a whole number of mechanisms
  * refused at create, generate, unwrap, derive, copy and set, fixed once
- * made).
+ * made; a stored list edited to a partial mechanism allows nothing).
  */
+#include <glob.h>
 #include <string.h>
+
+#include <sqlite3.h>
 
 #include "pc.h"
 #include "tsupport.h"
@@ -491,6 +494,44 @@ static void t_attribute(void)
 	CU_ASSERT(pkt_f->C_CreateObject(pc_s, pk, N(pk), &h) == CKR_ATTRIBUTE_VALUE_INVALID);
 }
 
+/* A token key's list edited in the store to a partial mechanism (no
+ * template can make one): the key is not used with any mechanism, the one
+ * the whole part names included. */
+static void t_store_edit(void)
+{
+	static const CK_MECHANISM_TYPE ecb[] = { CKM_AES_ECB };
+	CK_OBJECT_CLASS c = CKO_SECRET_KEY;
+	CK_KEY_TYPE kt = CKK_AES;
+	uint8_t v[16], edited[sizeof(CK_MECHANISM_TYPE) + 4] = { 0 };
+	CK_ATTRIBUTE t[] = { { CKA_CLASS, &c, sizeof c }, { CKA_KEY_TYPE, &kt, sizeof kt },
+	                     { CKA_VALUE, v, sizeof v }, { CKA_TOKEN, &T, 1 },
+	                     { CKA_ALLOWED_MECHANISMS, (void *)ecb, sizeof ecb } };
+	CK_OBJECT_HANDLE h;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	glob_t g;
+	char pat[300];
+
+	ts_rand(v, sizeof v);
+	CU_ASSERT_FATAL(pkt_f->C_CreateObject(pc_s, t, N(t), &h) == CKR_OK);
+	CU_ASSERT(use(pc_s, h, ENC, CKM_AES_ECB) == OK);
+	snprintf(pat, sizeof pat, "%s/tokens/*/token.db", pkt_dir);
+	CU_ASSERT_FATAL(glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1);
+	CU_ASSERT_FATAL(sqlite3_open(g.gl_pathv[0], &db) == SQLITE_OK);
+	globfree(&g);
+	memcpy(edited, ecb, sizeof ecb[0]);
+	CU_ASSERT_FATAL(sqlite3_prepare_v2(db, "UPDATE attributes SET value = ?1 WHERE type = ?2",
+	                                   -1, &st, NULL) == SQLITE_OK);
+	sqlite3_bind_blob(st, 1, edited, sizeof edited, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)CKA_ALLOWED_MECHANISMS);
+	CU_ASSERT(sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(db) == 1);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	CU_ASSERT(use(pc_s, h, ENC, CKM_AES_ECB) != CKR_OK);
+	CU_ASSERT(use(pc_s, h, ENC, CKM_AES_CBC) != CKR_OK);
+	pkt_f->C_DestroyObject(pc_s, h);
+}
+
 int main(void)
 {
 	CU_pSuite s = pc_suite("p11_allowed");
@@ -501,5 +542,7 @@ int main(void)
 	CU_add_test(s, "an async session's Init refuses the same", t_async);
 	CU_add_test(s, "pkcs11-provider rsapssam: PSS-only keys refuse PKCS#1 v1.5", t_rsapssam);
 	CU_add_test(s, "the attribute: empty list, bad length, fixed once made", t_attribute);
+	CU_add_test(s, "a list edited in the store to a partial mechanism allows nothing",
+	            t_store_edit);
 	return pc_run();
 }
