@@ -92,22 +92,11 @@ static const pk_mdef pk_mdefs[] = {
 };
 #define PK_NDEFS (sizeof pk_mdefs / sizeof pk_mdefs[0])
 
-/* Our vendor value for an IAIK/xipki alias, else t. */
-static CK_MECHANISM_TYPE pk_unalias(CK_MECHANISM_TYPE t)
-{
-	if ((t & ~0xffUL) == PV_ALIAS_XIPKI_BASE) {
-		CK_ULONG lo = t & 0xffUL;
-		if ((lo >= 0x01 && lo <= 0x08) || lo == 0x0b || lo == 0x0d)
-			return PV_VENDOR_BASE | lo;
-	}
-	return t;
-}
-
 static const pk_mdef *pk_mfind(CK_MECHANISM_TYPE t)
 {
 	size_t i;
 
-	t = pk_unalias(t);
+	t = tk_mech_unalias(t);
 	for (i = 0; i < PK_NDEFS; i++)
 		if (pk_mdefs[i].ckm == t)
 			return &pk_mdefs[i];

@@ -20,7 +20,7 @@
 #define CKA_UNIQUE_ID 0x4aUL           /* PKCS#11 3.0 */
 #endif
 
-enum { K_BYTES, K_BOOL, K_ULONG, K_DATE };
+enum { K_BYTES, K_BOOL, K_ULONG, K_DATE, K_MECHS };
 
 #define A_REQ  0x01   /* must be in the create template            */
 #define A_RO   0x02   /* computed by the token, never in a template */
@@ -39,10 +39,10 @@ typedef struct tk_adef {
 
 #define END { (CK_ATTRIBUTE_TYPE)-1, 0, 0, 0 }
 
+/* CKA_PRIVATE is in each class's table: its default is the class's. */
 static const tk_adef tk_common[] = {
 	{ CKA_CLASS,       K_ULONG, A_REQ, D_NONE },
 	{ CKA_TOKEN,       K_BOOL,  A_COPY, D_FALSE },
-	{ CKA_PRIVATE,     K_BOOL,  A_COPY, D_FALSE },
 	{ CKA_MODIFIABLE,  K_BOOL,  A_COPY, D_TRUE },
 	{ CKA_LABEL,       K_BYTES, A_MOD | A_COPY, D_EMPTY },
 	{ CKA_COPYABLE,    K_BOOL,  A_TF, D_TRUE },
@@ -52,6 +52,7 @@ static const tk_adef tk_common[] = {
 };
 
 static const tk_adef tk_data[] = {
+	{ CKA_PRIVATE,     K_BOOL,  A_COPY, D_FALSE },
 	{ CKA_APPLICATION, K_BYTES, A_MOD | A_COPY, D_EMPTY },
 	{ CKA_OBJECT_ID,   K_BYTES, A_MOD | A_COPY, D_EMPTY },
 	{ CKA_VALUE,       K_BYTES, A_MOD | A_COPY, D_EMPTY },
@@ -59,6 +60,7 @@ static const tk_adef tk_data[] = {
 };
 
 static const tk_adef tk_cert[] = {
+	{ CKA_PRIVATE,              K_BOOL,  A_COPY, D_FALSE },
 	{ CKA_CERTIFICATE_TYPE,     K_ULONG, A_REQ, D_NONE },
 	{ CKA_TRUSTED,              K_BOOL,  A_SO, D_FALSE },
 	{ CKA_CERTIFICATE_CATEGORY, K_ULONG, 0, D_ZERO },
@@ -88,10 +90,13 @@ static const tk_adef tk_key[] = {
 	{ CKA_DERIVE,            K_BOOL,  A_MOD | A_COPY, D_FALSE },
 	{ CKA_LOCAL,             K_BOOL,  A_RO, D_FALSE },
 	{ CKA_KEY_GEN_MECHANISM, K_ULONG, A_RO, D_UNAVAIL },
+	/* fixed at creation: a key's restriction is not lifted later */
+	{ CKA_ALLOWED_MECHANISMS, K_MECHS, 0, D_NONE },
 	END
 };
 
 static const tk_adef tk_pub[] = {
+	{ CKA_PRIVATE,         K_BOOL,  A_COPY, D_FALSE },
 	{ CKA_SUBJECT,         K_BYTES, A_MOD | A_COPY, D_EMPTY },
 	{ CKA_ENCRYPT,         K_BOOL,  A_MOD | A_COPY, D_TRUE },
 	{ CKA_VERIFY,          K_BOOL,  A_MOD | A_COPY, D_TRUE },
@@ -102,8 +107,12 @@ static const tk_adef tk_pub[] = {
 	END
 };
 
-/* Secret keys (issue 3): the value goes into the vault (tk_key.c). */
+/* Secret keys: the value goes into the vault (tk_key.c).  Private by
+ * default, as private keys are (tk_pk_keys.c): a key made without
+ * CKA_PRIVATE is usable only after C_Login.  CKA_TRUSTED only by the SO;
+ * CKA_WRAP_WITH_TRUSTED, once TRUE, stays TRUE. */
 static const tk_adef tk_secret[] = {
+	{ CKA_PRIVATE,           K_BOOL,  A_COPY, D_TRUE },
 	{ CKA_SENSITIVE,         K_BOOL,  A_FT, D_TRUE },
 	{ CKA_EXTRACTABLE,       K_BOOL,  A_TF, D_FALSE },
 	{ CKA_ALWAYS_SENSITIVE,  K_BOOL,  A_RO, D_FALSE },
@@ -119,7 +128,6 @@ static const tk_adef tk_secret[] = {
 	{ CKA_CHECK_VALUE,       K_BYTES, A_RO, D_NONE },
 	{ CKA_VALUE,             K_BYTES, 0, D_NONE },
 	{ CKA_VALUE_LEN,         K_ULONG, 0, D_NONE },
-	{ CKA_ALLOWED_MECHANISMS, K_BYTES, 0, D_NONE },
 	END
 };
 
@@ -278,9 +286,26 @@ static CK_RV tk_check_value(const tk_adef *d, const CK_ATTRIBUTE *a,
 		if (a->ulValueLen != 0 && a->ulValueLen != sizeof(CK_DATE))
 			return CKR_ATTRIBUTE_VALUE_INVALID;
 		break;
+	case K_MECHS:
+		/* an array of CK_MECHANISM_TYPE: a partial element is no list */
+		if (a->ulValueLen % sizeof(CK_MECHANISM_TYPE) != 0)
+			return CKR_ATTRIBUTE_VALUE_INVALID;
+		break;
 	default:
 		break;
 	}
+	return CKR_OK;
+}
+
+CK_RV tk_attr_key_check(const CK_ATTRIBUTE *a, int so_logged_in)
+{
+	static const tk_adef *const tabs[] = { tk_key, tk_secret, tk_pub };
+	size_t i, j;
+
+	for (i = 0; i < sizeof tabs / sizeof tabs[0]; i++)
+		for (j = 0; tabs[i][j].type != (CK_ATTRIBUTE_TYPE)-1; j++)
+			if (tabs[i][j].type == a->type)
+				return tk_check_value(&tabs[i][j], a, so_logged_in);
 	return CKR_OK;
 }
 

@@ -104,7 +104,7 @@ CK_RV tk_op_init(CK_SESSION_HANDLE h, int call, const tk_mech *m,
 	if (m->iv_len > PV_IV_MAX)
 		rv = CKR_MECHANISM_PARAM_INVALID;
 	else if (kind != TK_OPK_DIGEST) {
-		rv = tk_key_get(h, key, &o);
+		rv = tk_key_get(h, key, m->ckm, &o);
 		if (rv == CKR_OK)
 			rv = tk_key_check(o, m, kind);
 		if (rv == CKR_OK)
@@ -459,8 +459,9 @@ CK_RV tk_op_verify(CK_SESSION_HANDLE h, int kind, const uint8_t *in, size_t in_l
 
 /* C_DigestKey.  Digest states are plain (saveable) and pass through the
  * host, so only a key whose value may be read anyway (non-sensitive and
- * extractable) is digested: its value is fetched from the vault and fed as
- * data.  Any other key is CKR_KEY_INDIGESTIBLE (the operation goes on). */
+ * extractable, and not restricted to other mechanisms) is digested: its
+ * value is fetched from the vault and fed as data.  Any other key is
+ * CKR_KEY_INDIGESTIBLE (the operation goes on). */
 CK_RV tk_op_digest_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE key)
 {
 	uint8_t v[PV_SECRET_MAX + 8];
@@ -473,7 +474,12 @@ CK_RV tk_op_digest_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE key)
 
 	if (rv != CKR_OK)
 		return rv;
-	rv = tk_key_get(h, key, &o);
+	/* a key restricted to other mechanisms than the digest's is not
+	 * digested: C_DigestKey's own code (CKR_MECHANISM_INVALID is not among
+	 * its answers, and the digest's mechanism was accepted at its Init) */
+	rv = tk_key_get(h, key, p->m.ckm, &o);
+	if (rv == CKR_MECHANISM_INVALID)
+		rv = CKR_KEY_INDIGESTIBLE;
 	if (rv == CKR_OK && (tk_obj_ulong(o, CKA_CLASS, 0) != CKO_SECRET_KEY ||
 	                     tk_obj_bool(o, CKA_SENSITIVE, CK_TRUE) ||
 	                     !tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE)))

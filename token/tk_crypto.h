@@ -65,6 +65,10 @@ typedef struct tk_mech {
 	CK_OBJECT_HANDLE salt_key;  /* CKF_HKDF_SALT_KEY, else 0              */
 } tk_mech;
 
+/* Our vendor value of a mechanism named by an IAIK/xipki alias
+ * (include/pixelvault/pkcs11-vendor.h), else t itself (tk_key.c). */
+CK_MECHANISM_TYPE tk_mech_unalias(CK_MECHANISM_TYPE t);
+
 /* ---- vault (tk_vault.c) ---- */
 /* The process's vault, opened on first use (and again in a forked child).
  * CKR_DEVICE_ERROR if it cannot be opened. */

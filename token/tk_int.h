@@ -81,6 +81,12 @@ enum { TK_OP_CREATE, TK_OP_COPY, TK_OP_SET };
  * For copy/set, 'base' is the existing object and *out the result. */
 CK_RV tk_policy_apply(int op, const tk_obj *base, const CK_ATTRIBUTE *t,
                       CK_ULONG n, int so_logged_in, tk_obj **out);
+/* One template attribute of a key made outside the policy tables (key
+ * pairs, imported private keys, ECDH-derived keys: tk_pk_keys.c), checked
+ * as the tables check it where they know it: a boolean's size and value,
+ * CKA_ALLOWED_MECHANISMS a whole number of mechanisms, CKA_TRUSTED TRUE
+ * only by the SO (CKR_ATTRIBUTE_READ_ONLY). */
+CK_RV tk_attr_key_check(const CK_ATTRIBUTE *a, int so_logged_in);
 /* 1 if the template has a duplicate attribute type. */
 int tk_tmpl_has_dup(const CK_ATTRIBUTE *t, CK_ULONG n);
 /* 1 if o matches every attribute of t (byte-exact). */

@@ -5,12 +5,14 @@
  *
  * Usage policy: a blob carries every usage (PV_USE_ALL) except EXTRACT,
  * which it carries only if the key was extractable when the blob was made.
- * CKA_ENCRYPT/DECRYPT/SIGN/VERIFY/WRAP/UNWRAP/DERIVE and
- * CKA_ALLOWED_MECHANISMS are enforced by the token at operation init
- * (tk_key_check), so C_SetAttributeValue can change them without a
- * re-wrap; CKA_EXTRACTABLE can only go TRUE -> FALSE and is checked by the
- * token before every wrap, the blob's EXTRACT bit being the vault's own
- * backstop for keys that were never extractable.
+ * CKA_ENCRYPT/DECRYPT/SIGN/VERIFY/WRAP/UNWRAP/DERIVE are enforced by the
+ * token at operation init (tk_key_check), so C_SetAttributeValue can
+ * change them without a re-wrap; CKA_ALLOWED_MECHANISMS of every key class
+ * where the operation's key is resolved (tk_key_get); CKA_EXTRACTABLE can
+ * only go TRUE -> FALSE and is checked by the token before every wrap, the
+ * blob's EXTRACT bit being the vault's own backstop for keys that were
+ * never extractable; CKA_WRAP_WITH_TRUSTED (which can only go FALSE ->
+ * TRUE) before every wrap too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +223,13 @@ CK_RV tk_key_value(const tk_obj *o, uint8_t *out, size_t *len)
 	return CKR_OK;
 }
 
+static int tk_key_class(const tk_obj *o)
+{
+	CK_OBJECT_CLASS c = tk_obj_ulong(o, CKA_CLASS, CK_UNAVAILABLE_INFORMATION);
+
+	return c == CKO_SECRET_KEY || c == CKO_PRIVATE_KEY || c == CKO_PUBLIC_KEY;
+}
+
 int tk_key_get_attr(const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv)
 {
 	uint8_t v[PV_SECRET_MAX + 8];
@@ -229,6 +238,14 @@ int tk_key_get_attr(const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv)
 	if (a->type == TK_CKA_BLOB || a->type == TK_CKA_BLOB_ID) {
 		a->ulValueLen = CK_UNAVAILABLE_INFORMATION;
 		*rv = CKR_ATTRIBUTE_TYPE_INVALID;
+		return 1;
+	}
+	if (a->type == CKA_ALLOWED_MECHANISMS && tk_key_class(o) &&
+	    tk_obj_attr(o, CKA_ALLOWED_MECHANISMS) == NULL) {
+		/* every key has the attribute: an unrestricted one, the empty
+		 * list (keys made before it was stored, generated pairs) */
+		a->ulValueLen = 0;
+		*rv = CKR_OK;
 		return 1;
 	}
 	if (tk_obj_ulong(o, CKA_CLASS, 0) != CKO_SECRET_KEY || a->type != CKA_VALUE)
@@ -256,10 +273,62 @@ int tk_key_get_attr(const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv)
 }
 
 /* ---- checks at operation init ---- */
+CK_MECHANISM_TYPE tk_mech_unalias(CK_MECHANISM_TYPE t)
+{
+	if ((t & ~0xffUL) == PV_ALIAS_XIPKI_BASE) {
+		CK_ULONG lo = t & 0xffUL;
+		if ((lo >= 0x01 && lo <= 0x08) || lo == 0x0b || lo == 0x0d)
+			return PV_VENDOR_BASE | lo;
+	}
+	return t;
+}
+
+/* CKR_OK if o may be used with mechanism ckm: its CKA_ALLOWED_MECHANISMS
+ * is absent or empty (no restriction) or names ckm (an alias counts as
+ * the mechanism it stands for).  The refusal is CKR_MECHANISM_INVALID, as
+ * SoftHSM answers: the base specification defines the attribute as "a
+ * list of mechanisms allowed to be used with this key" (common key
+ * attributes) and names no code of its own for one that is not;
+ * CKR_MECHANISM_INVALID is its code for "an invalid mechanism was
+ * specified to the cryptographic operation".  No template can store a
+ * partial mechanism (tk_attr.c); one found in the store allows nothing. */
+static CK_RV tk_key_allowed(const tk_obj *o, CK_MECHANISM_TYPE ckm)
+{
+	const tk_attr *am = tk_obj_attr(o, CKA_ALLOWED_MECHANISMS);
+	size_t i, n;
+
+	if (ckm == TK_CKM_OPERAND || am == NULL || am->len == 0)
+		return CKR_OK;
+	if (am->len % sizeof(CK_MECHANISM_TYPE) != 0)
+		return CKR_MECHANISM_INVALID;
+	n = am->len / sizeof(CK_MECHANISM_TYPE);
+	ckm = tk_mech_unalias(ckm);
+	for (i = 0; i < n; i++) {
+		CK_MECHANISM_TYPE t;
+		memcpy(&t, am->val + i * sizeof t, sizeof t);
+		if (tk_mech_unalias(t) == ckm)
+			return CKR_OK;
+	}
+	return CKR_MECHANISM_INVALID;
+}
+
+CK_RV tk_key_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE k, CK_MECHANISM_TYPE ckm,
+                 tk_obj **out)
+{
+	CK_RV rv = tk_object_get(h, k, out);
+
+	if (rv == CKR_OBJECT_HANDLE_INVALID)
+		return CKR_KEY_HANDLE_INVALID;
+	if (rv == CKR_OK && (rv = tk_key_allowed(*out, ckm)) != CKR_OK) {
+		tk_obj_free(*out);
+		*out = NULL;
+	}
+	return rv;
+}
+
 CK_RV tk_key_check(const tk_obj *o, const tk_mech *m, int use)
 {
 	CK_ATTRIBUTE_TYPE flag;
-	const tk_attr *am;
 	CK_KEY_TYPE kt = tk_obj_ulong(o, CKA_KEY_TYPE, CK_UNAVAILABLE_INFORMATION);
 
 	if (tk_obj_ulong(o, CKA_CLASS, 0) != CKO_SECRET_KEY)
@@ -278,19 +347,6 @@ CK_RV tk_key_check(const tk_obj *o, const tk_mech *m, int use)
 	}
 	if (!tk_obj_bool(o, flag, CK_FALSE))
 		return CKR_KEY_FUNCTION_NOT_PERMITTED;
-	am = tk_obj_attr(o, CKA_ALLOWED_MECHANISMS);
-	if (am != NULL && am->len >= sizeof(CK_MECHANISM_TYPE)) {
-		size_t i, n = am->len / sizeof(CK_MECHANISM_TYPE);
-		int found = 0;
-		for (i = 0; i < n; i++) {
-			CK_MECHANISM_TYPE t;
-			memcpy(&t, am->val + i * sizeof t, sizeof t);
-			if (t == m->ckm)
-				found = 1;
-		}
-		if (!found)
-			return CKR_MECHANISM_INVALID;
-	}
 	return CKR_OK;
 }
 
@@ -436,7 +492,7 @@ CK_RV tk_wrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE wk,
 	CK_RV rv;
 	int rc;
 
-	rv = tk_key_get(h, wk, &w);
+	rv = tk_key_get(h, wk, m->ckm, &w);
 	if (rv == CKR_KEY_HANDLE_INVALID)
 		rv = CKR_WRAPPING_KEY_HANDLE_INVALID;
 	if (rv == CKR_OK) {
@@ -445,11 +501,18 @@ CK_RV tk_wrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE wk,
 			rv = CKR_WRAPPING_KEY_TYPE_INCONSISTENT;
 	}
 	if (rv == CKR_OK)
-		rv = tk_key_get(h, k, &o);
+		rv = tk_key_get(h, k, TK_CKM_OPERAND, &o);
 	if (rv == CKR_OK && tk_obj_ulong(o, CKA_CLASS, 0) != CKO_SECRET_KEY)
 		rv = CKR_KEY_NOT_WRAPPABLE;
 	if (rv == CKR_OK && !tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE))
 		rv = CKR_KEY_UNEXTRACTABLE;
+	/* a key with CKA_WRAP_WITH_TRUSTED leaves the token only under a
+	 * wrapping key the SO has marked CKA_TRUSTED (PKCS#11 base, secret key
+	 * objects); C_WrapKey's code for a key that cannot be wrapped for a
+	 * reason other than CKA_EXTRACTABLE is CKR_KEY_NOT_WRAPPABLE */
+	if (rv == CKR_OK && tk_obj_bool(o, CKA_WRAP_WITH_TRUSTED, CK_FALSE) &&
+	    !tk_obj_bool(w, CKA_TRUSTED, CK_FALSE))
+		rv = CKR_KEY_NOT_WRAPPABLE;
 	if (rv == CKR_OK)
 		rv = tk_key_blob(w, &wb, &wbl, &wid);
 	if (rv == CKR_OK)
@@ -488,7 +551,7 @@ CK_RV tk_unwrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE uk,
 	CK_RV rv;
 	int rc;
 
-	rv = tk_key_get(h, uk, &u);
+	rv = tk_key_get(h, uk, m->ckm, &u);
 	if (rv == CKR_KEY_HANDLE_INVALID)
 		rv = CKR_UNWRAPPING_KEY_HANDLE_INVALID;
 	if (rv == CKR_OK) {
@@ -548,7 +611,7 @@ CK_RV tk_derive_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE bk,
 	CK_RV rv;
 	int rc;
 
-	rv = tk_key_get(h, bk, &b);
+	rv = tk_key_get(h, bk, m->ckm, &b);
 	if (rv == CKR_OK)
 		rv = tk_key_check(b, m, TK_USE_DERIVE);
 	if (rv == CKR_OK)

@@ -23,8 +23,8 @@ CK_RV tk_key_import(tk_obj *o);
 /* C_GetAttributeValue hook: 1 if the attribute was handled here (hidden
  * attributes, a secret key's CKA_VALUE), *rv set; 0 otherwise. */
 int tk_key_get_attr(const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv);
-/* The key checks at operation init: class, type, usage flag,
- * CKA_ALLOWED_MECHANISMS. */
+/* The secret-key checks at operation init: class, type, usage flag
+ * (CKA_ALLOWED_MECHANISMS is tk_key_get's). */
 CK_RV tk_key_check(const tk_obj *o, const tk_mech *m, int use);
 /* The value of a key (caller checks it may be revealed); out holds
  * PV_SECRET_MAX bytes. */
@@ -37,9 +37,21 @@ CK_RV tk_key_blob(const tk_obj *o, const uint8_t **blob, size_t *len,
  * snapshot (tk_obj_free drops it; tk_int.h, tk_obj); store a new object
  * (o is consumed on success). */
 CK_RV tk_object_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh, tk_obj **out);
-/* The same for a handle passed as a key: CKR_KEY_HANDLE_INVALID where
- * tk_object_get says CKR_OBJECT_HANDLE_INVALID. */
-CK_RV tk_key_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE k, tk_obj **out);
 CK_RV tk_object_add(CK_SESSION_HANDLE h, tk_obj *o, CK_OBJECT_HANDLE *out);
+/* 1 if the Security Officer is logged in to h's token. */
+int tk_object_so(CK_SESSION_HANDLE h);
+
+/* The key of an operation with mechanism ckm (tk_key.c): every operation
+ * that takes a key (encrypt, decrypt, sign, verify, the wrapping key of a
+ * wrap, the unwrapping key of an unwrap, the base key of a derivation, a
+ * digested key) resolves it here, so CKA_ALLOWED_MECHANISMS is enforced
+ * in this one place, for every key class: CKR_MECHANISM_INVALID when the
+ * key's list is not empty and lacks ckm (nothing is started).  ckm
+ * TK_CKM_OPERAND: a key that an operation acts on rather than with (the
+ * key C_WrapKey wraps).  CKR_KEY_HANDLE_INVALID where tk_object_get says
+ * CKR_OBJECT_HANDLE_INVALID. */
+#define TK_CKM_OPERAND CK_UNAVAILABLE_INFORMATION
+CK_RV tk_key_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE k, CK_MECHANISM_TYPE ckm,
+                 tk_obj **out);
 
 #endif /* TK_KEY_H */

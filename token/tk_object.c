@@ -508,10 +508,11 @@ CK_RV tk_object_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh, tk_obj **out)
 	return tk_resolve(h, oh, &c, out);
 }
 
-CK_RV tk_key_get(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE k, tk_obj **out)
+int tk_object_so(CK_SESSION_HANDLE h)
 {
-	CK_RV rv = tk_object_get(h, k, out);
-	return rv == CKR_OBJECT_HANDLE_INVALID ? CKR_KEY_HANDLE_INVALID : rv;
+	tk_ctx c;
+
+	return tk_ctx_take(h, &c) == CKR_OK && c.login == CKU_SO;
 }
 
 CK_RV tk_object_add(CK_SESSION_HANDLE h, tk_obj *o, CK_OBJECT_HANDLE *out)

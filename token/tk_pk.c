@@ -78,8 +78,7 @@ const tk_pkdef *tk_pkfind(CK_MECHANISM_TYPE t)
 {
 	size_t i;
 
-	if ((t & ~0xffUL) == PV_ALIAS_XIPKI_BASE)
-		t = PV_VENDOR_BASE | (t & 0xffUL);
+	t = tk_mech_unalias(t);
 	for (i = 0; i < TK_NPK; i++)
 		if (tk_pkdefs[i].ckm == t)
 			return &tk_pkdefs[i];
@@ -378,7 +377,7 @@ CK_RV tk_pk_init(CK_SESSION_HANDLE h, int call, const CK_MECHANISM *m,
 		goto fail;
 	if ((rv = tk_vsig_keep(&p->vsig, call, sig, sl)) != CKR_OK)
 		goto fail;
-	rv = tk_key_get(h, key, &o);
+	rv = tk_key_get(h, key, d->ckm, &o);
 	if (rv != CKR_OK)
 		goto fail;
 	cls = tk_obj_ulong(o, CKA_CLASS, CK_UNAVAILABLE_INFORMATION);
@@ -727,7 +726,7 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 	} else if (kt == CKK_AES) {
 		return CKR_TEMPLATE_INCOMPLETE;
 	}
-	rv = tk_key_get(h, bk, &b);
+	rv = tk_key_get(h, bk, CKM_ECDH1_DERIVE, &b);
 	if (rv != CKR_OK)
 		return rv;
 	bkt = tk_obj_ulong(b, CKA_KEY_TYPE, CK_UNAVAILABLE_INFORMATION);
@@ -745,7 +744,7 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 		rv = CKR_HOST_MEMORY;
 		goto out;
 	}
-	if ((rv = tk_tcopy(o, t, n, CKO_SECRET_KEY)) != CKR_OK)
+	if ((rv = tk_tcopy(o, t, n, CKO_SECRET_KEY, tk_object_so(h))) != CKR_OK)
 		goto out;
 	tk_setu(o, CKA_CLASS, CKO_SECRET_KEY);
 	tk_setu(o, CKA_KEY_TYPE, kt);

@@ -27,7 +27,11 @@ CK_RV tk_curve(CK_KEY_TYPE kt, const uint8_t *p, size_t n, uint32_t *pvk);
 
 /* tk_pk_keys.c: object building from templates */
 const CK_ATTRIBUTE *tk_tfind(const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE_TYPE a);
-CK_RV tk_tcopy(tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_CLASS cls);
+/* The template t into o (a key of class cls; with 0x80000000 in cls an
+ * imported private key's, whose key material and type are skipped),
+ * refusing what the token computes; so: the SO is logged in
+ * (tk_attr_key_check). */
+CK_RV tk_tcopy(tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_CLASS cls, int so);
 int tk_setu(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_ULONG v);
 int tk_setb(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_BBOOL v);
 void tk_dflt(tk_obj *o, CK_ATTRIBUTE_TYPE a, CK_BBOOL v);

@@ -37,9 +37,10 @@ static int tk_secret_attr(CK_ATTRIBUTE_TYPE a)
 	       a == CKA_COEFFICIENT;
 }
 
-CK_RV tk_tcopy(tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_CLASS cls)
+CK_RV tk_tcopy(tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_CLASS cls, int so)
 {
 	CK_ULONG i;
+	CK_RV rv;
 	int import = (cls & 0x80000000UL) != 0;
 
 	cls &= ~0x80000000UL;
@@ -64,6 +65,8 @@ CK_RV tk_tcopy(tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_CLASS cls
 		default:
 			if (t[i].pValue == NULL && t[i].ulValueLen != 0)
 				return CKR_ATTRIBUTE_VALUE_INVALID;
+			if ((rv = tk_attr_key_check(&t[i], so)) != CKR_OK)
+				return rv;
 			if (tk_obj_set(o, t[i].type, t[i].pValue, t[i].ulValueLen) < 0)
 				return CKR_HOST_MEMORY;
 		}
@@ -224,7 +227,7 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 	CK_KEY_TYPE kt;
 	pv_req r;
 	CK_RV rv;
-	int rc;
+	int rc, by_so;
 
 	if (d == NULL || !(d->flags & CKF_GENERATE_KEY_PAIR))
 		return CKR_MECHANISM_INVALID;
@@ -283,8 +286,9 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 		goto fail;
 	}
 	/* objects from the templates */
-	if ((rv = tk_tcopy(po, pt, pn, CKO_PUBLIC_KEY)) != CKR_OK ||
-	    (rv = tk_tcopy(so, st, sn, CKO_PRIVATE_KEY)) != CKR_OK)
+	by_so = tk_object_so(h);
+	if ((rv = tk_tcopy(po, pt, pn, CKO_PUBLIC_KEY, by_so)) != CKR_OK ||
+	    (rv = tk_tcopy(so, st, sn, CKO_PRIVATE_KEY, by_so)) != CKR_OK)
 		goto fail;
 	if ((rv = tk_pair_types(po, so, kt)) != CKR_OK)
 		goto fail;
@@ -446,7 +450,7 @@ CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OB
 		rv = CKR_ATTRIBUTE_VALUE_INVALID;
 		goto out;
 	}
-	if ((rv = tk_tcopy(so, t, n, CKO_PRIVATE_KEY | 0x80000000UL)) != CKR_OK)
+	if ((rv = tk_tcopy(so, t, n, CKO_PRIVATE_KEY | 0x80000000UL, tk_object_so(h))) != CKR_OK)
 		goto out;
 	if ((rv = tk_pair_types(po, so, kt)) != CKR_OK)
 		goto out;

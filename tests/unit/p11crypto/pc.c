@@ -68,6 +68,14 @@ void pc_token(void)
 	CU_ASSERT_FATAL(pc_s != CK_INVALID_HANDLE);
 }
 
+void pc_token_user(const char *label)
+{
+	pc_slot = pkt_new_token(label, 1);
+	pc_s = pkt_open(pc_slot, 1);
+	CU_ASSERT_FATAL(pkt_f->C_Login(pc_s, CKU_USER, (CK_UTF8CHAR_PTR)PKT_USER_PIN,
+	                               strlen(PKT_USER_PIN)) == CKR_OK);
+}
+
 void pc_teardown(void)
 {
 	pkt_f->C_CloseAllSessions(pc_slot);
@@ -90,6 +98,7 @@ CK_RV pc_key(CK_KEY_TYPE kt, const uint8_t *v, size_t n, int opts,
 		{ CKA_SIGN, u, 1 }, { CKA_VERIFY, u, 1 },
 		{ CKA_WRAP, u, 1 }, { CKA_UNWRAP, u, 1 }, { CKA_DERIVE, u, 1 },
 		{ CKA_SENSITIVE, sens, 1 }, { CKA_EXTRACTABLE, ext, 1 },
+		{ CKA_PRIVATE, &f, 1 },        /* the suite has no login */
 	};
 	return pkt_f->C_CreateObject(pc_s, a, sizeof a / sizeof a[0], h);
 }

@@ -28,13 +28,17 @@ int pc_run(void);
 CK_FUNCTION_LIST_3_2 *pc_list32(void);
 /* The first test of every program: a new token and an R/W session. */
 void pc_token(void);
+/* Or: a new token with a user PIN, an R/W session, the user logged in
+ * (private objects usable). */
+void pc_token_user(const char *label);
 void pc_teardown(void);
 
 /* Key attribute options. */
 #define PC_EXTRACTABLE 0x1    /* CKA_SENSITIVE FALSE, CKA_EXTRACTABLE TRUE */
 #define PC_NO_USAGE    0x2    /* every usage flag FALSE                    */
 
-/* Create a session secret key with every usage flag (CKR). */
+/* Create a public (CKA_PRIVATE FALSE: usable without login) session
+ * secret key with every usage flag (CKR). */
 CK_RV pc_key(CK_KEY_TYPE kt, const uint8_t *v, size_t n, int opts,
              CK_OBJECT_HANDLE *h);
 /* Read a key's CKA_VALUE (must be extractable); returns its length or -1. */

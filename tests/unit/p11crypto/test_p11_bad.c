@@ -233,11 +233,12 @@ static void t_usage_and_allowed(void)
 	CK_MECHANISM_TYPE allowed[] = { CKM_AES_CBC, CKM_AES_CMAC };
 	CK_OBJECT_CLASS c = CKO_SECRET_KEY;
 	CK_KEY_TYPE kt = CKK_AES;
+	CK_BBOOL f = CK_FALSE;
 	CK_ATTRIBUTE t[] = {
 		{ CKA_CLASS, &c, sizeof c }, { CKA_KEY_TYPE, &kt, sizeof kt },
 		{ CKA_VALUE, kv, 16 }, { CKA_ALLOWED_MECHANISMS, allowed, sizeof allowed },
+		{ CKA_PRIVATE, &f, 1 },
 	};
-	CK_BBOOL f = CK_FALSE;
 	CK_ATTRIBUTE noenc = { CKA_ENCRYPT, &f, 1 };
 	CK_OBJECT_HANDLE h;
 	uint8_t out[64];
@@ -250,7 +251,7 @@ static void t_usage_and_allowed(void)
 	CU_ASSERT(pkt_f->C_WrapKey(pc_s, &kw, nouse, aes, out, &l) == CKR_KEY_FUNCTION_NOT_PERMITTED);
 	CU_ASSERT(pkt_f->C_UnwrapKey(pc_s, &kw, nouse, out, 24, NULL, 0, &h) ==
 	          CKR_KEY_FUNCTION_NOT_PERMITTED);
-	CU_ASSERT_FATAL(pkt_f->C_CreateObject(pc_s, t, 4, &h) == CKR_OK);
+	CU_ASSERT_FATAL(pkt_f->C_CreateObject(pc_s, t, 5, &h) == CKR_OK);
 	CU_ASSERT(pkt_f->C_EncryptInit(pc_s, &ecb, h) == CKR_MECHANISM_INVALID);
 	CU_ASSERT(pkt_f->C_SignInit(pc_s, &cm, h) == CKR_OK);
 	CU_ASSERT(pkt_f->C_Sign(pc_s, kv, 16, out, &l) == CKR_OK);
@@ -270,7 +271,7 @@ static void t_attributes(void)
 	uint8_t v[64];
 	CK_ULONG len = 32;
 	CK_MECHANISM kg = { CKM_AES_KEY_GEN, NULL, 0 }, kw = { CKM_AES_KEY_WRAP_PAD, NULL, 0 };
-	CK_ATTRIBUTE gt[] = { { CKA_VALUE_LEN, &len, sizeof len } };
+	CK_ATTRIBUTE gt[] = { { CKA_VALUE_LEN, &len, sizeof len }, { CKA_PRIVATE, &f, 1 } };
 	CK_OBJECT_HANDLE g, x;
 	CK_ULONG l = sizeof v;
 	uint8_t junk[40];
@@ -294,7 +295,7 @@ static void t_attributes(void)
 	a.type = CKA_VALUE; a.pValue = kv; a.ulValueLen = 32;
 	CU_ASSERT(pkt_f->C_SetAttributeValue(pc_s, aes, &a, 1) == CKR_ATTRIBUTE_READ_ONLY);
 	/* generated: always sensitive, never extractable (defaults) */
-	CU_ASSERT_FATAL(pkt_f->C_GenerateKey(pc_s, &kg, gt, 1, &g) == CKR_OK);
+	CU_ASSERT_FATAL(pkt_f->C_GenerateKey(pc_s, &kg, gt, 2, &g) == CKR_OK);
 	a.type = CKA_ALWAYS_SENSITIVE; a.pValue = &b; a.ulValueLen = 1;
 	CU_ASSERT(pkt_f->C_GetAttributeValue(pc_s, g, &a, 1) == CKR_OK && b == CK_TRUE);
 	a.type = CKA_NEVER_EXTRACTABLE;

@@ -339,6 +339,7 @@ static void t_wrap(void)
 	CK_ATTRIBUTE ut[] = {
 		{ CKA_CLASS, &cls, sizeof cls }, { CKA_KEY_TYPE, &gen, sizeof gen },
 		{ CKA_SENSITIVE, &f, 1 }, { CKA_EXTRACTABLE, &t, 1 },
+		{ CKA_PRIVATE, &f, 1 },
 	};
 	int j, bad = 0;
 
@@ -359,7 +360,7 @@ static void t_wrap(void)
 		if (pkt_f->C_WrapKey(pc_s, &m, hk, hv, out, &ol) != CKR_OK || ol != rl ||
 		    memcmp(out, ref, rl) != 0)
 			bad++;
-		if (pkt_f->C_UnwrapKey(pc_s, &m, hk, ref, rl, ut, 4, &hu) != CKR_OK ||
+		if (pkt_f->C_UnwrapKey(pc_s, &m, hk, ref, rl, ut, 5, &hu) != CKR_OK ||
 		    pc_value(hu, val, sizeof val) != (long)n || memcmp(val, key, n) != 0)
 			bad++;
 		pkt_f->C_DestroyObject(pc_s, hk);
@@ -395,6 +396,7 @@ static void t_hkdf(void)
 			{ CKA_CLASS, &cls, sizeof cls }, { CKA_KEY_TYPE, &gen, sizeof gen },
 			{ CKA_VALUE_LEN, &size, sizeof size },
 			{ CKA_SENSITIVE, &f, 1 }, { CKA_EXTRACTABLE, &t, 1 },
+			{ CKA_PRIVATE, &f, 1 },
 		};
 		CK_OBJECT_HANDLE h, dh = 0;
 		EVP_PKEY_CTX *x = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, NULL);
@@ -413,7 +415,7 @@ static void t_hkdf(void)
 		CU_ASSERT_FATAL(EVP_PKEY_derive(x, ref, &rl) == 1);
 		EVP_PKEY_CTX_free(x);
 		CU_ASSERT_FATAL(pc_key(CKK_GENERIC_SECRET, ikm, il, 0, &h) == CKR_OK);
-		if (pkt_f->C_DeriveKey(pc_s, &m, h, dt, 5, &dh) != CKR_OK ||
+		if (pkt_f->C_DeriveKey(pc_s, &m, h, dt, 6, &dh) != CKR_OK ||
 		    pc_value(dh, val, sizeof val) != (long)size || memcmp(val, ref, size) != 0)
 			bad++;
 		pkt_f->C_DestroyObject(pc_s, h);
@@ -437,6 +439,7 @@ static void t_check_value_and_keygen(void)
 	CK_ATTRIBUTE gt[] = {
 		{ CKA_VALUE_LEN, &len, sizeof len },
 		{ CKA_SENSITIVE, &f, 1 }, { CKA_EXTRACTABLE, &t, 1 },
+		{ CKA_PRIVATE, &f, 1 },
 	};
 	CK_MECHANISM kg = { CKM_AES_KEY_GEN, NULL, 0 };
 	CK_MECHANISM ecb = { CKM_AES_ECB, NULL, 0 };
@@ -450,7 +453,7 @@ static void t_check_value_and_keygen(void)
 	CU_ASSERT(a.ulValueLen == 3 && memcmp(kcv, ref, 3) == 0);
 	pkt_f->C_DestroyObject(pc_s, h);
 
-	CU_ASSERT_FATAL(pkt_f->C_GenerateKey(pc_s, &kg, gt, 3, &h) == CKR_OK);
+	CU_ASSERT_FATAL(pkt_f->C_GenerateKey(pc_s, &kg, gt, 4, &h) == CKR_OK);
 	CU_ASSERT(pc_value(h, key, sizeof key) == 32);
 	ts_rand(msg, 32);
 	ol = sizeof ct;

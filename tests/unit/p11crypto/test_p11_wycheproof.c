@@ -124,6 +124,7 @@ static int wp_wrap(const ts_wp_case *tc, void *arg)
 	CK_ATTRIBUTE ut[] = {
 		{ CKA_CLASS, &cls, sizeof cls }, { CKA_KEY_TYPE, &gen, sizeof gen },
 		{ CKA_SENSITIVE, &f, 1 }, { CKA_EXTRACTABLE, &t, 1 },
+		{ CKA_PRIVATE, &f, 1 },
 	};
 	CK_OBJECT_HANDLE h = 0, kh = 0, uh = 0;
 	CK_ULONG ol;
@@ -136,7 +137,7 @@ static int wp_wrap(const ts_wp_case *tc, void *arg)
 		rc = ts_wp_valid(tc);
 		goto out;
 	}
-	rv = pkt_f->C_UnwrapKey(pc_s, &m, h, ct, cl, ut, 4, &uh);
+	rv = pkt_f->C_UnwrapKey(pc_s, &m, h, ct, cl, ut, 5, &uh);
 	if (ts_wp_valid(tc)) {
 		FAILIF(rv != CKR_OK);
 		vl = pc_value(uh, out, sizeof out);
@@ -229,6 +230,7 @@ static int wp_hkdf(const ts_wp_case *tc, void *arg)
 		{ CKA_CLASS, &cls, sizeof cls }, { CKA_KEY_TYPE, &gen, sizeof gen },
 		{ CKA_VALUE_LEN, &size, sizeof size },
 		{ CKA_SENSITIVE, &f, 1 }, { CKA_EXTRACTABLE, &t, 1 },
+		{ CKA_PRIVATE, &f, 1 },
 	};
 	CK_OBJECT_HANDLE h = 0, dh = 0;
 	uint8_t out[1024];
@@ -243,7 +245,7 @@ static int wp_hkdf(const ts_wp_case *tc, void *arg)
 	}
 	rv = pc_key(CKK_GENERIC_SECRET, ikm, il, 0, &h);
 	FAILIF(rv != CKR_OK);
-	rv = pkt_f->C_DeriveKey(pc_s, &m, h, dt, 5, &dh);
+	rv = pkt_f->C_DeriveKey(pc_s, &m, h, dt, 6, &dh);
 	if (ts_wp_valid(tc)) {
 		if (size > 512) {
 			/* longer than a generic secret object can hold */
