@@ -39,7 +39,10 @@
 #define TK_PIN_MAX_FAILS      10       /* locked after this many failures  */
 #define TK_PBKDF2_ITERATIONS  600000u  /* PBKDF2-HMAC-SHA256               */
 #define TK_PIN_SALT_LEN       16
-#define TK_PIN_VERIFIER_LEN   32
+#define TK_PIN_VERIFIER_LEN   32     /* legacy stores: PBKDF2 of the PIN  */
+#define TK_PIN_RECORD_LEN    128     /* the vault's PIN record (PV_RECORD_LEN) */
+#define TK_TICKET_LEN         96     /* the vault's login ticket (PV_TICKET_LEN) */
+#define TK_TOKEN_ID_LEN       16     /* the vault's token id: the serial     */
 #define TK_UID_LEN            16       /* random object identity           */
 #define TK_MAX_SESSIONS       4096     /* per token, per process           */
 
@@ -78,6 +81,10 @@ CK_RV tk_slot_check(CK_SLOT_ID slot);
 CK_RV tk_init_token(CK_SLOT_ID slot, const CK_UTF8CHAR *pin, CK_ULONG pin_len,
                     const CK_UTF8CHAR *label);
 CK_RV tk_init_pin(CK_SESSION_HANDLE s, const CK_UTF8CHAR *pin, CK_ULONG len);
+/* Make the session's token need no login (on) or a login again (off):
+ * the vault makes the "no login" record from the session's login (SO or
+ * user); CKR_USER_NOT_LOGGED_IN without one. */
+CK_RV tk_set_no_login(CK_SESSION_HANDLE s, int on);
 CK_RV tk_set_pin(CK_SESSION_HANDLE s, const CK_UTF8CHAR *old, CK_ULONG old_len,
                  const CK_UTF8CHAR *new_pin, CK_ULONG new_len);
 

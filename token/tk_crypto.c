@@ -50,6 +50,7 @@ static void tk_op_req(tk_op *p, pv_req *r, uint32_t phase)
 			r->key = p->blob;
 			r->key_len = p->blob_len;
 			memcpy(r->key_id, p->id, PV_OBJ_ID_LEN);
+			tk_auth_req(&p->auth, r);
 		}
 		if (p->m.iv_len > 0) {
 			r->iv = p->iv;
@@ -109,6 +110,8 @@ CK_RV tk_op_init(CK_SESSION_HANDLE h, int call, const tk_mech *m,
 			rv = tk_key_check(o, m, kind);
 		if (rv == CKR_OK)
 			rv = tk_key_blob(o, &blob, &blen, &id);
+		if (rv == CKR_OK)
+			rv = tk_auth_session(h, &p->auth);
 	}
 	if (rv == CKR_OK)
 		rv = tk_vsig_keep(&p->vsig, call, sig, sig_len);
@@ -485,7 +488,7 @@ CK_RV tk_op_digest_key(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE key)
 	                     !tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE)))
 		rv = CKR_KEY_INDIGESTIBLE;
 	if (rv == CKR_OK)
-		rv = tk_key_value(o, v, &vl);
+		rv = tk_key_value(h, o, v, &vl);
 	if (rv == CKR_OK) {
 		rc = tk_op_start(p);
 		if (rc == PV_OK)

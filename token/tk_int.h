@@ -101,12 +101,17 @@ typedef struct tk_tokinfo {
 	uint8_t label[32];
 	int user_pin_set;
 	int so_fails, user_fails;
-	int no_login;                 /* pv_meta login = 'none' (tk_slot_login) */
+	int no_login;                 /* a "no login" record is stored      */
+	uint8_t nologin_rec[TK_PIN_RECORD_LEN];
 } tk_tokinfo;
 
+/* A PIN: the PBKDF2 salt and count of its PIN key and the vault's record
+ * of the token key under it (vlen TK_PIN_RECORD_LEN), or in a store not
+ * migrated yet the PBKDF2 verifier itself (vlen TK_PIN_VERIFIER_LEN). */
 typedef struct tk_pinrec {
 	uint8_t salt[TK_PIN_SALT_LEN];
-	uint8_t verifier[TK_PIN_VERIFIER_LEN];
+	uint8_t verifier[TK_PIN_RECORD_LEN];
+	uint32_t vlen;
 	uint32_t iterations;
 	int fails;
 } tk_pinrec;
@@ -160,6 +165,12 @@ typedef struct tk_slot {
 	CK_USER_TYPE login;           /* (CK_USER_TYPE)-1: nobody            */
 	int no_login;                 /* token needs no login: read at session
 	                               * open and C_GetTokenInfo            */
+	uint8_t tid[TK_TOKEN_ID_LEN]; /* the vault's token id (the serial)   */
+	uint8_t ticket[TK_TICKET_LEN];/* the vault's answer to this process's
+	                               * login (tk_auth.c); empty in daemon
+	                               * mode, where pvaultd keeps it         */
+	size_t ticket_len;            /* 0 in daemon mode                    */
+	int has_ticket;               /* a login (or "no login") is held     */
 	CK_ULONG nsess, nrw;
 	tk_obj *sobjs;                /* session objects                    */
 	/* connection pool */

@@ -21,6 +21,7 @@
 #include "gpu/core/pv_err.h"
 #include "gpu/core/sym/kc_sym.h"
 #include "include/pixelvault/pkcs11-vendor.h"
+#include "token/tk_auth.h"
 #include "token/tk_key.h"
 /* after pkcs11.h: its compat macros (iv_len, aad_len) rename pv_req
  * fields consistently in this file */
@@ -89,7 +90,7 @@ CK_RV tk_key_blob(const tk_obj *o, const uint8_t **blob, size_t *len,
 }
 
 /* CKA_CHECK_VALUE of an AES / SM4 key: E_K(0^128)[0..2]. */
-static void tk_key_kcv(tk_obj *o, uint32_t pvk)
+static void tk_key_kcv(tk_obj *o, uint32_t pvk, const tk_auth *a)
 {
 	static const uint8_t zero[16];
 	uint8_t ct[16];
@@ -101,6 +102,7 @@ static void tk_key_kcv(tk_obj *o, uint32_t pvk)
 		return;
 	pv_req_init(&r, PV_OP_ENCRYPT,
 	            pvk == PV_KEY_AES ? PV_MECH_AES_ECB : PV_MECH_SM4_ECB);
+	tk_auth_req(a, &r);
 	r.key = blob; r.key_len = blen; memcpy(r.key_id, id, PV_OBJ_ID_LEN);
 	r.in = zero; r.in_len = 16;
 	r.out = ct; r.out_cap = sizeof ct;
@@ -109,7 +111,7 @@ static void tk_key_kcv(tk_obj *o, uint32_t pvk)
 }
 
 /* The computed attributes of a new secret key. */
-static CK_RV tk_key_finish(tk_obj *o, const uint8_t *blob, size_t blen,
+static CK_RV tk_key_finish(tk_obj *o, const tk_auth *a, const uint8_t *blob, size_t blen,
                            const uint8_t id[PV_OBJ_ID_LEN], int local,
                            CK_MECHANISM_TYPE genmech, int always_sens,
                            int never_extr)
@@ -133,12 +135,12 @@ static CK_RV tk_key_finish(tk_obj *o, const uint8_t *blob, size_t blen,
 	if (tk_obj_set(o, CKA_NEVER_EXTRACTABLE, &b, sizeof b) < 0)
 		return CKR_HOST_MEMORY;
 	if (pvk == PV_KEY_AES || pvk == PV_KEY_SM4)
-		tk_key_kcv(o, pvk);
+		tk_key_kcv(o, pvk, a);
 	return CKR_OK;
 }
 
 /* ---- C_CreateObject ---- */
-CK_RV tk_key_import(tk_obj *o)
+CK_RV tk_key_import(tk_obj *o, tk_auth *a)
 {
 	CK_KEY_TYPE kt = tk_obj_ulong(o, CKA_KEY_TYPE, CK_UNAVAILABLE_INFORMATION);
 	const tk_attr *val = tk_obj_attr(o, CKA_VALUE);
@@ -162,6 +164,8 @@ CK_RV tk_key_import(tk_obj *o)
 	if (rc < 0)
 		return tk_rv_from_pv(rc);
 	pv_req_init(&r, PV_OP_IMPORT_KEY, PV_MECH_NONE);
+	tk_auth_new(a, o);
+	tk_auth_req(a, &r);
 	r.in = val->val; r.in_len = val->len;
 	r.new_type = pvk;
 	r.new_usage = tk_key_usage(o);
@@ -171,7 +175,7 @@ CK_RV tk_key_import(tk_obj *o)
 	tk_attr_drop(o, CKA_VALUE);
 	if (rc != PV_OK)
 		return tk_rv_from_pv(rc);
-	rv = tk_key_finish(o, blob, r.out_len, id, 0, CK_UNAVAILABLE_INFORMATION,
+	rv = tk_key_finish(o, a, blob, r.out_len, id, 0, CK_UNAVAILABLE_INFORMATION,
 	                   0, 0);
 	return rv;
 }
@@ -179,8 +183,9 @@ CK_RV tk_key_import(tk_obj *o)
 /* ---- attribute reads ---- */
 /* The value of a non-sensitive extractable key: wrapped (KWP) in the vault
  * under a one-time key the token knows, unwrapped here. */
-CK_RV tk_key_value(const tk_obj *o, uint8_t *out, size_t *len)
+CK_RV tk_key_value(CK_SESSION_HANDLE h, const tk_obj *o, uint8_t *out, size_t *len)
 {
+	tk_auth a = TK_AUTH_INIT;
 	uint8_t tk[32], tid[PV_OBJ_ID_LEN], tblob[PV_BLOB_MAX];
 	uint8_t wr[PV_SECRET_MAX + 16];
 	const uint8_t *blob, *id;
@@ -190,12 +195,14 @@ CK_RV tk_key_value(const tk_obj *o, uint8_t *out, size_t *len)
 	CK_RV rv = tk_key_blob(o, &blob, &blen, &id);
 	int rc;
 
+	if (rv == CKR_OK)
+		rv = tk_auth_session(h, &a);
 	if (rv != CKR_OK)
 		return rv;
 	if ((rc = tk_random(tk, sizeof tk)) < 0 ||
 	    (rc = tk_random(tid, sizeof tid)) < 0)
 		return tk_rv_from_pv(rc);
-	pv_req_init(&r, PV_OP_IMPORT_KEY, PV_MECH_NONE);
+	pv_req_init(&r, PV_OP_IMPORT_KEY, PV_MECH_NONE);    /* not the token's: no policy */
 	r.in = tk; r.in_len = sizeof tk;
 	r.new_type = PV_KEY_AES; r.new_usage = PV_USE_WRAP;
 	memcpy(r.new_id, tid, sizeof tid);
@@ -204,6 +211,7 @@ CK_RV tk_key_value(const tk_obj *o, uint8_t *out, size_t *len)
 	tlen = r.out_len;
 	if (rc == PV_OK) {
 		pv_req_init(&r, PV_OP_WRAP_KEY, PV_MECH_AES_KEY_WRAP_KWP);
+		tk_auth_req(&a, &r);
 		r.key = tblob; r.key_len = tlen; memcpy(r.key_id, tid, sizeof tid);
 		r.key2 = blob; r.key2_len = blen; memcpy(r.key2_id, id, PV_OBJ_ID_LEN);
 		r.out = wr; r.out_cap = sizeof wr;
@@ -217,6 +225,7 @@ CK_RV tk_key_value(const tk_obj *o, uint8_t *out, size_t *len)
 	}
 	kc_wipe(tk, sizeof tk);
 	kc_wipe(wr, sizeof wr);
+	tk_auth_clear(&a);
 	if (rc != PV_OK)
 		return rc == PV_ERR_SEALED ? CKR_DEVICE_ERROR : CKR_FUNCTION_FAILED;
 	*len = olen;
@@ -230,7 +239,7 @@ static int tk_key_class(const tk_obj *o)
 	return c == CKO_SECRET_KEY || c == CKO_PRIVATE_KEY || c == CKO_PUBLIC_KEY;
 }
 
-int tk_key_get_attr(const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv)
+int tk_key_get_attr(CK_SESSION_HANDLE h, const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv)
 {
 	uint8_t v[PV_SECRET_MAX + 8];
 	size_t len = 0;
@@ -256,7 +265,7 @@ int tk_key_get_attr(const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv)
 		*rv = CKR_ATTRIBUTE_SENSITIVE;
 		return 1;
 	}
-	*rv = tk_key_value(o, v, &len);
+	*rv = tk_key_value(h, o, v, &len);
 	if (*rv != CKR_OK) {
 		a->ulValueLen = CK_UNAVAILABLE_INFORMATION;
 	} else if (a->pValue == NULL) {
@@ -440,6 +449,7 @@ CK_RV tk_generate_key(CK_SESSION_HANDLE h, const tk_mech *m,
                       const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out)
 {
 	uint8_t id[PV_OBJ_ID_LEN], blob[PV_BLOB_MAX];
+	tk_auth a = TK_AUTH_INIT;
 	tk_obj *o;
 	size_t len;
 	pv_req r;
@@ -463,7 +473,14 @@ CK_RV tk_generate_key(CK_SESSION_HANDLE h, const tk_mech *m,
 		tk_obj_free(o);
 		return tk_rv_from_pv(rc);
 	}
+	rv = tk_auth_session(h, &a);
+	if (rv != CKR_OK) {
+		tk_obj_free(o);
+		return rv;
+	}
+	tk_auth_new(&a, o);
 	pv_req_init(&r, PV_OP_GENERATE_KEY, m->pv);
+	tk_auth_req(&a, &r);
 	r.new_len = (uint32_t)len;
 	r.new_type = m->pv_key;
 	r.new_usage = tk_key_usage(o);
@@ -474,7 +491,8 @@ CK_RV tk_generate_key(CK_SESSION_HANDLE h, const tk_mech *m,
 		tk_obj_free(o);
 		return tk_rv_from_pv(rc);
 	}
-	rv = tk_key_finish(o, blob, r.out_len, id, 1, m->ckm, 1, 1);
+	rv = tk_key_finish(o, &a, blob, r.out_len, id, 1, m->ckm, 1, 1);
+	tk_auth_clear(&a);
 	if (rv != CKR_OK) {
 		tk_obj_free(o);
 		return rv;
@@ -485,6 +503,7 @@ CK_RV tk_generate_key(CK_SESSION_HANDLE h, const tk_mech *m,
 CK_RV tk_wrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE wk,
                   CK_OBJECT_HANDLE k, uint8_t *out, CK_ULONG *out_len)
 {
+	tk_auth a = TK_AUTH_INIT;
 	tk_obj *w = NULL, *o = NULL;
 	const uint8_t *wb, *wid, *kb, *kid;
 	size_t wbl, kbl;
@@ -517,8 +536,12 @@ CK_RV tk_wrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE wk,
 		rv = tk_key_blob(w, &wb, &wbl, &wid);
 	if (rv == CKR_OK)
 		rv = tk_key_blob(o, &kb, &kbl, &kid);
+	if (rv == CKR_OK)
+		rv = tk_auth_session(h, &a);
 	if (rv == CKR_OK) {
 		pv_req_init(&r, PV_OP_WRAP_KEY, m->pv);
+		tk_auth_req(&a, &r);
+		tk_auth_clear(&a);
 		r.key = wb; r.key_len = wbl; memcpy(r.key_id, wid, PV_OBJ_ID_LEN);
 		r.key2 = kb; r.key2_len = kbl; memcpy(r.key2_id, kid, PV_OBJ_ID_LEN);
 		r.out = out; r.out_cap = out != NULL ? *out_len : 0;
@@ -544,6 +567,7 @@ CK_RV tk_unwrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE uk,
                     CK_ULONG n, CK_OBJECT_HANDLE *out)
 {
 	uint8_t id[PV_OBJ_ID_LEN], blob[PV_BLOB_MAX];
+	tk_auth a = TK_AUTH_INIT;
 	tk_obj *u = NULL, *o = NULL;
 	const uint8_t *ub, *uid;
 	size_t ubl, want;
@@ -565,8 +589,12 @@ CK_RV tk_unwrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE uk,
 		rv = tk_key_new_obj(t, n, (CK_KEY_TYPE)-1, &o);
 	if (rv == CKR_OK && (rc = tk_random(id, sizeof id)) < 0)
 		rv = tk_rv_from_pv(rc);
+	if (rv == CKR_OK)
+		rv = tk_auth_session(h, &a);
 	if (rv == CKR_OK) {
+		tk_auth_new(&a, o);
 		pv_req_init(&r, PV_OP_UNWRAP_KEY, m->pv);
+		tk_auth_req(&a, &r);
 		r.key = ub; r.key_len = ubl; memcpy(r.key_id, uid, PV_OBJ_ID_LEN);
 		r.in = in; r.in_len = in_len;
 		r.new_type = tk_ckk_pv(tk_obj_ulong(o, CKA_KEY_TYPE, 0));
@@ -590,8 +618,9 @@ CK_RV tk_unwrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE uk,
 			rv = CKR_TEMPLATE_INCONSISTENT;
 	}
 	if (rv == CKR_OK)
-		rv = tk_key_finish(o, blob, r.out_len, id, 0,
+		rv = tk_key_finish(o, &a, blob, r.out_len, id, 0,
 		                   CK_UNAVAILABLE_INFORMATION, 0, 0);
+	tk_auth_clear(&a);
 	tk_obj_free(u);
 	if (rv != CKR_OK) {
 		tk_obj_free(o);
@@ -604,6 +633,7 @@ CK_RV tk_derive_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE bk,
                     const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_HANDLE *out)
 {
 	uint8_t id[PV_OBJ_ID_LEN], blob[PV_BLOB_MAX];
+	tk_auth a = TK_AUTH_INIT;
 	tk_obj *b = NULL, *o = NULL;
 	const uint8_t *bb, *bid;
 	size_t bbl, len = 0;
@@ -628,8 +658,12 @@ CK_RV tk_derive_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE bk,
 	}
 	if (rv == CKR_OK && (rc = tk_random(id, sizeof id)) < 0)
 		rv = tk_rv_from_pv(rc);
+	if (rv == CKR_OK)
+		rv = tk_auth_session(h, &a);
 	if (rv == CKR_OK) {
+		tk_auth_new(&a, o);
 		pv_req_init(&r, PV_OP_DERIVE_KEY, m->pv);
+		tk_auth_req(&a, &r);
 		r.prf = m->prf;
 		r.flags = m->flags;
 		r.key = bb; r.key_len = bbl; memcpy(r.key_id, bid, PV_OBJ_ID_LEN);
@@ -644,10 +678,11 @@ CK_RV tk_derive_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE bk,
 		rv = rc == PV_ERR_KEY_SIZE ? CKR_TEMPLATE_INCONSISTENT : tk_rv_from_pv(rc);
 	}
 	if (rv == CKR_OK)
-		rv = tk_key_finish(o, blob, r.out_len, id, 0,
+		rv = tk_key_finish(o, &a, blob, r.out_len, id, 0,
 		                   CK_UNAVAILABLE_INFORMATION,
 		                   tk_obj_bool(b, CKA_ALWAYS_SENSITIVE, CK_FALSE),
 		                   tk_obj_bool(b, CKA_NEVER_EXTRACTABLE, CK_FALSE));
+	tk_auth_clear(&a);
 	tk_obj_free(b);
 	if (rv != CKR_OK) {
 		tk_obj_free(o);

@@ -19,16 +19,17 @@
 /* C_CreateObject of a CKO_SECRET_KEY (o built by the policy): checks type
  * and length, imports CKA_VALUE into the vault, wipes it, sets the blob
  * and the computed attributes. */
-CK_RV tk_key_import(tk_obj *o);
+struct tk_auth;
+CK_RV tk_key_import(tk_obj *o, struct tk_auth *a);
 /* C_GetAttributeValue hook: 1 if the attribute was handled here (hidden
  * attributes, a secret key's CKA_VALUE), *rv set; 0 otherwise. */
-int tk_key_get_attr(const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv);
+int tk_key_get_attr(CK_SESSION_HANDLE h, const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv);
 /* The secret-key checks at operation init: class, type, usage flag
  * (CKA_ALLOWED_MECHANISMS is tk_key_get's). */
 CK_RV tk_key_check(const tk_obj *o, const tk_mech *m, int use);
 /* The value of a key (caller checks it may be revealed); out holds
  * PV_SECRET_MAX bytes. */
-CK_RV tk_key_value(const tk_obj *o, uint8_t *out, size_t *len);
+CK_RV tk_key_value(CK_SESSION_HANDLE h, const tk_obj *o, uint8_t *out, size_t *len);
 /* The key's blob and identity (CKR_KEY_HANDLE_INVALID if none). */
 CK_RV tk_key_blob(const tk_obj *o, const uint8_t **blob, size_t *len,
                   const uint8_t **id);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gpu/core/pv_err.h"
+#include "token/tk_auth.h"
 #include "token/tk_int.h"
 #include "token/tk_key.h"
 
@@ -181,7 +182,11 @@ CK_RV tk_create_object(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n,
 		return rv;
 	if (tk_obj_ulong(o, CKA_CLASS, 0) == CKO_SECRET_KEY) {
 		/* the value goes into the vault; only the blob is kept */
-		rv = tk_key_import(o);
+		tk_auth a;
+		rv = tk_auth_session(h, &a);
+		if (rv == CKR_OK)
+			rv = tk_key_import(o, &a);
+		tk_auth_clear(&a);
 		if (rv != CKR_OK) {
 			tk_obj_free(o);
 			return rv;
@@ -300,7 +305,7 @@ CK_RV tk_get_attributes(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh,
 	for (i = 0; i < n; i++) {
 		const tk_attr *a = tk_obj_attr(o, t[i].type);
 		CK_RV krv;
-		if (tk_key_get_attr(o, &t[i], &krv)) {
+		if (tk_key_get_attr(h, o, &t[i], &krv)) {
 			/* hidden attributes, a secret key's value (tk_key.c) */
 			if (krv != CKR_OK && ret == CKR_OK)
 				ret = krv;

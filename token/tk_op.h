@@ -5,6 +5,7 @@
 #ifndef TK_OP_H
 #define TK_OP_H
 
+#include "token/tk_auth.h"
 #include "token/tk_crypto.h"
 /* after pkcs11.h: its compat macros (iv_len, aad_len) rename pv_req
  * fields consistently in the files that include this one */
@@ -21,6 +22,7 @@ typedef struct tk_op {
 	uint8_t blob[PV_BLOB_MAX];
 	size_t blob_len;
 	uint8_t id[PV_OBJ_ID_LEN];
+	tk_auth auth;                      /* the session's token and login   */
 	uint8_t state[PV_STATE_MAX];
 	size_t state_len;
 	uint8_t nstate[PV_STATE_MAX];      /* the next state, until committed */

@@ -17,6 +17,7 @@
 #include "token/tk_async.h"
 #include "token/tk_key.h"
 #include "token/tk_pk.h"
+#include "token/tk_auth.h"
 #include "token/tk_pk_int.h"
 /* after pkcs11.h (compat macros) */
 #include "gpu/vault.h"
@@ -159,6 +160,7 @@ struct tk_pkop {
 	uint8_t *buf; size_t bl, bcap;
 	size_t outmax;
 	tk_vsig vsig;                 /* C_VerifySignatureInit's signature */
+	tk_auth auth;                 /* the session's token and login */
 };
 
 void tk_pkop_free(tk_pkop *p)
@@ -169,6 +171,7 @@ void tk_pkop_free(tk_pkop *p)
 	if (p->key) { kc_wipe(p->key, p->keyl); free(p->key); }
 	if (p->buf) { kc_wipe(p->buf, p->bcap); free(p->buf); }
 	tk_vsig_clear(&p->vsig);
+	tk_auth_clear(&p->auth);
 	free(p);
 }
 
@@ -406,6 +409,8 @@ CK_RV tk_pk_init(CK_SESSION_HANDLE h, int call, const CK_MECHANISM *m,
 		memcpy(p->key, b, bl);
 		p->keyl = bl;
 		memcpy(p->id, id, PV_OBJ_ID_LEN);
+		if ((rv = tk_auth_session(h, &p->auth)) != CKR_OK)
+			goto fail;
 		p->need_auth = tk_obj_bool(o, CKA_ALWAYS_AUTHENTICATE, CK_FALSE) != CK_FALSE;
 		/* size of the output, from the public attributes it carries */
 		if ((rv = tk_pk_pubenc(o, kt, pub, &pl, &pvk)) != CKR_OK)
@@ -500,8 +505,10 @@ static void tk_pk_req(const tk_pkop *p, pv_req *r, const uint8_t *in, size_t n)
 	r->key = p->key;
 	r->key_len = p->keyl;
 	r->key_type = p->key_type;
-	if (p->key_type == 0)
+	if (p->key_type == 0) {
 		memcpy(r->key_id, p->id, PV_OBJ_ID_LEN);
+		tk_auth_req(&p->auth, r);
+	}
 	r->in = in;
 	r->in_len = n;
 }
@@ -696,6 +703,7 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 	const uint8_t *blob, *bid;
 	size_t bl;
 	uint8_t nb[PV_BLOB_MAX], id[PV_OBJ_ID_LEN];
+	tk_auth au = TK_AUTH_INIT;
 	CK_KEY_TYPE kt = CKK_GENERIC_SECRET, bkt;
 	CK_ULONG vlen = 0;
 	uint32_t pvt = PV_KEY_GENERIC;
@@ -765,7 +773,11 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 		rv = tk_rv_from_pv(rc);
 		goto out;
 	}
+	if ((rv = tk_auth_session(h, &au)) != CKR_OK)
+		goto out;
+	tk_auth_new(&au, o);
 	pv_req_init(&r, PV_OP_DERIVE_KEY, PV_MECH_ECDH1_DERIVE);
+	tk_auth_req(&au, &r);
 	r.key = blob; r.key_len = bl; memcpy(r.key_id, bid, PV_OBJ_ID_LEN);
 	r.in2 = ep->pPublicData; r.in2_len = ep->ulPublicDataLen;
 	r.new_type = pvt;
@@ -797,6 +809,7 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 		o = NULL;
 out:
 	kc_wipe(nb, sizeof nb);
+	tk_auth_clear(&au);
 	tk_obj_free(o);
 	tk_obj_free(b);
 	return rv;

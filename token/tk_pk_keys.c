@@ -12,6 +12,7 @@
 #include "include/pixelvault/pkcs11-vendor.h"
 #include "token/tk_key.h"
 #include "token/tk_pk.h"
+#include "token/tk_auth.h"
 #include "token/tk_pk_int.h"
 /* after pkcs11.h (compat macros) */
 #include "gpu/vault.h"
@@ -181,14 +182,24 @@ static CK_RV tk_pair_types(tk_obj *po, tk_obj *so, CK_KEY_TYPE kt)
 /* The vault call that makes the private-key blob (r's op, mechanism and
  * input already set): usage from so, identity id, the blob into blob
  * (PV_PKBLOB_MAX bytes), the public encoding into pubenc. */
-static int tk_pair_seal(pv_req *r, const tk_obj *so, const uint8_t id[PV_OBJ_ID_LEN],
-                        uint8_t *blob, uint8_t pubenc[PV_PK_PUB_MAX])
+static int tk_pair_seal(CK_SESSION_HANDLE h, pv_req *r, const tk_obj *so,
+                        const uint8_t id[PV_OBJ_ID_LEN], uint8_t *blob,
+                        uint8_t pubenc[PV_PK_PUB_MAX])
 {
+	tk_auth a;
+	int rc;
+
+	if (tk_auth_session(h, &a) != CKR_OK)
+		return PV_ERR_ARGS;
+	tk_auth_new(&a, so);               /* the policy of the private key */
+	tk_auth_req(&a, r);
 	r->new_usage = tk_pv_usage(so);
 	memcpy(r->new_id, id, PV_OBJ_ID_LEN);
 	r->out = blob; r->out_cap = PV_PKBLOB_MAX;
 	r->out2 = pubenc; r->out2_cap = PV_PK_PUB_MAX;
-	return tk_vault_call(r);
+	rc = tk_vault_call(r);
+	tk_auth_clear(&a);
+	return rc;
 }
 
 /* Store both halves, the public one first; when the private one cannot
@@ -330,7 +341,7 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 		rv = tk_rv_from_pv(rc);
 		goto fail;
 	}
-	rc = tk_pair_seal(&r, so, id, blob, pubenc);
+	rc = tk_pair_seal(h, &r, so, id, blob, pubenc);
 	if (rc != PV_OK) {
 		rv = tk_rv_from_pv(rc);
 		goto fail;
@@ -485,7 +496,7 @@ CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OB
 	pv_req_init(&r, PV_OP_IMPORT_KEY, PV_MECH_NONE);
 	r.in = enc; r.in_len = el;
 	r.new_type = pvk;
-	rc = tk_pair_seal(&r, so, id, blob, pubenc);
+	rc = tk_pair_seal(h, &r, so, id, blob, pubenc);
 	if (rc != PV_OK) {
 		/* invalid key material: out-of-range scalar, inconsistent RSA key */
 		rv = (rc == PV_ERR_KEY_SIZE || rc == PV_ERR_PUBKEY || rc == PV_ERR_ARGS ||

@@ -7,18 +7,28 @@
  * shared by every process; a token locks after TK_PIN_MAX_FAILS failures.
  * PBKDF2 runs with no lock held.
  *
- * A token the operator set to need no login (pv_meta login = 'none',
- * `pvault token init --no-login`) clears CKF_LOGIN_REQUIRED and acts as if
+ * A PIN is checked by the vault: it opens the token key's record under
+ * that PIN and answers a ticket (tk_auth.c), which every later request for
+ * the token's private keys carries; the slot keeps it while the login
+ * lasts (wiped at logout and when the last session closes).
+ *
+ * A token the operator set to need no login (`pvault token init
+ * --no-login`, tk_set_no_login) clears CKF_LOGIN_REQUIRED and acts as if
  * the user were logged in whenever nobody is (tk_slot_login): C_Login as
  * the user answers CKR_USER_ALREADY_LOGGED_IN, C_Logout is harmless, the SO
- * can still log in.  The PIN is only a gate (keys are sealed under the
- * master key, not the PIN), so this removes the gate and nothing else.
+ * can still log in.  Its "no login" record is the vault's too: the ticket
+ * comes from it (tk_nologin_ticket), and a store that merely claims the
+ * setting gets no ticket, so its private keys stay closed.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
+#include "gpu/host/pv_log.h"
+#include "token/tk_admin.h"
+#include "token/tk_auth.h"
 #include "token/tk_crypto.h"
 #include "token/tk_int.h"
 #include "token/tk_pk.h"
@@ -63,8 +73,10 @@ static void tk_session_destroy(tk_session *se)
 	s->nsess--;
 	if (se->flags & CKF_RW_SESSION)
 		s->nrw--;
-	if (s->nsess == 0)
+	if (s->nsess == 0) {
 		s->login = TK_NOBODY;
+		tk_slot_drop_ticket(s);
+	}
 	tk_g.sess[se->h - 1] = NULL;
 	tk_find_clear(se);
 	tk_ops_forget(se->h);         /* its operations (tk_optab.c) */
@@ -108,6 +120,10 @@ CK_RV tk_open_session(CK_SLOT_ID id, CK_FLAGS flags, CK_SESSION_HANDLE *out)
 	rc = tk_slot_store_info(s, &ti);
 	if (rc < 0)
 		return tk_rv_from_pv(rc);
+	/* "no login" holds only if the vault opens the token's record */
+	if (ti.no_login && tk_nologin_ticket(s, ti.nologin_rec) != PV_OK)
+		ti.no_login = 0;
+	kc_wipe(ti.nologin_rec, sizeof ti.nologin_rec);
 
 	se = calloc(1, sizeof *se);
 	if (se == NULL)
@@ -221,17 +237,18 @@ CK_RV tk_session_cancel(CK_SESSION_HANDLE h, int find_objects)
 	return se != NULL ? CKR_OK : CKR_SESSION_HANDLE_INVALID;
 }
 
-/* Verify pin against the stored verifier of who, counting the result.
- * Returns CKR_OK, CKR_PIN_INCORRECT, CKR_PIN_LOCKED,
- * CKR_USER_PIN_NOT_INITIALIZED or a store error. */
-static CK_RV tk_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
-                       CK_ULONG len)
+/* Verify pin as who through the vault, counting the result; the ticket
+ * of a right PIN into ticket / *tlen.  Returns CKR_OK, CKR_PIN_INCORRECT,
+ * CKR_PIN_LOCKED, CKR_USER_PIN_NOT_INITIALIZED or a store error. */
+CK_RV tk_verify_pin(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
+                    CK_ULONG len, uint8_t ticket[TK_TICKET_LEN], size_t *tlen)
 {
 	tk_db *d;
 	tk_pinrec rec;
 	int rc, ok;
 	CK_RV rv;
 
+	*tlen = 0;
 	rc = tk_slot_db(s, &d);
 	if (rc < 0)
 		return tk_rv_from_pv(rc);
@@ -249,13 +266,19 @@ static CK_RV tk_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 		rv = CKR_PIN_LOCKED;
 		goto out;
 	}
-	tk_slot_db_put(s, d);               /* no connection held over PBKDF2 */
-	d = NULL;
-	ok = tk_pin_check(pin, len, &rec);
-	if (ok < 0) {
-		rv = tk_rv_from_pv(ok);
+	if (rec.vlen != TK_PIN_RECORD_LEN) {
+		tk_legacy_store_warn(s);
+		rv = CKR_DEVICE_ERROR;
 		goto out;
 	}
+	tk_slot_db_put(s, d);               /* no connection held over PBKDF2 */
+	d = NULL;
+	rc = tk_auth_login(s->tid, who, &rec, pin, len, ticket, tlen);
+	if (rc != PV_OK && rc != PV_ERR_PIN_INCORRECT) {
+		rv = tk_rv_from_pv(rc);
+		goto out;
+	}
+	ok = rc == PV_OK;
 	rc = tk_slot_db(s, &d);
 	if (rc < 0) {
 		rv = tk_rv_from_pv(rc);
@@ -269,6 +292,10 @@ static CK_RV tk_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	}
 out:
 	kc_wipe(&rec, sizeof rec);
+	if (rv != CKR_OK) {
+		kc_wipe(ticket, TK_TICKET_LEN);
+		*tlen = 0;
+	}
 	if (d != NULL)
 		tk_slot_db_put(s, d);
 	return rv;
@@ -277,6 +304,8 @@ out:
 CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
                CK_ULONG len)
 {
+	uint8_t ticket[TK_TICKET_LEN];
+	size_t tlen = 0;
 	tk_session *se;
 	tk_slot *s;
 	CK_RV rv = CKR_OK;
@@ -305,11 +334,13 @@ CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	if (pin == NULL)
 		return CKR_ARGUMENTS_BAD;
 
-	rv = tk_verify(s, who == CKU_CONTEXT_SPECIFIC ? CKU_USER : who, pin, len);
+	rv = tk_verify_pin(s, who == CKU_CONTEXT_SPECIFIC ? CKU_USER : who, pin, len, ticket, &tlen);
 	if (rv != CKR_OK)
 		return rv;
-	if (who == CKU_CONTEXT_SPECIFIC)
+	if (who == CKU_CONTEXT_SPECIFIC) {
+		kc_wipe(ticket, sizeof ticket);
 		return tk_pk_ctx_authed(h);
+	}
 
 	tk_mutex_lock(tk_g.mu);
 	if (tk_session_get(h) == NULL)
@@ -320,26 +351,39 @@ CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 		rv = CKR_USER_ANOTHER_ALREADY_LOGGED_IN;
 	else if (who == CKU_SO && s->nsess > s->nrw)
 		rv = CKR_SESSION_READ_ONLY_EXISTS;
-	else
+	else {
 		s->login = who;
+		memcpy(s->ticket, ticket, sizeof ticket);
+		s->ticket_len = tlen;
+		s->has_ticket = 1;
+	}
 	tk_mutex_unlock(tk_g.mu);
+	kc_wipe(ticket, sizeof ticket);
 	return rv;
 }
 
 CK_RV tk_logout(CK_SESSION_HANDLE h)
 {
+	uint8_t tid[TK_TOKEN_ID_LEN];
 	tk_session *se;
 	CK_RV rv = CKR_OK;
+	int told = 0;
 
 	tk_mutex_lock(tk_g.mu);
 	se = tk_session_get(h);
-	if (se == NULL)
+	if (se == NULL) {
 		rv = CKR_SESSION_HANDLE_INVALID;
-	else if (tk_slot_login(se->slot) == TK_NOBODY)
+	} else if (tk_slot_login(se->slot) == TK_NOBODY) {
 		rv = CKR_USER_NOT_LOGGED_IN;
-	else
+	} else if (se->slot->login != TK_NOBODY) {
 		se->slot->login = TK_NOBODY;
+		tk_slot_drop_ticket(se->slot);
+		memcpy(tid, se->slot->tid, sizeof tid);
+		told = 1;
+	}
 	tk_mutex_unlock(tk_g.mu);
+	if (told)
+		tk_auth_logout(tid);          /* pvaultd's copy of the login */
 	return rv;
 }
 
@@ -364,12 +408,14 @@ static CK_RV tk_pin_session(CK_SESSION_HANDLE h, tk_slot **s,
 	return rv;
 }
 
-static CK_RV tk_pin_store(tk_slot *s, CK_USER_TYPE who,
+/* A new record for who under pin, made with the ticket of the login that
+ * a holds, stored. */
+static CK_RV tk_pin_store(tk_slot *s, const tk_auth *a, CK_USER_TYPE who,
                           const CK_UTF8CHAR *pin, CK_ULONG len)
 {
 	tk_pinrec rec;
 	tk_db *d;
-	int rc = tk_pin_make(pin, len, &rec);
+	int rc = tk_auth_pin_record(a, who, pin, len, &rec);
 
 	if (rc == PV_OK)
 		rc = tk_slot_db(s, &d);
@@ -386,6 +432,7 @@ CK_RV tk_init_pin(CK_SESSION_HANDLE h, const CK_UTF8CHAR *pin, CK_ULONG len)
 	tk_slot *s = NULL;
 	CK_USER_TYPE login = TK_NOBODY;
 	CK_RV rv = tk_pin_session(h, &s, &login);
+	tk_auth a;
 
 	if (rv != CKR_OK)
 		return rv;
@@ -394,7 +441,11 @@ CK_RV tk_init_pin(CK_SESSION_HANDLE h, const CK_UTF8CHAR *pin, CK_ULONG len)
 	rv = tk_pin_len_check(pin, len);
 	if (rv != CKR_OK)
 		return rv;
-	return tk_pin_store(s, CKU_USER, pin, len);
+	rv = tk_auth_session(h, &a);
+	if (rv == CKR_OK)
+		rv = tk_pin_store(s, &a, CKU_USER, pin, len);
+	tk_auth_clear(&a);
+	return rv;
 }
 
 CK_RV tk_set_pin(CK_SESSION_HANDLE h, const CK_UTF8CHAR *old, CK_ULONG old_len,
@@ -403,6 +454,7 @@ CK_RV tk_set_pin(CK_SESSION_HANDLE h, const CK_UTF8CHAR *old, CK_ULONG old_len,
 	tk_slot *s = NULL;
 	CK_USER_TYPE login = TK_NOBODY, who;
 	CK_RV rv = tk_pin_session(h, &s, &login);
+	tk_auth a;
 
 	if (rv != CKR_OK)
 		return rv;
@@ -412,8 +464,80 @@ CK_RV tk_set_pin(CK_SESSION_HANDLE h, const CK_UTF8CHAR *old, CK_ULONG old_len,
 	rv = tk_pin_len_check(new_pin, new_len);
 	if (rv != CKR_OK)
 		return rv;
-	rv = tk_verify(s, who, old, old_len);
-	if (rv != CKR_OK)
-		return rv;
-	return tk_pin_store(s, who, new_pin, new_len);
+	/* the old PIN's ticket makes the new record (in daemon mode it
+	 * replaces pvaultd's copy of this process's login: the same rights) */
+	memset(&a, 0, sizeof a);
+	memcpy(a.tid, s->tid, sizeof a.tid);
+	rv = tk_verify_pin(s, who, old, old_len, a.ticket, &a.ticket_len);
+	if (rv == CKR_OK)
+		rv = tk_pin_store(s, &a, who, new_pin, new_len);
+	tk_auth_clear(&a);
+	return rv;
+}
+
+CK_RV tk_set_no_login(CK_SESSION_HANDLE h, int on)
+{
+	static const char *const key = "login_record";
+	char hex[2 * TK_PIN_RECORD_LEN + 1], path[sizeof ((tk_slot *)0)->dbpath];
+	const char *val = NULL;
+	tk_pinrec rec;
+	tk_session *se;
+	tk_auth a;
+	int rc = PV_OK, i;
+
+	tk_mutex_lock(tk_g.mu);
+	se = tk_session_get(h);
+	if (se == NULL) {
+		tk_mutex_unlock(tk_g.mu);
+		return CKR_SESSION_HANDLE_INVALID;
+	}
+	if (se->slot->login == TK_NOBODY) {
+		tk_mutex_unlock(tk_g.mu);
+		return CKR_USER_NOT_LOGGED_IN;
+	}
+	tk_auth_slot(se->slot, &a);
+	memcpy(path, se->slot->dbpath, sizeof path);
+	tk_mutex_unlock(tk_g.mu);
+	memset(&rec, 0, sizeof rec);
+	if (on) {
+		rc = tk_auth_pin_record(&a, CKU_USER, NULL, 0, &rec);
+		for (i = 0; rc == PV_OK && i < TK_PIN_RECORD_LEN; i++)
+			snprintf(hex + 2 * i, 3, "%02x", rec.verifier[i]);
+		val = hex;
+	}
+	if (rc == PV_OK)
+		rc = tk_admin_meta_set(path, &key, &val, 1);
+	kc_wipe(&rec, sizeof rec);
+	tk_auth_clear(&a);
+	return tk_rv_from_pv(rc);
+}
+
+int tk_nologin_ticket(tk_slot *s, const uint8_t rec[TK_PIN_RECORD_LEN])
+{
+	uint8_t t[TK_TICKET_LEN];
+	size_t tl = 0;
+	int need, rc;
+
+	tk_mutex_lock(tk_g.mu);
+	need = !s->has_ticket && s->login == TK_NOBODY;
+	tk_mutex_unlock(tk_g.mu);
+	if (!need)
+		return PV_OK;
+	rc = tk_auth_login_none(s->tid, rec, t, &tl);
+	if (rc == PV_OK) {
+		tk_mutex_lock(tk_g.mu);
+		if (!s->has_ticket && s->login == TK_NOBODY) {
+			memcpy(s->ticket, t, sizeof t);
+			s->ticket_len = tl;
+			s->has_ticket = 1;
+		}
+		tk_mutex_unlock(tk_g.mu);
+	} else if (rc != PV_ERR_SEALED) {
+		pv_log(PV_LOG_WARN, "token %s: its store says it needs no login, but the vault "
+		       "does not accept its \"no login\" record (the store was edited, or made "
+		       "under another master key); log in with the user PIN, or set it again "
+		       "with `pvault token set-login --serial %s none`", s->serial, s->serial);
+	}
+	kc_wipe(t, sizeof t);
+	return rc;
 }

@@ -21,6 +21,7 @@
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
 #include "token/tk_crypto.h"
+#include "token/tk_auth.h"
 #include "token/tk_int.h"
 
 /* ---- connection pool ---- */
@@ -94,6 +95,8 @@ static tk_slot *tk_slot_new(CK_SLOT_ID id)
 static void tk_slot_set_token(tk_slot *s, const char *serial)
 {
 	snprintf(s->serial, sizeof s->serial, "%s", serial);
+	memset(s->tid, 0, sizeof s->tid);
+	memcpy(s->tid, s->serial, strnlen(s->serial, sizeof s->tid));
 	snprintf(s->dir, sizeof s->dir, "%s/%s", tk_g.token_dir, serial);
 	snprintf(s->dbpath, sizeof s->dbpath, "%s/token.db", s->dir);
 	s->initialized = 1;
@@ -296,9 +299,7 @@ CK_RV tk_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info)
 	info->flags = CKF_TOKEN_INITIALIZED | CKF_ASYNC_SESSION_SUPPORTED;
 	if (!ti.no_login)
 		info->flags |= CKF_LOGIN_REQUIRED;
-	tk_mutex_lock(tk_g.mu);
-	s->no_login = ti.no_login;
-	tk_mutex_unlock(tk_g.mu);
+	kc_wipe(ti.nologin_rec, sizeof ti.nologin_rec);
 	if (tk_vault_ready())
 		info->flags |= CKF_RNG;
 	if (ti.user_pin_set)
@@ -341,12 +342,14 @@ static void tk_fsync_dir(const char *path)
 	}
 }
 
-/* Make a new token for slot number no; called with the directory flock. */
+/* Make a new token for slot number no, its token key made in the vault
+ * with the SO's record under pin; called with the directory flock. */
 static int tk_token_create(CK_SLOT_ID no, const uint8_t label[32],
-                           const tk_pinrec *so)
+                           const CK_UTF8CHAR *pin, CK_ULONG len)
 {
-	uint8_t rnd[8];
+	uint8_t rnd[8], tid[TK_TOKEN_ID_LEN];
 	char serial[17], tmp[4200], dbp[4300], fin[4200], fpr[TK_FPR_LEN];
+	tk_pinrec rec, *so = &rec;
 	int i, rc;
 
 	rc = tk_random(rnd, sizeof rnd);
@@ -354,12 +357,19 @@ static int tk_token_create(CK_SLOT_ID no, const uint8_t label[32],
 		return rc;
 	for (i = 0; i < 8; i++)
 		snprintf(serial + 2 * i, 3, "%02X", rnd[i]);
+	memcpy(tid, serial, sizeof tid);
+	rc = tk_auth_token_new(tid, pin, len, &rec);
+	if (rc < 0)
+		return rc;
 	snprintf(tmp, sizeof tmp, "%s/.new-%s", tk_g.token_dir, serial);
 	snprintf(fin, sizeof fin, "%s/%s", tk_g.token_dir, serial);
 	snprintf(dbp, sizeof dbp, "%s/token.db", tmp);
-	if (mkdir(tmp, 0700) != 0)
+	if (mkdir(tmp, 0700) != 0) {
+		kc_wipe(&rec, sizeof rec);
 		return PV_ERR_IO;
+	}
 	rc = tk_store_create(dbp, no, serial, label, so);
+	kc_wipe(&rec, sizeof rec);
 	if (rc == PV_OK && tk_vault_master_fpr(fpr)[0] != '\0') {
 		tk_db *d;
 		if ((rc = tk_store_open(dbp, &d)) == PV_OK) {
@@ -386,41 +396,35 @@ static int tk_token_create(CK_SLOT_ID no, const uint8_t label[32],
 	return PV_OK;
 }
 
+/* C_InitToken of an existing token: the SO's PIN is checked by the vault
+ * (counted as a login), then a new token key and SO record replace the
+ * old ones and every object goes. */
 static CK_RV tk_reinit(tk_slot *s, const CK_UTF8CHAR *pin, CK_ULONG len,
                        const uint8_t label[32])
 {
+	uint8_t ticket[TK_TICKET_LEN];
+	size_t tlen = 0;
 	tk_db *d;
 	tk_pinrec rec;
 	char fpr[TK_FPR_LEN];
-	int rc, ok;
+	int rc;
+	CK_RV rv;
 
-	rc = tk_slot_db(s, &d);
+	rv = tk_verify_pin(s, CKU_SO, pin, len, ticket, &tlen);
+	kc_wipe(ticket, sizeof ticket);
+	if (rv != CKR_OK)
+		return rv;
+	rc = tk_auth_token_new(s->tid, pin, len, &rec);
 	if (rc < 0)
 		return tk_rv_from_pv(rc);
-	rc = tk_store_pin_get(d, CKU_SO, &rec);
-	if (rc < 0)
-		goto out;
-	if (rec.fails >= TK_PIN_MAX_FAILS) {
+	rc = tk_slot_db(s, &d);
+	if (rc == PV_OK) {
+		rc = tk_store_reinit(d, label, &rec);
+		if (rc == PV_OK)      /* no objects left: the store's blobs follow this vault */
+			rc = tk_store_fpr_reset(d, tk_vault_master_fpr(fpr));
 		tk_slot_db_put(s, d);
-		return CKR_PIN_LOCKED;
 	}
-	ok = tk_pin_check(pin, len, &rec);
-	if (ok < 0) {
-		rc = ok;
-		goto out;
-	}
-	if (!ok) {
-		rc = tk_store_pin_count(d, CKU_SO, 0, NULL);
-		tk_slot_db_put(s, d);
-		kc_wipe(&rec, sizeof rec);
-		return rc < 0 ? tk_rv_from_pv(rc) : CKR_PIN_INCORRECT;
-	}
-	rc = tk_store_reinit(d, label, &rec);
-	if (rc == PV_OK)      /* no objects left: the store's blobs follow this vault */
-		rc = tk_store_fpr_reset(d, tk_vault_master_fpr(fpr));
-out:
 	kc_wipe(&rec, sizeof rec);
-	tk_slot_db_put(s, d);
 	return tk_rv_from_pv(rc);
 }
 
@@ -428,7 +432,6 @@ CK_RV tk_init_token(CK_SLOT_ID id, const CK_UTF8CHAR *pin, CK_ULONG len,
                     const CK_UTF8CHAR *label)
 {
 	tk_slot *s;
-	tk_pinrec rec;
 	char lockp[4200];
 	int fd = -1, rc, initialized;
 	CK_RV rv;
@@ -454,10 +457,6 @@ CK_RV tk_init_token(CK_SLOT_ID id, const CK_UTF8CHAR *pin, CK_ULONG len,
 	if (rv != CKR_OK)
 		return rv;
 
-	/* a new token: derive the SO verifier before taking any lock */
-	rc = tk_pin_make(pin, len, &rec);
-	if (rc < 0)
-		return tk_rv_from_pv(rc);
 	rc = tk_mkdirs(tk_g.token_dir);
 	if (rc == PV_OK) {
 		snprintf(lockp, sizeof lockp, "%s/.lock", tk_g.token_dir);
@@ -471,11 +470,10 @@ CK_RV tk_init_token(CK_SLOT_ID id, const CK_UTF8CHAR *pin, CK_ULONG len,
 		initialized = s->initialized;     /* another process made it? */
 		tk_mutex_unlock(tk_g.mu);
 		if (!initialized)
-			rc = tk_token_create(s->id, label, &rec);
+			rc = tk_token_create(s->id, label, pin, len);
 	}
 	if (fd >= 0)
 		close(fd);                        /* releases the flock */
-	kc_wipe(&rec, sizeof rec);
 	if (rc < 0)
 		return tk_rv_from_pv(rc);
 	if (initialized)

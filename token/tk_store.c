@@ -58,7 +58,7 @@ static const char *const tk_sql[ST_N] = {
 	"SELECT slot_no, serial, label FROM token_info WHERE id = 1",
 	"SELECT salt, verifier, iterations, fails FROM pins WHERE who = ?1",
 	"INSERT OR REPLACE INTO pins(who, alg, iterations, salt, verifier, fails)"
-	" VALUES (?1, 'pbkdf2-hmac-sha256', ?2, ?3, ?4, 0)",
+	" VALUES (?1, 'pbkdf2-vault-record', ?2, ?3, ?4, 0)",
 	"UPDATE pins SET fails = fails + 1 WHERE who = ?1",
 	"UPDATE pins SET fails = 0 WHERE who = ?1 AND fails <> 0",
 	"SELECT fails FROM pins WHERE who = ?1",
@@ -238,12 +238,13 @@ int tk_store_create(const char *path, CK_SLOT_ID slot_no, const char *serial,
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(db,
 			"INSERT INTO pins(who, alg, iterations, salt, verifier)"
-			" VALUES (0, 'pbkdf2-hmac-sha256', ?1, ?2, ?3)", -1, &st, NULL);
+			" VALUES (0, 'pbkdf2-vault-record', ?1, ?2, ?3)", -1, &st, NULL);
+	if (rc == SQLITE_OK && so->vlen != TK_PIN_RECORD_LEN)
+		rc = SQLITE_MISUSE;
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, so->iterations);
 		sqlite3_bind_blob(st, 2, so->salt, TK_PIN_SALT_LEN, SQLITE_TRANSIENT);
-		sqlite3_bind_blob(st, 3, so->verifier, TK_PIN_VERIFIER_LEN,
-		                  SQLITE_TRANSIENT);
+		sqlite3_bind_blob(st, 3, so->verifier, TK_PIN_RECORD_LEN, SQLITE_TRANSIENT);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
 		sqlite3_finalize(st);
 	}
@@ -324,17 +325,29 @@ int tk_store_peek_slot(const char *path, CK_SLOT_ID *slot_no, char serial[17])
 	return rc;
 }
 
-/* pv_meta login = 'none': the operator made the token need no login
- * (pvault token init --no-login).  No table or any other value: 0. */
-static int tk_store_no_login(tk_db *d)
+/* pv_meta login_record: the vault's "no login" record (hex), made from a
+ * logged-in session (tk_set_no_login).  It is a claim only: the vault
+ * opens it or not at the next session (a row anyone adds does not open).
+ * Into rec; 1 if a record of the right size is there. */
+static int tk_store_no_login(tk_db *d, uint8_t rec[TK_PIN_RECORD_LEN])
 {
 	sqlite3_stmt *st = NULL;
-	int r = 0;
+	const char *hx;
+	int r = 0, i;
 
-	if (sqlite3_prepare_v2(d->db, "SELECT value = 'none' FROM pv_meta"
-	                       " WHERE key = 'login'", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		r = sqlite3_column_int(st, 0) == 1;
+	if (sqlite3_prepare_v2(d->db, "SELECT value FROM pv_meta"
+	                       " WHERE key = 'login_record'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW &&
+	    (hx = (const char *)sqlite3_column_text(st, 0)) != NULL &&
+	    strlen(hx) == 2 * TK_PIN_RECORD_LEN) {
+		r = 1;
+		for (i = 0; i < TK_PIN_RECORD_LEN && r; i++) {
+			unsigned v;
+			if (sscanf(hx + 2 * i, "%2x", &v) != 1)
+				r = 0;
+			rec[i] = (uint8_t)v;
+		}
+	}
 	sqlite3_finalize(st);
 	return r;
 }
@@ -379,7 +392,7 @@ int tk_store_info(tk_db *d, tk_tokinfo *ti)
 			}
 			sqlite3_reset(st);
 		}
-		ti->no_login = tk_store_no_login(d);
+		ti->no_login = tk_store_no_login(d, ti->nologin_rec);
 	}
 	sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
 	return rc;
@@ -396,15 +409,16 @@ int tk_store_pin_get(tk_db *d, CK_USER_TYPE who, tk_pinrec *p)
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
+		int vl = sqlite3_column_bytes(st, 1);
 		if (sqlite3_column_bytes(st, 0) != TK_PIN_SALT_LEN ||
-		    sqlite3_column_bytes(st, 1) != TK_PIN_VERIFIER_LEN ||
+		    (vl != TK_PIN_VERIFIER_LEN && vl != TK_PIN_RECORD_LEN) ||
 		    sqlite3_column_int64(st, 2) < 1 ||
 		    sqlite3_column_int64(st, 2) > 0xffffffffLL) {
 			rc = PV_ERR_CORRUPT;
 		} else {
 			memcpy(p->salt, sqlite3_column_blob(st, 0), TK_PIN_SALT_LEN);
-			memcpy(p->verifier, sqlite3_column_blob(st, 1),
-			       TK_PIN_VERIFIER_LEN);
+			memcpy(p->verifier, sqlite3_column_blob(st, 1), (size_t)vl);
+			p->vlen = (uint32_t)vl;
 			p->iterations = (uint32_t)sqlite3_column_int64(st, 2);
 			p->fails = sqlite3_column_int(st, 3);
 			rc = PV_OK;
@@ -426,8 +440,9 @@ static int tk_pin_write(tk_db *d, CK_USER_TYPE who, const tk_pinrec *p)
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
 	sqlite3_bind_int64(st, 2, p->iterations);
 	sqlite3_bind_blob(st, 3, p->salt, TK_PIN_SALT_LEN, SQLITE_TRANSIENT);
-	sqlite3_bind_blob(st, 4, p->verifier, TK_PIN_VERIFIER_LEN,
-	                  SQLITE_TRANSIENT);
+	if (p->vlen != TK_PIN_RECORD_LEN)
+		return PV_ERR_ARGS;           /* only records are written */
+	sqlite3_bind_blob(st, 4, p->verifier, TK_PIN_RECORD_LEN, SQLITE_TRANSIENT);
 	return tk_exec_st(d, ST_PIN_PUT);
 }
 
@@ -473,7 +488,7 @@ int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so)
 	if (sqlite3_exec(d->db, "DELETE FROM attributes; DELETE FROM objects;"
 	                 " DELETE FROM pins WHERE who = 1;"
 	                 " CREATE TABLE IF NOT EXISTS pv_meta(key TEXT PRIMARY KEY,"
-	                 " value TEXT NOT NULL); DELETE FROM pv_meta WHERE key = 'login';",
+	                 " value TEXT NOT NULL); DELETE FROM pv_meta WHERE key = 'login_record';",
 	                 NULL, NULL, NULL)
 	    != SQLITE_OK)
 		rc = tk_sqerr(sqlite3_errcode(d->db));

@@ -1,5 +1,7 @@
 /* pkt.c - see pkt.h. */
 #include <dlfcn.h>
+
+#include "gpu/host/pv_master.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +49,19 @@ void pkt_setup(void)
 		perror(conf);
 		exit(1);
 	}
-	fprintf(fp, "# test configuration\ntoken_dir = %s/tokens\nbackend = cpu\n",
-	        pkt_dir);
+	/* a master key: tokens are made by the vault (their token key) */
+	{
+		char mk[300];
+		uint8_t key[PV_MASTER_KEY_LEN];
+		snprintf(mk, sizeof mk, "%s/pkt-master.key", pkt_dir);
+		ts_rand(key, sizeof key);
+		if (pv_master_write(mk, key, NULL) != 0) {
+			fprintf(stderr, "pv_master_write failed\n");
+			exit(1);
+		}
+		fprintf(fp, "# test configuration\ntoken_dir = %s/tokens\nbackend = cpu\n"
+		        "master_key = %s\n", pkt_dir, mk);
+	}
 	fclose(fp);
 	setenv("PIXELVAULT_CONF", conf, 1);
 
