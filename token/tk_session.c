@@ -5,7 +5,8 @@
  * session of the process on that token shares it, and closing the last
  * session logs out.  PIN failure counters live in the store, so they are
  * shared by every process; a token locks after TK_PIN_MAX_FAILS failures.
- * PBKDF2 runs with no lock held.
+ * Each try is counted before it is checked (tk_pin_verify); the check
+ * runs with no lock held.
  *
  * A token the operator set to need no login (pv_meta login = 'none',
  * `pvault token init --no-login`) clears CKF_LOGIN_REQUIRED and acts as if
@@ -221,57 +222,38 @@ CK_RV tk_session_cancel(CK_SESSION_HANDLE h, int find_objects)
 	return se != NULL ? CKR_OK : CKR_SESSION_HANDLE_INVALID;
 }
 
-/* Verify pin against the stored verifier of who, counting the result.
- * Returns CKR_OK, CKR_PIN_INCORRECT, CKR_PIN_LOCKED,
- * CKR_USER_PIN_NOT_INITIALIZED or a store error. */
-static CK_RV tk_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
-                       CK_ULONG len)
+/* One PIN try in three steps (docs/token-store.md, "Lockout policy"):
+ * count it as a failure in its own committed transaction, check it with
+ * no lock or store connection held, then settle it (a right PIN takes
+ * back its count).  A try that could not be counted is not checked.  If
+ * settling fails, the try stays counted and the answer still follows the
+ * check: the PIN was verified, the counter errs on the safe side. */
+CK_RV tk_pin_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
+                    CK_ULONG len)
 {
+	tk_pintry t;
 	tk_db *d;
-	tk_pinrec rec;
 	int rc, ok;
-	CK_RV rv;
 
 	rc = tk_slot_db(s, &d);
-	if (rc < 0)
-		return tk_rv_from_pv(rc);
-	rc = tk_store_pin_get(d, who, &rec);
-	if (rc == PV_ERR_NOT_FOUND) {
-		rv = who == CKU_USER ? CKR_USER_PIN_NOT_INITIALIZED
-		                     : CKR_GENERAL_ERROR;
-		goto out;
-	}
-	if (rc < 0) {
-		rv = tk_rv_from_pv(rc);
-		goto out;
-	}
-	if (rec.fails >= TK_PIN_MAX_FAILS) {
-		rv = CKR_PIN_LOCKED;
-		goto out;
-	}
-	tk_slot_db_put(s, d);               /* no connection held over PBKDF2 */
-	d = NULL;
-	ok = tk_pin_check(pin, len, &rec);
-	if (ok < 0) {
-		rv = tk_rv_from_pv(ok);
-		goto out;
-	}
-	rc = tk_slot_db(s, &d);
-	if (rc < 0) {
-		rv = tk_rv_from_pv(rc);
-		goto out;
-	}
-	if (ok && rec.fails == 0) {
-		rv = CKR_OK;
-	} else {
-		rc = tk_store_pin_count(d, who, ok, NULL);
-		rv = rc < 0 ? tk_rv_from_pv(rc) : ok ? CKR_OK : CKR_PIN_INCORRECT;
-	}
-out:
-	kc_wipe(&rec, sizeof rec);
-	if (d != NULL)
+	if (rc == PV_OK) {
+		rc = tk_store_pin_try_begin(d, who, &t);
 		tk_slot_db_put(s, d);
-	return rv;
+	}
+	if (rc == PV_ERR_NOT_FOUND)
+		return who == CKU_USER ? CKR_USER_PIN_NOT_INITIALIZED
+		                       : CKR_GENERAL_ERROR;
+	if (rc < 0)
+		return tk_rv_pin_count(rc);
+
+	ok = tk_pin_try_check(s, &t, pin, len);
+
+	if (tk_slot_db(s, &d) == PV_OK) {
+		(void)tk_store_pin_try_end(d, &t, ok == 1);
+		tk_slot_db_put(s, d);
+	}
+	kc_wipe(&t, sizeof t);
+	return ok < 0 ? tk_rv_from_pv(ok) : ok ? CKR_OK : CKR_PIN_INCORRECT;
 }
 
 CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
@@ -305,7 +287,7 @@ CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	if (pin == NULL)
 		return CKR_ARGUMENTS_BAD;
 
-	rv = tk_verify(s, who == CKU_CONTEXT_SPECIFIC ? CKU_USER : who, pin, len);
+	rv = tk_pin_verify(s, who == CKU_CONTEXT_SPECIFIC ? CKU_USER : who, pin, len);
 	if (rv != CKR_OK)
 		return rv;
 	if (who == CKU_CONTEXT_SPECIFIC)
@@ -412,7 +394,7 @@ CK_RV tk_set_pin(CK_SESSION_HANDLE h, const CK_UTF8CHAR *old, CK_ULONG old_len,
 	rv = tk_pin_len_check(new_pin, new_len);
 	if (rv != CKR_OK)
 		return rv;
-	rv = tk_verify(s, who, old, old_len);
+	rv = tk_pin_verify(s, who, old, old_len);
 	if (rv != CKR_OK)
 		return rv;
 	return tk_pin_store(s, who, new_pin, new_len);

@@ -390,36 +390,18 @@ static CK_RV tk_reinit(tk_slot *s, const CK_UTF8CHAR *pin, CK_ULONG len,
                        const uint8_t label[32])
 {
 	tk_db *d;
-	tk_pinrec rec;
 	char fpr[TK_FPR_LEN];
-	int rc, ok;
+	int rc;
+	CK_RV rv = tk_pin_verify(s, CKU_SO, pin, len);   /* a counted try */
 
+	if (rv != CKR_OK)
+		return rv;
 	rc = tk_slot_db(s, &d);
 	if (rc < 0)
 		return tk_rv_from_pv(rc);
-	rc = tk_store_pin_get(d, CKU_SO, &rec);
-	if (rc < 0)
-		goto out;
-	if (rec.fails >= TK_PIN_MAX_FAILS) {
-		tk_slot_db_put(s, d);
-		return CKR_PIN_LOCKED;
-	}
-	ok = tk_pin_check(pin, len, &rec);
-	if (ok < 0) {
-		rc = ok;
-		goto out;
-	}
-	if (!ok) {
-		rc = tk_store_pin_count(d, CKU_SO, 0, NULL);
-		tk_slot_db_put(s, d);
-		kc_wipe(&rec, sizeof rec);
-		return rc < 0 ? tk_rv_from_pv(rc) : CKR_PIN_INCORRECT;
-	}
-	rc = tk_store_reinit(d, label, &rec);
+	rc = tk_store_reinit(d, label, NULL);
 	if (rc == PV_OK)      /* no objects left: the store's blobs follow this vault */
 		rc = tk_store_fpr_reset(d, tk_vault_master_fpr(fpr));
-out:
-	kc_wipe(&rec, sizeof rec);
 	tk_slot_db_put(s, d);
 	return tk_rv_from_pv(rc);
 }
