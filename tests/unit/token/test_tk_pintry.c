@@ -603,6 +603,7 @@ static void t_disk_full(void)
 	CU_ASSERT(sh->checks == 1);                 /* the first one only */
 	__atomic_store_n(&disk_full, 0, __ATOMIC_SEQ_CST);
 	CU_ASSERT(raw_q(USER_FAILS) == 1 && raw_q(IN_FLIGHT) == 0);
+	CU_ASSERT(raw_q("SELECT fails FROM pins WHERE who = 0") == 0);
 	CU_ASSERT(raw_integrity_ok());
 	CU_ASSERT(count_kept() == kept && kept == 3);
 	CU_ASSERT(C_Login(h, CKU_USER, PIN(USER_PIN)) == CKR_OK);
