@@ -246,6 +246,7 @@ static long long raw_q(const char *sql)
 	long long v = -1;
 
 	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+	    sqlite3_busy_timeout(db, 15000) == SQLITE_OK &&
 	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
@@ -261,6 +262,7 @@ static int raw_integrity_ok(void)
 	int ok = 0;
 
 	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_busy_timeout(db, 15000) == SQLITE_OK &&
 	    sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		ok = strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0;
@@ -286,6 +288,7 @@ static void cheap_pin(int who, const char *pin)
 	                               strlen(pin), salt, sizeof salt, TEST_ITER,
 	                               v, sizeof v) == 0);
 	CU_ASSERT_FATAL(sqlite3_open(dbpath, &db) == SQLITE_OK);
+	sqlite3_busy_timeout(db, 15000);
 	CU_ASSERT_FATAL(sqlite3_prepare_v2(db, "UPDATE pins SET iterations = ?1,"
 	                " salt = ?2, verifier = ?3 WHERE who = ?4", -1, &st,
 	                NULL) == SQLITE_OK);
@@ -490,12 +493,17 @@ static void check_answers(int with_right)
 
 	for (i = 0; i < NWRONG; i++) {
 		try_rec *r = &sh->r[i];
+		/* checked exactly when not refused as locked; and no try spans
+		 * two periods (no clear while it is in flight) */
 		if (!r->done || r->right ||
-		    (r->checked ? r->rv != CKR_PIN_INCORRECT : r->rv != CKR_PIN_LOCKED))
-			bad++;
-		/* no try spans two periods (no clear while it is in flight) */
-		if (r->checked && r->period_end != r->period)
-			bad++;
+		    (r->checked ? r->rv != CKR_PIN_INCORRECT : r->rv != CKR_PIN_LOCKED) ||
+		    (r->checked && r->period_end != r->period)) {
+			if (bad++ < 5)
+				fprintf(stderr, "\n  try %d: done %d, rv 0x%lx, checked %d, "
+				        "period %lld, at its check's end %lld", i, r->done,
+				        (unsigned long)r->rv, r->checked, r->period,
+				        r->period_end);
+		}
 		incorrect += r->rv == CKR_PIN_INCORRECT;
 	}
 	CU_ASSERT(bad == 0);
