@@ -24,7 +24,8 @@ const char *pvault_ckr(CK_RV rv)
 	switch (rv) {
 	case CKR_OK: return "ok";
 	case CKR_PIN_INCORRECT: return "wrong PIN";
-	case CKR_PIN_LOCKED: return "PIN locked";
+	case CKR_PIN_LOCKED: return "PIN locked after too many failed tries";
+	case CKR_DEVICE_MEMORY: return "the token store's file system is full (free space, then try again)";
 	case CKR_PIN_LEN_RANGE: return "PIN length out of range (4..255)";
 	case CKR_DEVICE_ERROR: return "vault or store error (is the vault sealed? see pvault status)";
 	case CKR_FUNCTION_FAILED: return "store busy or not writable";
@@ -96,6 +97,14 @@ int pvault_tk_login(CK_SLOT_ID slot, CK_USER_TYPE who, const char *pin,
 	CK_RV rv = tk_open_session(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION, s);
 	if (rv == CKR_OK)
 		rv = tk_login(*s, who, (const CK_UTF8CHAR *)pin, (CK_ULONG)strlen(pin));
+	if (rv == CKR_PIN_LOCKED && who == CKU_USER) {
+		pvault_err("login as user: %s; %s", pvault_ckr(rv), PVAULT_USER_UNLOCK);
+		return -1;
+	}
+	if (rv == CKR_PIN_LOCKED) {
+		pvault_err("login as SO: %s; %s", pvault_ckr(rv), PVAULT_SO_LOCKED);
+		return -1;
+	}
 	if (rv != CKR_OK) {
 		pvault_err("login as %s: %s", who == CKU_SO ? "SO" : "user", pvault_ckr(rv));
 		return -1;
@@ -358,8 +367,17 @@ static int token_info(int argc, char **argv)
 	printf("label:        %s\nserial:       %s\nslot:         %ld\ndirectory:    %s\n"
 	       "created:      %s\nchanges:      %lld\n", t.label, t.serial, t.slot_no, t.dir,
 	       when, (long long)t.changes);
-	printf("user PIN:     %s (failed tries %d)\nSO PIN:       failed tries %d\n",
-	       t.user_pin_set ? "set" : "not set", t.user_fails, t.so_fails);
+	if (t.user_pin_set && t.user_fails >= TK_PIN_MAX_FAILS)
+		printf("user PIN:     set, locked (%d failed tries): %s\n", t.user_fails,
+		       PVAULT_USER_UNLOCK);
+	else
+		printf("user PIN:     %s (failed tries %d)\n",
+		       t.user_pin_set ? "set" : "not set", t.user_fails);
+	if (t.so_fails >= TK_PIN_MAX_FAILS)
+		printf("SO PIN:       locked (%d failed tries): %s\n", t.so_fails,
+		       PVAULT_SO_LOCKED);
+	else
+		printf("SO PIN:       failed tries %d\n", t.so_fails);
 	printf("login:        %s\n", t.no_login ?
 	       "not required (--no-login: private keys usable without the user PIN)" : "required");
 	printf("owner/group:  %s/%s\n", t.owner[0] ? t.owner : "-", t.group[0] ? t.group : "-");
@@ -530,7 +548,8 @@ const pv_cmd pv_token_cmds[] = {
 	  "pvault token info TOKEN\n\n"
 	  "DESCRIPTION\n"
 	  "  TOKEN is a serial number or a label.  Shows label, serial, slot,\n"
-	  "  directory, creation time, PIN state (set, failed tries), whether a login\n"
+	  "  directory, creation time, PIN state (set, failed tries, locked after\n"
+	  "  10 and how to unlock), whether a login\n"
 	  "  is required, owner and group,\n"
 	  "  master key fingerprint and the object counts per class.  Needs no PIN\n"
 	  "  and does not open the vault.\n"

@@ -37,6 +37,8 @@
 #define TK_PIN_MIN            4
 #define TK_PIN_MAX            255
 #define TK_PIN_MAX_FAILS      10       /* locked after this many failures  */
+#define TK_PIN_TRY_STALE_S    300      /* a try in flight longer: finished
+                                        * wrong (crashed process)         */
 #define TK_PBKDF2_ITERATIONS  600000u  /* PBKDF2-HMAC-SHA256               */
 #define TK_PIN_SALT_LEN       16
 #define TK_PIN_VERIFIER_LEN   32     /* legacy stores: PBKDF2 of the PIN  */
@@ -121,5 +123,7 @@ CK_RV tk_find_final(CK_SESSION_HANDLE s);
 /* ---- errors ---- */
 /* The one mapping of PV_ERR_* codes (gpu/core/pv_err.h) to CK_RV. */
 CK_RV tk_rv_from_pv(int err);
+/* The same for the error of counting a PIN try (tk_rv.c says which). */
+CK_RV tk_rv_pin_count(int err);
 
 #endif /* TK_H */

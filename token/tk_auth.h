@@ -63,11 +63,6 @@ void tk_auth_logout(const uint8_t tid[TK_TOKEN_ID_LEN]);
 /* The "no login" ticket of s from its record rec, unless s holds a login
  * already (no lock held; tk_session.c).  PV_OK, or why the vault refused. */
 int tk_nologin_ticket(tk_slot *s, const uint8_t rec[TK_PIN_RECORD_LEN]);
-/* Check pin as who (CKU_SO / CKU_USER) through the vault, counting the
- * try against the token's lockout; a right PIN's ticket into ticket /
- * *tlen (tk_session.c).  CKR_PIN_INCORRECT, CKR_PIN_LOCKED, ... */
-CK_RV tk_verify_pin(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
-                    CK_ULONG len, uint8_t ticket[TK_TICKET_LEN], size_t *tlen);
 /* Under g.mu: forget s's ticket (wiped). */
 void tk_slot_drop_ticket(tk_slot *s);
 /* A store whose PINs predate the vault's records: say what to do. */

@@ -126,13 +126,38 @@ int tk_store_info(tk_db *d, tk_tokinfo *ti);
 /* Read-only peek at a token file's slot number (used by the slot scan). */
 int tk_store_peek_slot(const char *path, CK_SLOT_ID *slot_no, char serial[17]);
 
+/* One counted PIN try: tk_store_pin_try_begin fills it, the check reads
+ * rec, tk_store_pin_try_end settles it.  Wipe it after use (rec). */
+typedef struct tk_pintry {
+	CK_USER_TYPE who;
+	int64_t ticket;               /* its pin_tries row                    */
+	int64_t period;               /* pins.period when it was counted      */
+	tk_pinrec rec;                /* the PIN record it is checked against */
+} tk_pintry;
+
 /* who: CKU_SO or CKU_USER.  PV_ERR_NOT_FOUND if not set. */
 int tk_store_pin_get(tk_db *d, CK_USER_TYPE who, tk_pinrec *p);
+/* Set who's PIN record (C_InitPIN, C_SetPIN): a new period begins, and the
+ * counter keeps only the tries still in flight. */
 int tk_store_pin_put(tk_db *d, CK_USER_TYPE who, const tk_pinrec *p);
-/* fails := fails + 1 (bad) or 0 (good); returns the new count via *fails. */
-int tk_store_pin_count(tk_db *d, CK_USER_TYPE who, int good, int *fails);
-/* Reinitialise: drop every object and the user PIN, set label, reset SO
- * counter - one transaction. */
+/* Count one try of who's PIN in advance, in one write transaction (rules:
+ * docs/token-store.md, "Lockout policy"; tk_store.c).  PV_ERR_LOCKED when
+ * the counter is at TK_PIN_MAX_FAILS; else the counter goes up by one, the
+ * try is recorded as in flight, the transaction commits and *t gets the
+ * PIN record.  Only after PV_OK may the caller check the PIN: any error
+ * (PV_ERR_FULL, PV_ERR_IO, PV_ERR_PERM, PV_ERR_BUSY, ...) means nothing
+ * was counted, so the PIN must not be checked.  PV_ERR_NOT_FOUND: who has
+ * no PIN. */
+int tk_store_pin_try_begin(tk_db *d, CK_USER_TYPE who, tk_pintry *t);
+/* Settle a try that tk_store_pin_try_begin counted, in one write
+ * transaction.  good 0 (a wrong PIN, or a check that failed): the count
+ * stays.  good 1: the try takes back its own count, and when no other try
+ * of who is in flight the counter is cleared and a new period begins.
+ * Returns the failures left (>= 0), or an error: then the try stays
+ * counted as a failure (until it goes stale, TK_PIN_TRY_STALE_S). */
+int tk_store_pin_try_end(tk_db *d, const tk_pintry *t, int good);
+/* Reinitialise: drop every object and the user PIN, set label; so (may be
+ * NULL: kept) becomes the SO PIN record - one transaction. */
 int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so);
 
 /* Objects.  oid is the store row id (never reused). */
@@ -210,12 +235,24 @@ typedef struct tk_session {
 
 /* Under g.mu. NULL if invalid. */
 tk_session *tk_session_get(CK_SESSION_HANDLE h);
+/* Check pin of who on s as one counted try (begin, check, end; no lock
+ * held): CKR_OK, CKR_PIN_INCORRECT, CKR_PIN_LOCKED,
+ * CKR_USER_PIN_NOT_INITIALIZED, or the error of counting it
+ * (tk_rv_pin_count: the PIN was not checked). */
+CK_RV tk_pin_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
+                    CK_ULONG len, uint8_t ticket[TK_TICKET_LEN], size_t *tlen);
 void tk_sessions_free(void);
 
 /* ---- PINs (tk_pin.c) ---- */
 int tk_pin_make(const CK_UTF8CHAR *pin, CK_ULONG len, tk_pinrec *rec);
 /* 1 if pin matches rec (constant-time compare), 0 if not, <0 error. */
 int tk_pin_check(const CK_UTF8CHAR *pin, CK_ULONG len, const tk_pinrec *rec);
+/* The check of one counted try t of slot s: 1 right (the vault's ticket
+ * into ticket / *tlen), 0 wrong, <0 error.  The one call that knows how a
+ * PIN is checked (by the vault, tk_auth_login); the caller holds no lock
+ * and no store connection (it is the slow part). */
+int tk_pin_try_check(tk_slot *s, const tk_pintry *t, const CK_UTF8CHAR *pin,
+                     CK_ULONG len, uint8_t ticket[TK_TICKET_LEN], size_t *tlen);
 CK_RV tk_pin_len_check(const CK_UTF8CHAR *pin, CK_ULONG len);
 
 /* ---- process state ---- */

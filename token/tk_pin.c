@@ -9,6 +9,7 @@
 #include "gpu/core/hash/kc_kdf.h"
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
+#include "token/tk_auth.h"
 #include "token/tk_int.h"
 
 CK_RV tk_pin_len_check(const CK_UTF8CHAR *pin, CK_ULONG len)
@@ -56,4 +57,14 @@ int tk_pin_check(const CK_UTF8CHAR *pin, CK_ULONG len, const tk_pinrec *rec)
 	rc = kc_ct_eq(v, rec->verifier, sizeof v) ? 1 : 0;
 	kc_wipe(v, sizeof v);
 	return rc;
+}
+
+int tk_pin_try_check(tk_slot *s, const tk_pintry *t, const CK_UTF8CHAR *pin,
+                     CK_ULONG len, uint8_t ticket[TK_TICKET_LEN], size_t *tlen)
+{
+	int rc = tk_auth_login(s->tid, t->who, &t->rec, pin, len, ticket, tlen);
+
+	if (rc == PV_OK)
+		return 1;
+	return rc == PV_ERR_PIN_INCORRECT ? 0 : rc;
 }

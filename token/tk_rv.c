@@ -45,6 +45,25 @@ CK_RV tk_rv_from_pv(int err)
 	case PV_ERR_PROTOCOL:    return CKR_DEVICE_ERROR;
 	case PV_ERR_NOT_LOGGED_IN: return CKR_USER_NOT_LOGGED_IN;
 	case PV_ERR_PIN_INCORRECT: return CKR_PIN_INCORRECT;
+	case PV_ERR_FULL:        return CKR_DEVICE_MEMORY;
+	case PV_ERR_LOCKED:      return CKR_PIN_LOCKED;
 	default:                 return CKR_GENERAL_ERROR;
+	}
+}
+
+/* A PIN try that could not be counted was not checked either: the answer
+ * says why, and never that the PIN was right or wrong.  Disk full:
+ * CKR_DEVICE_MEMORY; store busy past its timeout: CKR_FUNCTION_FAILED
+ * (retry, as everywhere); host memory: CKR_HOST_MEMORY; a store that
+ * cannot be written (read-only file or directory, I/O error, damage):
+ * CKR_DEVICE_ERROR. */
+CK_RV tk_rv_pin_count(int err)
+{
+	switch (err) {
+	case PV_ERR_FULL:    return CKR_DEVICE_MEMORY;
+	case PV_ERR_BUSY:    return CKR_FUNCTION_FAILED;
+	case PV_ERR_NOMEM:   return CKR_HOST_MEMORY;
+	case PV_ERR_LOCKED:  return CKR_PIN_LOCKED;
+	default:             return err >= 0 ? CKR_OK : CKR_DEVICE_ERROR;
 	}
 }

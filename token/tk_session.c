@@ -5,7 +5,8 @@
  * session of the process on that token shares it, and closing the last
  * session logs out.  PIN failure counters live in the store, so they are
  * shared by every process; a token locks after TK_PIN_MAX_FAILS failures.
- * PBKDF2 runs with no lock held.
+ * Each try is counted before it is checked (tk_pin_verify); the check
+ * runs with no lock held.
  *
  * A PIN is checked by the vault: it opens the token key's record under
  * that PIN and answers a ticket (tk_auth.c), which every later request for
@@ -237,68 +238,55 @@ CK_RV tk_session_cancel(CK_SESSION_HANDLE h, int find_objects)
 	return se != NULL ? CKR_OK : CKR_SESSION_HANDLE_INVALID;
 }
 
-/* Verify pin as who through the vault, counting the result; the ticket
- * of a right PIN into ticket / *tlen.  Returns CKR_OK, CKR_PIN_INCORRECT,
- * CKR_PIN_LOCKED, CKR_USER_PIN_NOT_INITIALIZED or a store error. */
-CK_RV tk_verify_pin(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
+/* One PIN try in three steps (docs/token-store.md, "Lockout policy"):
+ * count it as a failure in its own committed transaction, check it with
+ * no lock or store connection held, then settle it (a right PIN takes
+ * back its count).  A try that could not be counted is not checked.  If
+ * settling fails, the try stays counted and the answer still follows the
+ * check: the PIN was verified, the counter errs on the safe side.  The
+ * check is the vault's (tk_pin_try_check): a right PIN's ticket goes into
+ * ticket / *tlen. */
+CK_RV tk_pin_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
                     CK_ULONG len, uint8_t ticket[TK_TICKET_LEN], size_t *tlen)
 {
+	tk_pintry t;
 	tk_db *d;
-	tk_pinrec rec;
 	int rc, ok;
-	CK_RV rv;
 
 	*tlen = 0;
 	rc = tk_slot_db(s, &d);
+	if (rc == PV_OK) {
+		rc = tk_store_pin_try_begin(d, who, &t);
+		tk_slot_db_put(s, d);
+	}
+	if (rc == PV_ERR_NOT_FOUND)
+		return who == CKU_USER ? CKR_USER_PIN_NOT_INITIALIZED
+		                       : CKR_GENERAL_ERROR;
 	if (rc < 0)
-		return tk_rv_from_pv(rc);
-	rc = tk_store_pin_get(d, who, &rec);
-	if (rc == PV_ERR_NOT_FOUND) {
-		rv = who == CKU_USER ? CKR_USER_PIN_NOT_INITIALIZED
-		                     : CKR_GENERAL_ERROR;
-		goto out;
-	}
-	if (rc < 0) {
-		rv = tk_rv_from_pv(rc);
-		goto out;
-	}
-	if (rec.fails >= TK_PIN_MAX_FAILS) {
-		rv = CKR_PIN_LOCKED;
-		goto out;
-	}
-	if (rec.vlen != TK_PIN_RECORD_LEN) {
+		return tk_rv_pin_count(rc);
+
+	if (t.rec.vlen != TK_PIN_RECORD_LEN) {
+		/* a store of the old scheme: nothing to check here */
+		if (tk_slot_db(s, &d) == PV_OK) {
+			(void)tk_store_pin_try_end(d, &t, 1);
+			tk_slot_db_put(s, d);
+		}
+		kc_wipe(&t, sizeof t);
 		tk_legacy_store_warn(s);
-		rv = CKR_DEVICE_ERROR;
-		goto out;
+		return CKR_DEVICE_ERROR;
 	}
-	tk_slot_db_put(s, d);               /* no connection held over PBKDF2 */
-	d = NULL;
-	rc = tk_auth_login(s->tid, who, &rec, pin, len, ticket, tlen);
-	if (rc != PV_OK && rc != PV_ERR_PIN_INCORRECT) {
-		rv = tk_rv_from_pv(rc);
-		goto out;
+	ok = tk_pin_try_check(s, &t, pin, len, ticket, tlen);
+
+	if (tk_slot_db(s, &d) == PV_OK) {
+		(void)tk_store_pin_try_end(d, &t, ok == 1);
+		tk_slot_db_put(s, d);
 	}
-	ok = rc == PV_OK;
-	rc = tk_slot_db(s, &d);
-	if (rc < 0) {
-		rv = tk_rv_from_pv(rc);
-		goto out;
-	}
-	if (ok && rec.fails == 0) {
-		rv = CKR_OK;
-	} else {
-		rc = tk_store_pin_count(d, who, ok, NULL);
-		rv = rc < 0 ? tk_rv_from_pv(rc) : ok ? CKR_OK : CKR_PIN_INCORRECT;
-	}
-out:
-	kc_wipe(&rec, sizeof rec);
-	if (rv != CKR_OK) {
+	kc_wipe(&t, sizeof t);
+	if (ok != 1) {
 		kc_wipe(ticket, TK_TICKET_LEN);
 		*tlen = 0;
 	}
-	if (d != NULL)
-		tk_slot_db_put(s, d);
-	return rv;
+	return ok < 0 ? tk_rv_from_pv(ok) : ok ? CKR_OK : CKR_PIN_INCORRECT;
 }
 
 CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
@@ -334,7 +322,7 @@ CK_RV tk_login(CK_SESSION_HANDLE h, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	if (pin == NULL)
 		return CKR_ARGUMENTS_BAD;
 
-	rv = tk_verify_pin(s, who == CKU_CONTEXT_SPECIFIC ? CKU_USER : who, pin, len, ticket, &tlen);
+	rv = tk_pin_verify(s, who == CKU_CONTEXT_SPECIFIC ? CKU_USER : who, pin, len, ticket, &tlen);
 	if (rv != CKR_OK)
 		return rv;
 	if (who == CKU_CONTEXT_SPECIFIC) {
@@ -468,7 +456,7 @@ CK_RV tk_set_pin(CK_SESSION_HANDLE h, const CK_UTF8CHAR *old, CK_ULONG old_len,
 	 * replaces pvaultd's copy of this process's login: the same rights) */
 	memset(&a, 0, sizeof a);
 	memcpy(a.tid, s->tid, sizeof a.tid);
-	rv = tk_verify_pin(s, who, old, old_len, a.ticket, &a.ticket_len);
+	rv = tk_pin_verify(s, who, old, old_len, a.ticket, &a.ticket_len);
 	if (rv == CKR_OK)
 		rv = tk_pin_store(s, &a, who, new_pin, new_len);
 	tk_auth_clear(&a);

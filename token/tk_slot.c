@@ -410,7 +410,7 @@ static CK_RV tk_reinit(tk_slot *s, const CK_UTF8CHAR *pin, CK_ULONG len,
 	int rc;
 	CK_RV rv;
 
-	rv = tk_verify_pin(s, CKU_SO, pin, len, ticket, &tlen);
+	rv = tk_pin_verify(s, CKU_SO, pin, len, ticket, &tlen);
 	kc_wipe(ticket, sizeof ticket);
 	if (rv != CKR_OK)
 		return rv;

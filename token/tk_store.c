@@ -12,9 +12,16 @@
 #include "gpu/core/pv_err.h"
 #include "token/tk_int.h"
 
-#define TK_SCHEMA_VERSION 1
+#define TK_SCHEMA_VERSION 2
 #define TK_BUSY_MS        15000
 #define TK_FIND_CACHE     16
+
+/* PIN tries in flight: counted, not yet settled (tk_store_pin_try_*). */
+#define TK_SQL_PIN_TRIES \
+	"CREATE TABLE pin_tries(" \
+	"  ticket INTEGER PRIMARY KEY AUTOINCREMENT," /* never reused */ \
+	"  who INTEGER NOT NULL," \
+	"  started INTEGER NOT NULL);"        /* unix time            */
 
 static const char tk_schema[] =
 	"CREATE TABLE token_info("
@@ -26,11 +33,13 @@ static const char tk_schema[] =
 	"  changes INTEGER NOT NULL DEFAULT 0);"
 	"CREATE TABLE pins("
 	"  who INTEGER PRIMARY KEY,"           /* CKU_SO = 0, CKU_USER = 1 */
-	"  alg TEXT NOT NULL,"                 /* 'pbkdf2-hmac-sha256'     */
+	"  alg TEXT NOT NULL,"                 /* 'pbkdf2-vault-record' (older: 'pbkdf2-hmac-sha256') */
 	"  iterations INTEGER NOT NULL,"
 	"  salt BLOB NOT NULL,"
 	"  verifier BLOB NOT NULL,"
-	"  fails INTEGER NOT NULL DEFAULT 0);"
+	"  fails INTEGER NOT NULL DEFAULT 0,"
+	"  period INTEGER NOT NULL DEFAULT 0);" /* + 1 at each clear   */
+	TK_SQL_PIN_TRIES
 	"CREATE TABLE objects("
 	"  oid INTEGER PRIMARY KEY AUTOINCREMENT,"
 	"  uid BLOB NOT NULL UNIQUE,"          /* random 16-byte identity  */
@@ -48,20 +57,38 @@ static const char tk_schema[] =
 	"  value BLOB NOT NULL,"
 	"  PRIMARY KEY (oid, type)) WITHOUT ROWID;";
 
+/* Migrations, each in the one transaction that also sets the version:
+ * tk_migrate[v - 2] takes a store of version v - 1 to version v. */
+static const char *const tk_migrate[TK_SCHEMA_VERSION - 1] = {
+	/* 2: PIN tries counted before they are checked */
+	"ALTER TABLE pins ADD COLUMN period INTEGER NOT NULL DEFAULT 0;"
+	TK_SQL_PIN_TRIES,
+};
+
 enum {
-	ST_INFO, ST_PIN_GET, ST_PIN_PUT, ST_PIN_BAD, ST_PIN_GOOD, ST_PIN_FAILS,
+	ST_INFO, ST_PIN_GET, ST_PIN_PUT, ST_PIN_BAD, ST_PIN_FAILS,
+	ST_PIN_CLEAR, ST_PIN_TAKEBACK, ST_TRY_EXPIRE, ST_TRY_ADD, ST_TRY_DEL,
+	ST_TRY_COUNT,
 	ST_OBJ_LOAD, ST_OBJ_INS, ST_ATTR_INS, ST_ATTR_DEL, ST_OBJ_DEL,
 	ST_OBJ_UPD, ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_CHANGES, ST_N
 };
 
 static const char *const tk_sql[ST_N] = {
 	"SELECT slot_no, serial, label FROM token_info WHERE id = 1",
-	"SELECT salt, verifier, iterations, fails FROM pins WHERE who = ?1",
-	"INSERT OR REPLACE INTO pins(who, alg, iterations, salt, verifier, fails)"
-	" VALUES (?1, 'pbkdf2-vault-record', ?2, ?3, ?4, 0)",
+	"SELECT salt, verifier, iterations, fails, period FROM pins WHERE who = ?1",
+	/* a new PIN: a new period; the tries in flight keep their counts */
+	"INSERT OR REPLACE INTO pins(who, alg, iterations, salt, verifier, fails,"
+	" period) VALUES (?1, 'pbkdf2-vault-record', ?2, ?3, ?4,"
+	" (SELECT count(*) FROM pin_tries WHERE who = ?1),"
+	" coalesce((SELECT period FROM pins WHERE who = ?1), 0) + 1)",
 	"UPDATE pins SET fails = fails + 1 WHERE who = ?1",
-	"UPDATE pins SET fails = 0 WHERE who = ?1 AND fails <> 0",
 	"SELECT fails FROM pins WHERE who = ?1",
+	"UPDATE pins SET fails = 0, period = period + 1 WHERE who = ?1",
+	"UPDATE pins SET fails = max(fails - 1, 0) WHERE who = ?1",
+	"DELETE FROM pin_tries WHERE who = ?1 AND (started < ?2 OR started > ?3)",
+	"INSERT INTO pin_tries(who, started) VALUES (?1, ?2)",
+	"DELETE FROM pin_tries WHERE ticket = ?1 AND who = ?2",
+	"SELECT count(*) FROM pin_tries WHERE who = ?1",
 	"SELECT o.uid, a.type, a.value FROM objects o JOIN attributes a"
 	" ON a.oid = o.oid WHERE o.oid = ?1",
 	"INSERT INTO objects(uid, class, id, label, private) VALUES (?1,?2,?3,?4,?5)",
@@ -103,7 +130,9 @@ static int tk_sqerr(int rc)
 		return PV_ERR_NOMEM;
 	case SQLITE_CORRUPT: case SQLITE_NOTADB: case SQLITE_SCHEMA:
 		return PV_ERR_CORRUPT;
-	case SQLITE_CANTOPEN: case SQLITE_IOERR: case SQLITE_FULL:
+	case SQLITE_FULL:
+		return PV_ERR_FULL;
+	case SQLITE_CANTOPEN: case SQLITE_IOERR:
 		return PV_ERR_IO;
 	case SQLITE_PERM: case SQLITE_READONLY: case SQLITE_AUTH:
 		return PV_ERR_PERM;
@@ -248,20 +277,69 @@ int tk_store_create(const char *path, CK_SLOT_ID slot_no, const char *serial,
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
 		sqlite3_finalize(st);
 	}
-	if (rc == SQLITE_OK)
-		rc = sqlite3_exec(db, "PRAGMA user_version = 1; COMMIT;",
-		                  NULL, NULL, NULL);
+	if (rc == SQLITE_OK) {
+		char sql[64];
+		snprintf(sql, sizeof sql, "PRAGMA user_version = %d; COMMIT;",
+		         TK_SCHEMA_VERSION);
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	}
 	if (rc != SQLITE_OK)
 		sqlite3_exec(db, "ROLLBACK;", NULL, NULL, NULL);
 	sqlite3_close(db);
 	return rc == SQLITE_OK ? PV_OK : tk_sqerr(rc);
 }
 
+static int tk_user_version(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int ver = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) ==
+	    SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		ver = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return ver;
+}
+
+/* Bring an older store to TK_SCHEMA_VERSION in one write transaction
+ * (another process may have done it first: the version is read again
+ * under the write lock).  A store that cannot be written stays as it is
+ * and is used as it is: it can be read, and every write, a PIN try
+ * included, fails on it anyway. */
+static int tk_store_migrate(sqlite3 *db)
+{
+	char sql[64];
+	int rc, ver;
+
+	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if ((rc & 0xff) == SQLITE_READONLY)
+		return PV_OK;
+	if (rc != SQLITE_OK)
+		return tk_sqerr(rc);
+	ver = tk_user_version(db);
+	if (ver < 1 || ver > TK_SCHEMA_VERSION)
+		rc = SQLITE_CORRUPT;
+	for (; rc == SQLITE_OK && ver < TK_SCHEMA_VERSION; ver++)
+		rc = sqlite3_exec(db, tk_migrate[ver - 1], NULL, NULL, NULL);
+	if (rc == SQLITE_OK) {
+		snprintf(sql, sizeof sql, "PRAGMA user_version = %d",
+		         TK_SCHEMA_VERSION);
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		if (!sqlite3_get_autocommit(db))
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return (rc & 0xff) == SQLITE_READONLY ? PV_OK : tk_sqerr(rc);
+	}
+	return PV_OK;
+}
+
 int tk_store_open(const char *path, tk_db **out)
 {
 	tk_db *d = calloc(1, sizeof *d);
-	sqlite3_stmt *st = NULL;
-	int rc, ver = -1;
+	int rc, ver;
 
 	if (d == NULL)
 		return PV_ERR_NOMEM;
@@ -273,13 +351,12 @@ int tk_store_open(const char *path, tk_db **out)
 	/* WAL is persistent in the file; synchronous=FULL makes each commit
 	 * durable across power loss, not only across a process crash. */
 	sqlite3_exec(d->db, "PRAGMA synchronous=FULL;", NULL, NULL, NULL);
-	if (sqlite3_prepare_v2(d->db, "PRAGMA user_version", -1, &st, NULL) ==
-	    SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		ver = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	if (ver != TK_SCHEMA_VERSION) {
+	ver = tk_user_version(d->db);
+	rc = ver >= 1 && ver < TK_SCHEMA_VERSION ? tk_store_migrate(d->db) :
+	     ver == TK_SCHEMA_VERSION ? PV_OK : PV_ERR_CORRUPT;
+	if (rc < 0) {
 		tk_store_close(d);
-		return PV_ERR_CORRUPT;
+		return rc;
 	}
 	*out = d;
 	return PV_OK;
@@ -399,7 +476,8 @@ int tk_store_info(tk_db *d, tk_tokinfo *ti)
 }
 
 /* ---- PINs ---- */
-int tk_store_pin_get(tk_db *d, CK_USER_TYPE who, tk_pinrec *p)
+static int tk_pin_read(tk_db *d, CK_USER_TYPE who, tk_pinrec *p,
+                       int64_t *period)
 {
 	sqlite3_stmt *st = tk_st(d, ST_PIN_GET);
 	int rc;
@@ -421,6 +499,8 @@ int tk_store_pin_get(tk_db *d, CK_USER_TYPE who, tk_pinrec *p)
 			p->vlen = (uint32_t)vl;
 			p->iterations = (uint32_t)sqlite3_column_int64(st, 2);
 			p->fails = sqlite3_column_int(st, 3);
+			if (period != NULL)
+				*period = sqlite3_column_int64(st, 4);
 			rc = PV_OK;
 		}
 	} else {
@@ -430,11 +510,35 @@ int tk_store_pin_get(tk_db *d, CK_USER_TYPE who, tk_pinrec *p)
 	return rc;
 }
 
+int tk_store_pin_get(tk_db *d, CK_USER_TYPE who, tk_pinrec *p)
+{
+	return tk_pin_read(d, who, p, NULL);
+}
+
+/* Inside a transaction: drop who's tries that have been in flight longer
+ * than TK_PIN_TRY_STALE_S (or start in the future: the clock went back).
+ * Their counts stay: each becomes a finished wrong try. */
+static int tk_tries_expire(tk_db *d, CK_USER_TYPE who, int64_t now)
+{
+	sqlite3_stmt *st = tk_st(d, ST_TRY_EXPIRE);
+
+	if (st == NULL)
+		return tk_sqerr(sqlite3_errcode(d->db));
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
+	sqlite3_bind_int64(st, 2, now - TK_PIN_TRY_STALE_S);
+	sqlite3_bind_int64(st, 3, now + TK_PIN_TRY_STALE_S);
+	return tk_exec_st(d, ST_TRY_EXPIRE);
+}
+
 /* Inside a transaction: write who's PIN record. */
 static int tk_pin_write(tk_db *d, CK_USER_TYPE who, const tk_pinrec *p)
 {
-	sqlite3_stmt *st = tk_st(d, ST_PIN_PUT);
+	sqlite3_stmt *st;
+	int rc = tk_tries_expire(d, who, (int64_t)time(NULL));
 
+	if (rc < 0)
+		return rc;
+	st = tk_st(d, ST_PIN_PUT);
 	if (st == NULL)
 		return tk_sqerr(sqlite3_errcode(d->db));
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
@@ -455,26 +559,122 @@ int tk_store_pin_put(tk_db *d, CK_USER_TYPE who, const tk_pinrec *p)
 	return tk_end(d, tk_pin_write(d, who, p));
 }
 
-int tk_store_pin_count(tk_db *d, CK_USER_TYPE who, int good, int *fails)
+/*
+ * PIN tries: counted before they are checked (docs/token-store.md,
+ * "Lockout policy").  The invariant: pins.fails >= the tries of that PIN
+ * in flight (rows of pin_tries) + the wrong tries finished since the
+ * counter was last cleared.  A try begins only while fails is below
+ * TK_PIN_MAX_FAILS, and its count is committed before its check starts,
+ * so however many tries run at once, in how many threads or processes,
+ * no more wrong PINs than the limit are checked between two clears.
+ *
+ * A right PIN takes back only its own count while another try of the same
+ * PIN is in flight: that try may be wrong, and clearing its count would
+ * let more tries begin than the limit allows.  With none in flight it
+ * clears the counter, which begins a new period (pins.period + 1), so no
+ * try spans two periods.  A new PIN (tk_pin_write) also begins a period;
+ * the tries in flight keep their counts.
+ *
+ * A try whose process dies between begin and end leaves its row and its
+ * count.  After TK_PIN_TRY_STALE_S (far above any check's duration) the
+ * row is dropped and the try counts as a finished wrong one: the next
+ * success clears it.  If the end of a try cannot be written, the try
+ * likewise stays counted: every failure leaves the count as high or
+ * higher, never lower.
+ */
+static int tk_fails_read(tk_db *d, CK_USER_TYPE who, int *fails)
 {
-	sqlite3_stmt *st;
-	int rc = tk_begin(d);
+	sqlite3_stmt *st = tk_st(d, ST_PIN_FAILS);
+	int rc;
 
+	if (st == NULL)
+		return tk_sqerr(sqlite3_errcode(d->db));
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
+	rc = sqlite3_step(st);
+	*fails = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? PV_OK : tk_sqerr(rc);
+}
+
+int tk_store_pin_try_begin(tk_db *d, CK_USER_TYPE who, tk_pintry *t)
+{
+	int64_t now = (int64_t)time(NULL);
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	t->who = who;
+	rc = tk_begin(d);
 	if (rc < 0)
 		return rc;
-	rc = tk_exec_1(d, good ? ST_PIN_GOOD : ST_PIN_BAD, (sqlite3_int64)who);
-	if (rc == PV_OK && fails != NULL) {
-		st = tk_st(d, ST_PIN_FAILS);
+	rc = tk_tries_expire(d, who, now);
+	if (rc == PV_OK)
+		rc = tk_pin_read(d, who, &t->rec, &t->period);
+	if (rc == PV_OK && t->rec.fails >= TK_PIN_MAX_FAILS)
+		rc = PV_ERR_LOCKED;
+	if (rc == PV_OK)
+		rc = tk_exec_1(d, ST_PIN_BAD, (sqlite3_int64)who);
+	if (rc == PV_OK) {
+		st = tk_st(d, ST_TRY_ADD);
 		if (st == NULL) {
 			rc = tk_sqerr(sqlite3_errcode(d->db));
 		} else {
 			sqlite3_bind_int64(st, 1, (sqlite3_int64)who);
-			*fails = sqlite3_step(st) == SQLITE_ROW ?
-			         sqlite3_column_int(st, 0) : 0;
-			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 2, now);
+			rc = tk_exec_st(d, ST_TRY_ADD);
+			t->ticket = sqlite3_last_insert_rowid(d->db);
 		}
 	}
-	return tk_end(d, rc);
+	rc = tk_end(d, rc);         /* only a committed count lets the check run */
+	if (rc < 0)
+		kc_wipe(t, sizeof *t);
+	else
+		t->rec.fails++;
+	return rc;
+}
+
+int tk_store_pin_try_end(tk_db *d, const tk_pintry *t, int good)
+{
+	sqlite3_stmt *st;
+	int rc, mine = 0, others = 0, left = 0;
+
+	rc = tk_begin(d);
+	if (rc < 0)
+		return rc;
+	if (good)
+		rc = tk_tries_expire(d, t->who, (int64_t)time(NULL));
+	if (rc == PV_OK) {
+		st = tk_st(d, ST_TRY_DEL);
+		if (st == NULL) {
+			rc = tk_sqerr(sqlite3_errcode(d->db));
+		} else {
+			sqlite3_bind_int64(st, 1, t->ticket);
+			sqlite3_bind_int64(st, 2, (sqlite3_int64)t->who);
+			rc = tk_exec_st(d, ST_TRY_DEL);
+			mine = sqlite3_changes(d->db) > 0;
+		}
+	}
+	if (rc == PV_OK && good) {
+		st = tk_st(d, ST_TRY_COUNT);
+		if (st == NULL) {
+			rc = tk_sqerr(sqlite3_errcode(d->db));
+		} else {
+			sqlite3_bind_int64(st, 1, (sqlite3_int64)t->who);
+			rc = sqlite3_step(st);
+			others = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+			rc = rc == SQLITE_ROW ? PV_OK : tk_sqerr(rc);
+			sqlite3_reset(st);
+		}
+		/* a stale row of its own (mine == 0) was counted as a finished
+		 * wrong try: only a clear removes that count */
+		if (rc == PV_OK && (others == 0 || mine))
+			rc = tk_exec_1(d, others == 0 ? ST_PIN_CLEAR : ST_PIN_TAKEBACK,
+			               (sqlite3_int64)t->who);
+	}
+	if (rc == PV_OK)
+		rc = tk_fails_read(d, t->who, &left);
+	rc = tk_end(d, rc);
+	return rc < 0 ? rc : left;
 }
 
 int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so)
@@ -487,6 +687,7 @@ int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so)
 	/* back to the default: a login is required again */
 	if (sqlite3_exec(d->db, "DELETE FROM attributes; DELETE FROM objects;"
 	                 " DELETE FROM pins WHERE who = 1;"
+	                 " DELETE FROM pin_tries WHERE who = 1;"
 	                 " CREATE TABLE IF NOT EXISTS pv_meta(key TEXT PRIMARY KEY,"
 	                 " value TEXT NOT NULL); DELETE FROM pv_meta WHERE key = 'login_record';",
 	                 NULL, NULL, NULL)
@@ -503,7 +704,7 @@ int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so)
 			sqlite3_finalize(st);
 		}
 	}
-	if (rc == PV_OK)
+	if (rc == PV_OK && so != NULL)
 		rc = tk_pin_write(d, CKU_SO, so);
 	return tk_end(d, rc);
 }

@@ -41,5 +41,7 @@
 #define PV_ERR_PROTOCOL     -29   /* malformed request or message             */
 #define PV_ERR_NOT_LOGGED_IN -30  /* a token-bound key without the user's login */
 #define PV_ERR_PIN_INCORRECT -31  /* a PIN record does not open with that PIN */
+#define PV_ERR_FULL         -32   /* storage full (disk, store size limit)    */
+#define PV_ERR_LOCKED       -33   /* PIN locked: too many failed tries        */
 
 #endif /* PV_ERR_H */

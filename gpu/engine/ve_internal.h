@@ -96,15 +96,14 @@ KC_API int ve_blob_seal(const ve_kek *kek, ve_worker *w, const ve_key *k, uint32
                         uint8_t *out, uint32_t cap, uint32_t *outlen);
 
 /* Request-level key access (ve_login.c): the policy checks every use of a
- * blob goes through.  ve_req_blob parses the blob of span b (identity id)
- * and picks its KEK: a PV_POL_TOKEN blob needs the user's ticket for the
+ * blob goes through.  ve_req_blob parses the blob of span b and picks its
+ * KEK: a PV_POL_TOKEN blob needs the user's ticket for the
  * request's token (PV_ERR_NOT_LOGGED_IN).  With primary set it is the
  * operation's key: its allowed list must hold the request's mechanism
  * (PV_ERR_PERM; the list comes in `mechs` and must match the blob's
  * digest).  want_type 0 = any; max = PV_BLOB_MAX or PV_PKBLOB_MAX. */
-KC_API int ve_req_blob(const ve_req *r, ve_span b, const uint8_t id[PV_OBJ_ID_LEN],
-                       uint32_t want_type, uint32_t max, uint32_t primary, ve_bhdr *h,
-                       const ve_kek **kek);
+KC_API int ve_req_blob(const ve_req *r, ve_span b, uint32_t want_type, uint32_t max,
+                       uint32_t primary, ve_bhdr *h, const ve_kek **kek);
 /* The new blob's header fields from the request (new_policy, new_mechs)
  * and its KEK: PV_POL_TOKEN needs the user's ticket, PV_POL_TRUSTED the
  * SO's.  h's version, type, usage and len are left to the caller. */

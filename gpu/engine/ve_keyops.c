@@ -92,7 +92,7 @@ KC_API int ve_op_wrap(ve_req *r)
 	{
 		const ve_kek *kek;
 		ve_bhdr h;
-		rc = ve_req_blob(r, r->d.key2, r->d.key2_id, 0u, PV_BLOB_MAX, 0u, &h, &kek);
+		rc = ve_req_blob(r, r->d.key2, 0u, PV_BLOB_MAX, 0u, &h, &kek);
 		if (rc == PV_OK)
 			rc = ve_blob_open(kek, &h, ve_ptr(r, r->d.key2), r->d.key2_id, &t);
 		else

@@ -143,9 +143,8 @@ KC_PRIV int vl_mechs_digest(const ve_req *r, ve_span s, uint32_t *n, uint8_t dig
 	return rc;
 }
 
-KC_API int ve_req_blob(const ve_req *r, ve_span b, const uint8_t id[PV_OBJ_ID_LEN],
-                       uint32_t want_type, uint32_t max, uint32_t primary, ve_bhdr *h,
-                       const ve_kek **kek)
+KC_API int ve_req_blob(const ve_req *r, ve_span b, uint32_t want_type, uint32_t max,
+                       uint32_t primary, ve_bhdr *h, const ve_kek **kek)
 {
 	uint8_t dig[16];
 	const uint8_t *m;
@@ -208,7 +207,7 @@ KC_API int ve_req_key(const ve_req *r, uint32_t usage, ve_key *k)
 	int rc;
 
 	kc_memset(k, 0, sizeof *k);
-	rc = ve_req_blob(r, r->d.key, r->d.key_id, r->d.key_type, PV_BLOB_MAX, 1u, &h, &kek);
+	rc = ve_req_blob(r, r->d.key, r->d.key_type, PV_BLOB_MAX, 1u, &h, &kek);
 	if (rc == PV_OK)
 		rc = ve_blob_open(kek, &h, ve_ptr(r, r->d.key), r->d.key_id, k);
 	if (rc != PV_OK)

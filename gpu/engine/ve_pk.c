@@ -292,7 +292,7 @@ KC_API int ve_pk_open(const ve_req *r, uint32_t usage, ve_pkey *k)
 	ve_bhdr h;
 	int rc;
 
-	rc = ve_req_blob(r, r->d.key, r->d.key_id, r->d.key_type, PV_PKBLOB_MAX, 1u, &h, &kek);
+	rc = ve_req_blob(r, r->d.key, r->d.key_type, PV_PKBLOB_MAX, 1u, &h, &kek);
 	if (rc != PV_OK) {
 		ve_pk_zero(k, 0u);
 		return rc;

@@ -157,6 +157,18 @@ ok "PKCS#12: its certificate is on the token with the key's CKA_ID, byte for byt
 unchanged "private key import: an unsupported curve (P-521)" "not supported" bash -c \
    'openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-521 -out "$T/p521.pem" 2>/dev/null &&
     "$PV" key import --token prov --pin-env USER_PIN --type pkey --in "$T/p521.pem" --label p521 --id 0c'
+# A locked user PIN: pvault says so and how to unlock it, and the command it
+# names (the SO's C_InitPIN through pkcs11-tool) does.
+ok "10 wrong user PINs lock it: token info says locked and how to unlock" bash -c '
+  for i in $(seq 10); do USER_PIN=00000000 "$PV" key list --token prov --pin-env USER_PIN >/dev/null 2>&1; done
+  "$PV" token info prov | grep "^user PIN" | grep -q "set, locked (10 failed tries): the SO unlocks it .*--init-pin"'
+ok "locked: the right user PIN is refused with the way to unlock" bash -c '
+  out=$("$PV" key list --token prov --pin-env USER_PIN 2>&1); rc=$?; echo "$out"; [ $rc -ne 0 ] &&
+  echo "$out" | grep -q "login as user: PIN locked after too many failed tries; the SO unlocks it"'
+ok "the SO unlocks it as the message says (pkcs11-tool --init-pin)" bash -c '
+  p11 --token-label prov --login --login-type so --so-pin "$SO_PIN" --init-pin --new-pin "$USER_PIN" &&
+  "$PV" token info prov | grep -q "^user PIN: *set (failed tries 0)" &&
+  "$PV" key list --token prov --pin-env USER_PIN >/dev/null'
 ok "pvault key delete" pv key delete --token prov --pin-env USER_PIN --label aes1
 ok "pvault token delete needs --yes" bash -c "! '$PV' token delete --so-pin-env SO_PIN prov"
 ok "pvault token delete with a wrong SO PIN fails, the token stays" bash -c \

@@ -1,12 +1,14 @@
 /*
  * test_tk_store.c - the token layer below the PKCS#11 shell: the SQLite
  * store (schema, WAL, indexes used by find, one transaction per change,
- * rollback of a failed change), PIN verifiers against OpenSSL's PBKDF2,
+ * rollback of a failed change, migration of an older store), PIN
+ * verifiers against OpenSSL's PBKDF2, the rules of the PIN try counter,
  * the attribute policy, and the PV_ERR -> CK_RV mapping.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
@@ -67,8 +69,15 @@ static void t_rv_mapping(void)
 
 	CU_ASSERT(tk_rv_from_pv(PV_OK) == CKR_OK);
 	CU_ASSERT(tk_rv_from_pv(5) == CKR_OK);
-	for (e = PV_ERR_GENERAL; e >= PV_ERR_PROTOCOL; e--)
+	for (e = PV_ERR_GENERAL; e >= PV_ERR_LOCKED; e--) {
 		CU_ASSERT(tk_rv_from_pv(e) != CKR_OK);
+		CU_ASSERT(tk_rv_pin_count(e) != CKR_OK);
+	}
+	CU_ASSERT(tk_rv_from_pv(PV_ERR_FULL) == CKR_DEVICE_MEMORY);
+	CU_ASSERT(tk_rv_pin_count(PV_ERR_FULL) == CKR_DEVICE_MEMORY);
+	CU_ASSERT(tk_rv_pin_count(PV_ERR_PERM) == CKR_DEVICE_ERROR);
+	CU_ASSERT(tk_rv_pin_count(PV_ERR_IO) == CKR_DEVICE_ERROR);
+	CU_ASSERT(tk_rv_pin_count(PV_ERR_BUSY) == CKR_FUNCTION_FAILED);
 	CU_ASSERT(tk_rv_from_pv(PV_ERR_NOMEM) == CKR_HOST_MEMORY);
 	CU_ASSERT(tk_rv_from_pv(PV_ERR_ARGS) == CKR_ARGUMENTS_BAD);
 	CU_ASSERT(tk_rv_from_pv(PV_ERR_BUF_SMALL) == CKR_BUFFER_TOO_SMALL);
@@ -131,7 +140,7 @@ static void t_store_schema(void)
 	tk_store_close(d);
 
 	db = raw_open();
-	CU_ASSERT(raw_int(db, "PRAGMA user_version") == 1);
+	CU_ASSERT(raw_int(db, "PRAGMA user_version") == 2);
 	raw_text(db, "PRAGMA journal_mode", buf, sizeof buf);
 	CU_ASSERT_STRING_EQUAL(buf, "wal\n");
 	raw_text(db, "SELECT name FROM sqlite_master WHERE type = 'index'"
@@ -242,29 +251,176 @@ static void t_store_objects(void)
 	tk_store_close(d);
 }
 
+static long long raw_q(const char *sql)
+{
+	sqlite3 *db = raw_open();
+	long long v = raw_int(db, sql);
+
+	sqlite3_close(db);
+	return v;
+}
+
+static void raw_exec(const char *sql)
+{
+	sqlite3 *db = raw_open();
+
+	CU_ASSERT(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(db);
+}
+
+#define SO_FAILS  "SELECT fails FROM pins WHERE who = 0"
+#define SO_PERIOD "SELECT period FROM pins WHERE who = 0"
+#define IN_FLIGHT "SELECT count(*) FROM pin_tries"
+
+/* n wrong tries of the SO PIN, one after the other. */
+static void wrong_tries(tk_db *d, int n)
+{
+	tk_pintry t;
+
+	while (n-- > 0) {
+		CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_SO, &t) == PV_OK);
+		CU_ASSERT(tk_store_pin_try_end(d, &t, 0) >= 1);
+	}
+}
+
+/* The try counter's rules (tk_store.c, docs/token-store.md). */
 static void t_store_pins(void)
 {
-	tk_db *d = NULL;
+	tk_db *d = NULL, *d2 = NULL;
 	tk_pinrec r;
 	tk_tokinfo ti;
-	int fails = -1;
+	tk_pintry a, b;
+	long long p0;
+	pid_t pid;
+	int st = -1;
 
 	CU_ASSERT_FATAL(tk_store_open(dbpath, &d) == PV_OK);
 	CU_ASSERT(tk_store_pin_get(d, CKU_USER, &r) == PV_ERR_NOT_FOUND);
+	CU_ASSERT(tk_store_pin_try_begin(d, CKU_USER, &a) == PV_ERR_NOT_FOUND);
 	CU_ASSERT(tk_store_pin_get(d, CKU_SO, &r) == PV_OK);
 	CU_ASSERT(memcmp(r.verifier, so_rec.verifier, TK_PIN_VERIFIER_LEN) == 0);
-	CU_ASSERT(tk_store_pin_count(d, CKU_SO, 0, &fails) == PV_OK);
-	CU_ASSERT(fails == 1);
-	CU_ASSERT(tk_store_pin_count(d, CKU_SO, 0, &fails) == PV_OK);
-	CU_ASSERT(fails == 2);
+	/* a try is counted, and in flight, before anything is checked */
+	CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_SO, &a) == PV_OK);
+	CU_ASSERT(a.rec.fails == 1 && a.ticket > 0);
+	CU_ASSERT(memcmp(a.rec.verifier, so_rec.verifier, TK_PIN_VERIFIER_LEN) == 0);
+	CU_ASSERT(raw_q(SO_FAILS) == 1 && raw_q(IN_FLIGHT) == 1);
+	CU_ASSERT(tk_store_pin_try_end(d, &a, 0) == 1);     /* wrong: stays */
+	CU_ASSERT(raw_q(IN_FLIGHT) == 0);
+	wrong_tries(d, 1);
 	CU_ASSERT(tk_store_info(d, &ti) == PV_OK);
 	CU_ASSERT(ti.so_fails == 2);
-	CU_ASSERT(tk_store_pin_count(d, CKU_SO, 1, &fails) == PV_OK);
-	CU_ASSERT(fails == 0);
+	/* right while another try is in flight: takes back only its own */
+	p0 = raw_q(SO_PERIOD);
+	CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_SO, &a) == PV_OK);
+	CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_SO, &b) == PV_OK);
+	CU_ASSERT(b.rec.fails == 4 && b.ticket > a.ticket);
+	CU_ASSERT(tk_store_pin_try_end(d, &a, 1) == 3);
+	CU_ASSERT(raw_q(SO_PERIOD) == p0);
+	CU_ASSERT(tk_store_pin_try_end(d, &b, 0) == 3);
+	/* right with nothing in flight: cleared, a new period */
+	CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_SO, &a) == PV_OK);
+	CU_ASSERT(a.period == p0);
+	CU_ASSERT(tk_store_pin_try_end(d, &a, 1) == 0);
+	CU_ASSERT(raw_q(SO_PERIOD) == p0 + 1);
+	/* the limit: the eleventh try is refused and nothing is written */
+	wrong_tries(d, TK_PIN_MAX_FAILS);
+	CU_ASSERT(tk_store_pin_try_begin(d, CKU_SO, &a) == PV_ERR_LOCKED);
+	CU_ASSERT(raw_q(SO_FAILS) == TK_PIN_MAX_FAILS && raw_q(IN_FLIGHT) == 0);
+	/* the SO and user counters are apart: a user PIN is not locked */
 	CU_ASSERT(tk_store_pin_put(d, CKU_USER, &so_rec) == PV_OK);
+	CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_USER, &a) == PV_OK);
+	CU_ASSERT(a.rec.fails == 1);
+	CU_ASSERT(tk_store_pin_try_end(d, &a, 1) == 0);
 	CU_ASSERT(tk_store_info(d, &ti) == PV_OK);
-	CU_ASSERT(ti.user_pin_set == 1);
+	CU_ASSERT(ti.user_pin_set == 1 && ti.user_fails == 0 &&
+	          ti.so_fails == TK_PIN_MAX_FAILS);
+	/* a new PIN: a new period; the tries in flight keep their counts */
+	p0 = raw_q(SO_PERIOD);
+	CU_ASSERT(tk_store_pin_put(d, CKU_SO, &so_rec) == PV_OK);
+	CU_ASSERT(raw_q(SO_FAILS) == 0 && raw_q(SO_PERIOD) == p0 + 1);
+	CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_SO, &a) == PV_OK);
+	CU_ASSERT(tk_store_pin_put(d, CKU_SO, &so_rec) == PV_OK);
+	CU_ASSERT(raw_q(SO_FAILS) == 1);
+	CU_ASSERT(tk_store_pin_try_end(d, &a, 0) == 1);
+	/* a process that dies in the middle of a try: the try stays counted
+	 * and in flight, so a success does not clear the counter ... */
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		tk_pintry c;
+		_exit(tk_store_open(dbpath, &d2) == PV_OK &&
+		      tk_store_pin_try_begin(d2, CKU_SO, &c) == PV_OK ? 0 : 1);
+	}
+	CU_ASSERT(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	          WEXITSTATUS(st) == 0);
+	CU_ASSERT(raw_q(SO_FAILS) == 2 && raw_q(IN_FLIGHT) == 1);
+	CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_SO, &a) == PV_OK);
+	CU_ASSERT(tk_store_pin_try_end(d, &a, 1) == 2);
+	/* ... until it is stale: then it is a finished wrong try */
+	raw_exec("UPDATE pin_tries SET started = started - 301");
+	CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_SO, &a) == PV_OK);
+	CU_ASSERT(raw_q(SO_FAILS) == 3 && raw_q(IN_FLIGHT) == 1);
+	CU_ASSERT(tk_store_pin_try_end(d, &a, 1) == 0);
+	/* a try that went stale itself: its right end still clears when
+	 * nothing else is in flight, never sends the counter below 0 */
+	CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_SO, &a) == PV_OK);
+	raw_exec("UPDATE pin_tries SET started = started + 10000");
+	CU_ASSERT(tk_store_pin_try_end(d, &a, 1) == 0);
+	CU_ASSERT(raw_q(IN_FLIGHT) == 0);
 	tk_store_close(d);
+}
+
+/* A store of schema version 1 is brought to version 2 at its first open,
+ * in one transaction, keeping every row; a newer store is refused. */
+static void t_store_migrate(void)
+{
+	char path[320];
+	sqlite3 *db = NULL;
+	tk_db *d = NULL;
+	tk_pintry t;
+	tk_obj *o = NULL;
+	long long v;
+
+	snprintf(path, sizeof path, "%s/v1.db", dir);
+	CU_ASSERT_FATAL(sqlite3_open(path, &db) == SQLITE_OK);
+	CU_ASSERT_FATAL(sqlite3_exec(db,
+		"PRAGMA journal_mode=WAL;"
+		"CREATE TABLE token_info(id INTEGER PRIMARY KEY CHECK (id = 1),"
+		"  slot_no INTEGER NOT NULL, serial TEXT NOT NULL, label BLOB NOT NULL,"
+		"  created INTEGER NOT NULL, changes INTEGER NOT NULL DEFAULT 0);"
+		"CREATE TABLE pins(who INTEGER PRIMARY KEY, alg TEXT NOT NULL,"
+		"  iterations INTEGER NOT NULL, salt BLOB NOT NULL, verifier BLOB NOT NULL,"
+		"  fails INTEGER NOT NULL DEFAULT 0);"
+		"CREATE TABLE objects(oid INTEGER PRIMARY KEY AUTOINCREMENT,"
+		"  uid BLOB NOT NULL UNIQUE, class INTEGER NOT NULL, id BLOB, label BLOB,"
+		"  private INTEGER NOT NULL, wrapped BLOB NOT NULL DEFAULT x'');"
+		"CREATE TABLE attributes(oid INTEGER NOT NULL, type INTEGER NOT NULL,"
+		"  value BLOB NOT NULL, PRIMARY KEY (oid, type)) WITHOUT ROWID;"
+		"INSERT INTO token_info VALUES (1, 7, '0123456789ABCDEF', zeroblob(32), 1, 0);"
+		"INSERT INTO pins VALUES (1, 'pbkdf2-hmac-sha256', 1000, zeroblob(16),"
+		"  zeroblob(32), 3);"
+		"INSERT INTO objects(uid, class, private) VALUES (zeroblob(16), 0, 0);"
+		"INSERT INTO attributes VALUES (1, 0, x'0000000000000000');"
+		"PRAGMA user_version = 1;", NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(db);
+
+	CU_ASSERT_FATAL(tk_store_open(path, &d) == PV_OK);
+	CU_ASSERT(tk_store_obj_load(d, 1, &o) == PV_OK);
+	tk_obj_free(o);
+	CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_USER, &t) == PV_OK);
+	CU_ASSERT(t.rec.fails == 4 && t.period == 0);
+	CU_ASSERT(tk_store_pin_try_end(d, &t, 1) == 0);
+	tk_store_close(d);
+	CU_ASSERT_FATAL(sqlite3_open(path, &db) == SQLITE_OK);
+	CU_ASSERT(raw_int(db, "PRAGMA user_version") == 2);
+	CU_ASSERT(raw_int(db, "SELECT period FROM pins WHERE who = 1") == 1);
+	CU_ASSERT(raw_int(db, "SELECT count(*) FROM attributes") == 1);
+	v = raw_int(db, "PRAGMA integrity_check");   /* "ok" is text: 0 */
+	CU_ASSERT(v == 0);
+	CU_ASSERT(sqlite3_exec(db, "PRAGMA user_version = 3", NULL, NULL, NULL)
+	          == SQLITE_OK);
+	sqlite3_close(db);
+	CU_ASSERT(tk_store_open(path, &d) == PV_ERR_CORRUPT);
 }
 
 /* ---- the attribute policy ---- */
@@ -319,6 +475,7 @@ int main(void)
 	CU_add_test(s, "schema, WAL, indexes", t_store_schema);
 	CU_add_test(s, "objects: insert/load/find/update/delete", t_store_objects);
 	CU_add_test(s, "PIN records and counters", t_store_pins);
+	CU_add_test(s, "migration of a version 1 store", t_store_migrate);
 	CU_add_test(s, "attribute policy", t_policy);
 	rc = ts_run();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
