@@ -127,6 +127,8 @@ int pv_dc_connect(const char *path, uint32_t nslots, uint32_t slot_arena,
 		goto fail;
 	}
 	(void)madvise(ring, (size_t)rb.ok.ring_bytes, MADV_DONTFORK);
+	/* a key being imported and the outputs pass through it */
+	(void)madvise(ring, (size_t)rb.ok.ring_bytes, MADV_DONTDUMP);
 	close(mfd);
 	*ok = rb.ok;
 	ok->backend[sizeof ok->backend - 1] = '\0';
