@@ -28,7 +28,7 @@ typedef struct pv_secstack pv_secstack;
 /* Deep enough for every engine request (RSA-4096 key generation is the
  * deepest, docs/threat-model.md gives the measured depth) with room for a
  * signal handler of the application that interrupts it. */
-#define PV_SECSTACK_SIZE (256u << 10)
+#define PV_SECSTACK_SIZE (128u << 10)
 
 /* A stack of size bytes (0: PV_SECSTACK_SIZE), or NULL (no memory). */
 pv_secstack *pv_secstack_new(size_t size);

@@ -4,7 +4,7 @@
  * A client process (this program again, "--busy") imports known keys - an
  * AES-256 key, a P-256 private key, an RSA-2048 private key - through the
  * module, wipes its own copies, and then encrypts and signs with them in
- * many threads.  While it runs, gdb's gcore dumps it several times (the
+ * many threads (AES only, ECDSA only, or both with RSA now and then).  While it runs, gdb's gcore dumps it several times (the
  * module embedded, on the CPU backend), then pvaultd serving such a client
  * in daemon mode, and that client.  No dump may hold the AES key, the EC
  * scalar, RSA's d, p, q, dp, dq or qinv, the master key or the KEK derived
@@ -120,55 +120,83 @@ static void import_all(CK_SESSION_HANDLE s)
 		die("the RSA key's import", rv);
 }
 
-static void *busy_thread(void *arg)
+/* What a busy thread does: AES only, ECDSA only, or AES, ECDSA and now
+ * and then RSA (whose time would otherwise keep every thread inside the
+ * engine, where no stale register can be caught). */
+enum { ROLE_AES, ROLE_EC, ROLE_MIX };
+
+static void op_aes(CK_SESSION_HANDLE s, const uint8_t *msg, size_t n)
 {
-	uint8_t iv[16] = { 1 }, gcm_iv[12] = { 2 }, msg[512], out[1024], dig[32];
+	uint8_t iv[16] = { 1 }, gcm_iv[12] = { 2 }, out[1024];
 	CK_GCM_PARAMS gp = { gcm_iv, sizeof gcm_iv, 96, NULL, 0, 128 };
 	CK_MECHANISM cbc = { CKM_AES_CBC_PAD, iv, sizeof iv };
 	CK_MECHANISM gcm = { CKM_AES_GCM, &gp, sizeof gp };
-	CK_MECHANISM ecdsa = { CKM_ECDSA, NULL, 0 };
-	CK_MECHANISM rsa = { CKM_SHA256_RSA_PKCS, NULL, 0 };
-	CK_SESSION_HANDLE s;
-	CK_ULONG ol;
+	CK_ULONG ol = sizeof out;
 	CK_RV rv;
-	unsigned long round;
 
-	memset(msg, (int)(uintptr_t)arg, sizeof msg);
+	if ((rv = F->C_EncryptInit(s, &cbc, h_aes)) != CKR_OK ||
+	    (rv = F->C_Encrypt(s, (CK_BYTE_PTR)msg, n, out, &ol)) != CKR_OK)
+		die("AES-CBC", rv);
+	ol = sizeof out;
+	if ((rv = F->C_EncryptInit(s, &gcm, h_aes)) != CKR_OK ||
+	    (rv = F->C_Encrypt(s, (CK_BYTE_PTR)msg, n, out, &ol)) != CKR_OK)
+		die("AES-GCM", rv);
+	/* multi-part: the key schedule travels in the sealed state */
+	ol = sizeof out;
+	if ((rv = F->C_EncryptInit(s, &cbc, h_aes)) != CKR_OK ||
+	    (rv = F->C_EncryptUpdate(s, (CK_BYTE_PTR)msg, n / 2, out, &ol)) != CKR_OK)
+		die("AES-CBC multi-part", rv);
+	ol = sizeof out;
+	if ((rv = F->C_EncryptUpdate(s, (CK_BYTE_PTR)msg + n / 2, n - n / 2, out, &ol)) != CKR_OK)
+		die("AES-CBC multi-part", rv);
+	ol = sizeof out;
+	if ((rv = F->C_EncryptFinal(s, out, &ol)) != CKR_OK)
+		die("AES-CBC multi-part", rv);
+}
+
+static void op_sign(CK_SESSION_HANDLE s, CK_MECHANISM_TYPE m, CK_OBJECT_HANDLE k,
+                    const uint8_t *in, size_t n)
+{
+	CK_MECHANISM mech = { m, NULL, 0 };
+	uint8_t out[512];
+	CK_ULONG ol = sizeof out;
+	CK_RV rv;
+
+	if ((rv = F->C_SignInit(s, &mech, k)) != CKR_OK ||
+	    (rv = F->C_Sign(s, (CK_BYTE_PTR)in, n, out, &ol)) != CKR_OK)
+		die(m == CKM_ECDSA ? "ECDSA" : "RSA", rv);
+}
+
+static void *busy_thread(void *arg)
+{
+	const unsigned i = (unsigned)(uintptr_t)arg;
+	const int role = i % 4 == 0 ? ROLE_AES : i % 4 == 1 ? ROLE_EC : ROLE_MIX;
+	uint8_t msg[512], dig[32];
+	CK_SESSION_HANDLE s;
+	unsigned long round;
+	CK_RV rv;
+
+	memset(msg, (int)i, sizeof msg);
 	memset(dig, 0x5a, sizeof dig);
 	if ((rv = F->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL, &s)) != CKR_OK)
 		die("C_OpenSession", rv);
 	for (round = 0;; round++) {
-		ol = sizeof out;
-		if ((rv = F->C_EncryptInit(s, &cbc, h_aes)) != CKR_OK ||
-		    (rv = F->C_Encrypt(s, msg, sizeof msg, out, &ol)) != CKR_OK)
-			die("AES-CBC", rv);
-		ol = sizeof out;
-		if ((rv = F->C_EncryptInit(s, &gcm, h_aes)) != CKR_OK ||
-		    (rv = F->C_Encrypt(s, msg, sizeof msg, out, &ol)) != CKR_OK)
-			die("AES-GCM", rv);
-		ol = sizeof out;
-		if ((rv = F->C_SignInit(s, &ecdsa, h_ec)) != CKR_OK ||
-		    (rv = F->C_Sign(s, dig, sizeof dig, out, &ol)) != CKR_OK)
-			die("ECDSA", rv);
-		/* RSA now and then: its time would otherwise keep every thread
-		 * inside the engine, where no stale register can be caught */
-		if (round % 16 == (uintptr_t)arg % 16) {
-			ol = sizeof out;
-			if ((rv = F->C_SignInit(s, &rsa, h_rsa)) != CKR_OK ||
-			    (rv = F->C_Sign(s, msg, 64, out, &ol)) != CKR_OK)
-				die("RSA", rv);
-		}
+		if (role != ROLE_EC)
+			op_aes(s, msg, sizeof msg);
+		if (role != ROLE_AES)
+			op_sign(s, CKM_ECDSA, h_ec, dig, sizeof dig);
+		if (role == ROLE_MIX && round % 16 == i % 16)
+			op_sign(s, CKM_SHA256_RSA_PKCS, h_rsa, msg, 64);
 		if (round == 4)
 			atomic_fetch_add(&started, 1);
 		if (atomic_load(&quiet))
 			break;
 	}
-	/* the quiet phase: one last signature, then this thread sleeps with
-	 * whatever its registers held when the module returned */
-	ol = sizeof out;
-	if ((rv = F->C_SignInit(s, &rsa, h_rsa)) != CKR_OK ||
-	    (rv = F->C_Sign(s, msg, 64, out, &ol)) != CKR_OK)
-		die("RSA", rv);
+	/* the quiet phase: one last call with each key, then this thread
+	 * sleeps with whatever its registers held when the module returned */
+	op_aes(s, msg, sizeof msg);
+	op_sign(s, CKM_ECDSA, h_ec, dig, sizeof dig);
+	op_sign(s, CKM_SHA256_RSA_PKCS, h_rsa, msg, 64);
 	atomic_fetch_add(&quieted, 1);
 	for (;;)
 		pause();
