@@ -52,7 +52,7 @@ static size_t page_size(void)
 
 pv_secstack *pv_secstack_new(size_t size)
 {
-	static int warned;
+	static _Atomic int warned;
 	size_t pg = page_size();
 	pv_secstack *s = (pv_secstack *)calloc(1, sizeof *s);
 
@@ -80,11 +80,9 @@ pv_secstack *pv_secstack_new(size_t size)
 	(void)madvise(s->map, s->map_len, MADV_DONTFORK);
 #endif
 	s->locked = mlock(s->base, s->size) == 0;
-	if (!s->locked && !warned) {
-		warned = 1;
+	if (!s->locked && !atomic_exchange(&warned, 1))
 		pv_log(PV_LOG_WARN, "secstack: mlock refused (RLIMIT_MEMLOCK?); the engine's "
 		       "stacks are not dumpable but may be swapped");
-	}
 	return s;
 }
 
