@@ -25,9 +25,9 @@
 
 typedef struct pv_secstack pv_secstack;
 
-/* Deep enough for every engine request (RSA-4096 key generation is the
- * deepest, docs/threat-model.md gives the measured depth) with room for a
- * signal handler of the application that interrupts it. */
+/* Deep enough for every engine request (docs/threat-model.md gives the
+ * deepest measured, about a fifth of it) with room for a signal handler
+ * of the application that interrupts one. */
 #define PV_SECSTACK_SIZE (128u << 10)
 
 /* A stack of size bytes (0: PV_SECSTACK_SIZE), or NULL (no memory). */
