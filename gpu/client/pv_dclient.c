@@ -160,6 +160,8 @@ int pv_dc_connect(const char *path, int64_t daemon_uid, uint32_t nslots, uint32_
 		goto fail;
 	}
 	(void)madvise(ring, (size_t)rb.ok.ring_bytes, MADV_DONTFORK);
+	/* a key being imported and the outputs pass through it */
+	(void)madvise(ring, (size_t)rb.ok.ring_bytes, MADV_DONTDUMP);
 	close(mfd);
 	*ok = rb.ok;
 	ok->backend[sizeof ok->backend - 1] = '\0';

@@ -3,6 +3,7 @@
 #include "gpu/client/pv_ringstat.h"
 #include "gpu/engine/ve_ring.h"
 #include "gpu/host/pv_bulk.h"
+#include "gpu/host/pv_secstack.h"
 #include "gpu/host/pv_futex.h"
 #include "gpu/host/pv_slots.h"
 
@@ -210,6 +211,9 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 	PUT(d.mechs, r->mechs);
 	PUT(d.new_mechs, r->new_mechs);
 #undef PUT
+	/* an imported key's bytes were in this thread's vector registers,
+	 * where they would stay while it waits for the vault */
+	pv_secstack_scrub();
 	s->desc = d;
 	s->host.wipe_len = (uint32_t)pos;    /* bytes to wipe after completion */
 	s->host.staged_len = 0;

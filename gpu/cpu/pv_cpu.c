@@ -1,4 +1,13 @@
-/* pv_cpu.c - CPU backend: ring memory, worker threads, vault boot. */
+/*
+ * pv_cpu.c - CPU backend: ring memory, worker threads, vault boot.
+ *
+ * Engine code runs only on the engine states' own stacks (pv_secstack:
+ * locked, left out of core dumps, wiped when freed), never on the stack
+ * of the thread that runs it: a worker thread, or in caller mode the
+ * application's.  Each engine state (ve_worker) has one; whoever holds
+ * the state holds its stack (workers[i] and stacks[i] go together).  The
+ * boot, which derives the KEK from the master key, runs on stack 0.
+ */
 #include "pv_cpu.h"
 #include "gpu/engine/ve_engine.h"
 #include "gpu/engine/ve_ring.h"
@@ -8,6 +17,7 @@
 #include "gpu/host/pv_os_random.h"
 #include "gpu/host/pv_pid.h"
 #include "gpu/host/pv_secmem.h"
+#include "gpu/host/pv_secstack.h"
 #include "gpu/host/pv_slots.h"
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
@@ -41,6 +51,8 @@ struct pv_cpu {
 	uint32_t nworkers;
 	ve_vault *vault;           /* pv_secmem */
 	ve_worker *workers;        /* pv_secmem, nworkers entries */
+	pv_secstack **stacks;      /* nworkers entries: the stack of workers[i]
+	                              (inline mode: made on first use) */
 	pv_slot_st *busy;          /* inline mode: nworkers entries, busy
 	                              while a caller uses workers[i] (pv_slots.h) */
 	int inline_exec;
@@ -56,22 +68,62 @@ struct pv_cpu {
 	PV_APART(apart2_);
 };
 
-/* Run the published request of ticket tk in slot s with engine state w,
- * complete it, and reseed w from the OS now and then. */
-static void cpu_run(pv_cpu *c, ve_worker *w, ve_slot *s, uint32_t tk)
+/* One engine call, carried onto the state's stack (pv_secstack_call). */
+typedef struct cpu_job {
+	pv_cpu *c;
+	ve_worker *w;
+	ve_slot *s;                /* NULL: ve_idle */
+	uint32_t tk;
+} cpu_job;
+
+/* On the state's stack: run the published request of ticket tk in slot s
+ * with engine state w, complete it, and reseed w from the OS now and then;
+ * or, without a slot, compute ahead (ve_idle). */
+static void cpu_job_run(void *arg)
 {
+	cpu_job *j = (cpu_job *)arg;
+	ve_slot *s = j->s;
 	ve_result res;
 
-	ve_execute(c->vault, w, &s->desc, ve_slot_arena(s), c->slot_arena, &res);
+	if (s == NULL) {
+		(void)ve_idle(j->c->vault, j->w);
+		return;
+	}
+	ve_execute(j->c->vault, j->w, &s->desc, ve_slot_arena(s), j->c->slot_arena, &res);
 	s->dev.res = res;
-	pv_store_rel(&s->dev.done_seq, tk + 1u);
+	pv_store_rel(&s->dev.done_seq, j->tk + 1u);
 	pv_futex_wake_counted(&s->dev.done_seq, PV_FUTEX_PRIVATE, &s->host.sleepers);
-	if (w->nreq % PV_CPU_RESEED_EVERY == 0) {
+	if (j->w->nreq % PV_CPU_RESEED_EVERY == 0) {
 		uint8_t e[48];
 		if (pv_os_random(e, sizeof e) == PV_OK)
-			(void)ve_worker_reseed(w, e, sizeof e);
+			(void)ve_worker_reseed(j->w, e, sizeof e);
 		kc_wipe(e, sizeof e);
 	}
+}
+
+/* Run ticket tk of slot s (NULL: idle work) with engine state i on its
+ * stack, made here on the state's first use.  Without one (no memory)
+ * the request fails rather than run on this thread's stack. */
+static void cpu_run(pv_cpu *c, uint32_t i, ve_slot *s, uint32_t tk)
+{
+	cpu_job j;
+
+	if (c->stacks[i] == NULL && (c->stacks[i] = pv_secstack_new(0)) == NULL) {
+		if (s != NULL) {
+			ve_result res;
+			memset(&res, 0, sizeof res);
+			res.status = PV_ERR_NOMEM;
+			s->dev.res = res;
+			pv_store_rel(&s->dev.done_seq, tk + 1u);
+			pv_futex_wake_counted(&s->dev.done_seq, PV_FUTEX_PRIVATE, &s->host.sleepers);
+		}
+		return;
+	}
+	j.c = c;
+	j.w = &c->workers[i];
+	j.s = s;
+	j.tk = tk;
+	pv_secstack_call(c->stacks[i], cpu_job_run, &j);
 }
 
 static void *cpu_worker(void *arg)
@@ -91,12 +143,12 @@ static void *cpu_worker(void *arg)
 
 		/* nothing waiting for this worker yet: compute ahead (ve_idle) */
 		if (pv_load_acq(&e->ready_seq) != tk + 1u && ve_idle_wanted(c->vault, w))
-			(void)ve_idle(c->vault, w);
+			cpu_run(c, t->index, NULL, 0);
 		if (pv_wait_eq(&e->ready_seq, tk + 1u, &h->stop, 100, PV_FUTEX_PRIVATE) != 0)
 			break;
 		si = e->slot;          /* ordered after the acquire of ready_seq */
 		pv_store_rel(ve_ring_taken(c->ring, c->nslots, tk), tk + 1u);
-		cpu_run(c, w, ve_ring_slot(c->ring, c->nslots, c->slot_arena, si), tk);
+		cpu_run(c, t->index, ve_ring_slot(c->ring, c->nslots, c->slot_arena, si), tk);
 	}
 	return NULL;
 }
@@ -117,7 +169,7 @@ void pv_cpu_execute(pv_cpu *c, void *slot, uint32_t t)
 		if ((i = pv_slot_sleep_take(c->busy, c->nworkers, start, &c->sleepers,
 		                            &c->free_gen, 10)) != UINT32_MAX)
 			break;
-	cpu_run(c, &c->workers[i], (ve_slot *)slot, t);
+	cpu_run(c, i, (ve_slot *)slot, t);
 	pv_slot_give_wake(c->busy, i, &c->sleepers, &c->free_gen);
 }
 
@@ -129,10 +181,47 @@ static uint32_t pow2_at_least(uint32_t n)
 	return p;
 }
 
+/* The boot, on stack 0: the entropy, the KEK's derivation and the
+ * workers' DRBG seeds stay off the caller's stack. */
+typedef struct cpu_boot_job {
+	pv_cpu *c;
+	const pv_cpu_params *p;
+	int rc;
+} cpu_boot_job;
+
+static void cpu_boot(void *arg)
+{
+	cpu_boot_job *b = (cpu_boot_job *)arg;
+	pv_cpu *c = b->c;
+	const pv_cpu_params *p = b->p;
+	uint8_t e[64];
+	uint32_t i;
+	int rc;
+
+	if ((rc = pv_os_random(e, sizeof e)) != PV_OK)
+		goto out;
+	rc = ve_boot(c->vault, p->master, p->master_len, e, sizeof e);
+	if (rc != PV_OK)
+		goto out;
+	if (c->vault->sealed && c->seal_reason == 0)
+		c->seal_reason = PV_ERR_NOT_FOUND;
+	if (!c->vault->sealed && p->master != NULL && p->master_len == PV_MASTER_KEY_LEN)
+		pv_master_fingerprint(p->master, c->master_fpr);
+	for (i = 0; i < c->nworkers; i++) {
+		if ((rc = pv_os_random(e, sizeof e)) != PV_OK)
+			goto out;
+		if ((rc = ve_worker_init(&c->workers[i], i, e, sizeof e)) != PV_OK)
+			goto out;
+	}
+out:
+	kc_wipe(e, sizeof e);
+	b->rc = rc;
+}
+
 int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
 {
 	pv_cpu *c;
-	uint8_t e[64];
+	cpu_boot_job boot;
 	sigset_t all, old;
 	uint32_t i;
 	int rc;
@@ -172,28 +261,28 @@ int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
 	c->vault = (ve_vault *)pv_secmem_alloc(sizeof *c->vault);
 	c->workers = (ve_worker *)pv_secmem_alloc(sizeof *c->workers * c->nworkers);
 	c->threads = (cpu_thread *)calloc(c->nworkers, sizeof *c->threads);
+	c->stacks = (pv_secstack **)calloc(c->nworkers, sizeof *c->stacks);
 	c->busy = pv_slots_new(c->nworkers);
 	c->inline_exec = p->inline_exec;
-	if (c->vault == NULL || c->workers == NULL || c->threads == NULL || c->busy == NULL) {
+	if (c->vault == NULL || c->workers == NULL || c->threads == NULL || c->stacks == NULL ||
+	    c->busy == NULL) {
 		rc = PV_ERR_NOMEM;
 		goto fail;
 	}
-	if ((rc = pv_os_random(e, sizeof e)) != PV_OK)
-		goto fail;
-	rc = ve_boot(c->vault, p->master, p->master_len, e, sizeof e);
-	if (rc != PV_OK)
-		goto fail;
-	if (c->vault->sealed && c->seal_reason == 0)
-		c->seal_reason = PV_ERR_NOT_FOUND;
-	if (!c->vault->sealed && p->master != NULL && p->master_len == PV_MASTER_KEY_LEN)
-		pv_master_fingerprint(p->master, c->master_fpr);
-	for (i = 0; i < c->nworkers; i++) {
-		if ((rc = pv_os_random(e, sizeof e)) != PV_OK)
+	/* worker threads get their states' stacks now (a thread cannot fail a
+	 * request for want of one); in caller mode a state's comes with its
+	 * first use, and only the states used cost memory */
+	for (i = 0; i < (c->inline_exec ? 1u : c->nworkers); i++)
+		if ((c->stacks[i] = pv_secstack_new(0)) == NULL) {
+			rc = PV_ERR_NOMEM;
 			goto fail;
-		if ((rc = ve_worker_init(&c->workers[i], i, e, sizeof e)) != PV_OK)
-			goto fail;
-	}
-	kc_wipe(e, sizeof e);
+		}
+	boot.c = c;
+	boot.p = p;
+	boot.rc = PV_ERR_GENERAL;
+	pv_secstack_call(c->stacks[0], cpu_boot, &boot);
+	if ((rc = boot.rc) != PV_OK)
+		goto fail;
 	if (c->inline_exec) {          /* no threads: see pv_cpu_execute */
 		*out = c;
 		return PV_OK;
@@ -216,7 +305,6 @@ int pv_cpu_open(const pv_cpu_params *p, pv_cpu **out)
 	*out = c;
 	return PV_OK;
 fail:
-	kc_wipe(e, sizeof e);
 	pv_cpu_close(c);
 	return rc;
 }
@@ -264,6 +352,19 @@ void pv_cpu_close(pv_cpu *c)
 		for (i = 0; i < c->nworkers; i++)
 			ve_worker_clear(&c->workers[i]);
 		pv_secmem_free(c->workers);
+	}
+	if (c->stacks != NULL) {
+		size_t deepest = 0, u;
+		for (i = 0; i < c->nworkers; i++) {
+			if (c->stacks[i] == NULL)
+				continue;
+			if ((u = pv_secstack_used(c->stacks[i])) > deepest)
+				deepest = u;
+			pv_secstack_free(c->stacks[i]);
+		}
+		pv_log(PV_LOG_DEBUG, "cpu: the engine used %zu bytes of its %u-byte stacks at most",
+		       deepest, PV_SECSTACK_SIZE);
+		free(c->stacks);
 	}
 	if (c->vault != NULL) {
 		ve_vault_clear(c->vault);

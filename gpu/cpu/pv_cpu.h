@@ -3,7 +3,8 @@
  * host worker threads serving one request ring (gpu/engine/ve_ring.h).
  *
  * Secrets (the vault's KEK schedule and state key, the workers' DRBGs) live
- * in pv_secmem (mlocked, not dumpable, wiped on free).  The master key is
+ * in pv_secmem (mlocked, not dumpable, wiped on free), and the engine runs
+ * on its states' stacks (pv_secstack), never on a thread's own.  The master key is
  * read from conf->master_key into pv_secmem, used once to derive the KEK
  * and wiped right after boot.  No master key (missing/invalid file) gives a
  * sealed vault: it runs, and every request but NOP answers PV_ERR_SEALED.
@@ -40,8 +41,9 @@ typedef struct pv_cpu_params {
  * waits, and on a few cores those waits cost more than the work: on the
  * 2-core build machine, 64 threads with 32 slots and 2 states did 24k
  * SHA-256 4 KiB /s, with 128 and 128 107k (docs/benchmarks.md).  An
- * engine state is 200 bytes; the ring is reserved, not touched, beyond
- * the bytes requests use. */
+ * engine state is 200 bytes, and its stack (PV_SECSTACK_SIZE) is made on
+ * its first use; the ring is reserved, not touched, beyond the bytes
+ * requests use. */
 #define PV_CPU_DEFAULT_SLOTS 128u
 #define PV_CPU_DEFAULT_ARENA ((2u << 20) + (64u << 10))
 

@@ -208,6 +208,8 @@ static int ring_create(pvd_client *c, uint32_t nslots, uint32_t arena)
 		c->ring = NULL;
 		return PV_ERR_NOMEM;
 	}
+	/* the client's imports and outputs pass through it */
+	(void)madvise(c->ring, c->ring_bytes, MADV_DONTDUMP);
 	ve_ring_init(c->ring, nslots, arena);
 	return PV_OK;
 }

@@ -1,6 +1,7 @@
 /* pv_master.c - the master key file (format in pv_master.h). */
 #include "gpu/host/pv_master.h"
 #include "gpu/host/pv_log.h"
+#include "gpu/host/pv_secstack.h"
 #include "gpu/core/pv_err.h"
 #include "gpu/core/kc_util.h"
 #include "gpu/core/hash/kc_hash.h"
@@ -183,8 +184,8 @@ int pv_master_needs_passphrase(const char *path)
 	return rc;
 }
 
-int pv_master_read(const char *path, const char *passphrase,
-                   uint8_t key[PV_MASTER_KEY_LEN])
+static int master_read(const char *path, const char *passphrase,
+                       uint8_t key[PV_MASTER_KEY_LEN])
 {
 	uint8_t buf[PASS_LEN + 1];
 	size_t len;
@@ -210,6 +211,39 @@ int pv_master_read(const char *path, const char *passphrase,
 		kc_wipe(key, PV_MASTER_KEY_LEN);
 	kc_wipe(buf, sizeof buf);
 	return rc;
+}
+
+typedef struct master_read_job {
+	const char *path, *passphrase;
+	uint8_t *key;
+	int rc;
+} master_read_job;
+
+static void master_read_on_stack(void *arg)
+{
+	master_read_job *j = (master_read_job *)arg;
+	j->rc = master_read(j->path, j->passphrase, j->key);
+}
+
+/* On a stack of its own (pv_secstack.h): the file's bytes, the
+ * passphrase's key and the GCM state never touch the caller's stack. */
+int pv_master_read(const char *path, const char *passphrase,
+                   uint8_t key[PV_MASTER_KEY_LEN])
+{
+	pv_secstack *st = pv_secstack_new(64u << 10);
+	master_read_job j;
+
+	if (st == NULL) {
+		kc_wipe(key, PV_MASTER_KEY_LEN);
+		return PV_ERR_NOMEM;
+	}
+	j.path = path;
+	j.passphrase = passphrase;
+	j.key = key;
+	j.rc = PV_ERR_GENERAL;
+	pv_secstack_call(st, master_read_on_stack, &j);
+	pv_secstack_free(st);
+	return j.rc;
 }
 
 void pv_master_fingerprint(const uint8_t key[PV_MASTER_KEY_LEN], char out[PV_MASTER_FPR_LEN])

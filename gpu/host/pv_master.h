@@ -41,7 +41,9 @@ int pv_master_write(const char *path, const uint8_t key[PV_MASTER_KEY_LEN],
 
 /* Read and check.  PV_ERR_IO (unreadable), PV_ERR_CORRUPT (bad magic,
  * version, length or checksum), PV_ERR_PERM (passphrase needed but none
- * given), PV_ERR_WRAPPED (wrong passphrase).  key is wiped on error. */
+ * given), PV_ERR_WRAPPED (wrong passphrase), PV_ERR_NOMEM.  key is wiped
+ * on error.  The work runs on a pv_secstack (nothing of the key file on
+ * the caller's stack). */
 int pv_master_read(const char *path, const char *passphrase,
                    uint8_t key[PV_MASTER_KEY_LEN]);
 
