@@ -263,6 +263,8 @@ static int token_init(int argc, char **argv)
 	if (rv != CKR_OK || pvault_tk_login(slot, CKU_SO, so, &s))
 		goto fin;
 	rv = tk_init_pin(s, (const CK_UTF8CHAR *)pin, (CK_ULONG)strlen(pin));
+	if (rv == CKR_OK && no_login)
+		rv = tk_set_no_login(s, 1);      /* the vault's "no login" record */
 	tk_logout(s);
 	tk_close_session(s);
 	if (rv != CKR_OK) {
@@ -271,14 +273,13 @@ static int token_init(int argc, char **argv)
 	}
 	{
 		char db[PV_CONF_PATH_MAX + 40];
-		const char *k[4] = { "master_fpr", "owner", "group", "login" };
-		const char *v[4];
+		const char *k[3] = { "master_fpr", "owner", "group" };
+		const char *v[3];
 		size_t nk = 1;
 		int rc;
 		v[0] = fpr;
 		if (owner) { k[nk] = "owner"; v[nk++] = owner; }
 		if (group) { k[nk] = "group"; v[nk++] = group; }
-		if (no_login) { k[nk] = "login"; v[nk++] = "none"; }
 		snprintf(db, sizeof db, "%s/%s/token.db", dir, serial);
 		rc = tk_admin_meta_set(db, k, v, nk);
 		if (rc != PV_OK) {
@@ -388,7 +389,6 @@ static int token_info(int argc, char **argv)
 	return 0;
 }
 
-/* ---- token set-login ---- */
 /* The SO PIN of token t (terminal or environment VAR so_env), checked
  * through the token layer (a wrong PIN counts towards the SO lockout). */
 static int so_check(const tk_admin_token *t, const char *so_env, const char *cmd)
@@ -412,6 +412,43 @@ static int so_check(const tk_admin_token *t, const char *so_env, const char *cmd
 	return ok ? 0 : -1;
 }
 
+/* ---- token set-login ---- */
+/* Log in to token t as the SO (PIN from the terminal or environment VAR
+ * so_env; a wrong PIN counts towards the SO lockout) and have the vault
+ * make or drop its "no login" record (tk_set_no_login). */
+static int so_set_no_login(const tk_admin_token *t, const char *so_env, int on,
+                           const char *cmd)
+{
+	char *so = pvault_secret(so_env, "SO PIN: ", 0);
+	CK_SLOT_ID slot;
+	CK_SESSION_HANDLE s;
+	CK_RV rv;
+
+	if (!so) {
+		pvault_err("%s: no SO PIN given (terminal or --so-pin-env VAR)", cmd);
+		return -1;
+	}
+	if (pvault_tk_slot(t->serial, &slot)) {
+		pvault_free_secret(so);
+		return -1;
+	}
+	if (pvault_tk_login(slot, CKU_SO, so, &s) != 0) {
+		pvault_free_secret(so);
+		tk_finalize();
+		return -1;
+	}
+	pvault_free_secret(so);
+	rv = tk_set_no_login(s, on);
+	tk_logout(s);
+	tk_close_session(s);
+	tk_finalize();
+	if (rv != CKR_OK) {
+		pvault_err("%s: %s: %s", cmd, t->dbpath, pvault_ckr(rv));
+		return -1;
+	}
+	return 0;
+}
+
 static int token_set_login(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -419,10 +456,10 @@ static int token_set_login(int argc, char **argv)
 		{ "label", required_argument, NULL, 'l' },
 		{ "so-pin-env", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 } };
-	const char *serial = NULL, *label = NULL, *so_env = NULL, *key = "login", *val;
+	const char *serial = NULL, *label = NULL, *so_env = NULL;
 	char dir[PV_CONF_PATH_MAX];
 	tk_admin_token t;
-	int c, rc, none;
+	int c, none;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -448,15 +485,8 @@ static int token_set_login(int argc, char **argv)
 		pvault_err("token set-login: token directory %s is not writable by this user", t.dir);
 		return 1;
 	}
-	if (so_check(&t, so_env, "token set-login"))
+	if (so_set_no_login(&t, so_env, none, "token set-login"))
 		return 1;
-	val = none ? "none" : NULL;           /* required: the row goes */
-	rc = tk_admin_meta_set(t.dbpath, &key, &val, 1);
-	if (rc != PV_OK) {
-		pvault_err("token set-login: %s: %s", t.dbpath,
-		           rc == PV_ERR_PERM ? "not writable by this user" : "store busy or unreadable");
-		return 1;
-	}
 	printf("token '%s' (serial %s): %s\n", t.label, t.serial,
 	       none ? "no login required (private keys usable without the user PIN)" : "login required");
 	return 0;

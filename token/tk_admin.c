@@ -156,9 +156,11 @@ int tk_admin_get(const char *dbpath, tk_admin_token *t)
 		adm_meta(db, "owner", t->owner, sizeof t->owner);
 		adm_meta(db, "group", t->group, sizeof t->group);
 		{
-			char login[8];
-			adm_meta(db, "login", login, sizeof login);
-			t->no_login = strcmp(login, "none") == 0;
+			/* what the store claims; the vault decides at the next
+			 * session whether the record opens */
+			char rec[2 * TK_PIN_RECORD_LEN + 1];
+			adm_meta(db, "login_record", rec, sizeof rec);
+			t->no_login = strlen(rec) == 2 * TK_PIN_RECORD_LEN;
 		}
 	}
 	sqlite3_close(db);

@@ -90,7 +90,8 @@ static int tk_pin_key(const CK_UTF8CHAR *pin, CK_ULONG len, const tk_pinrec *rec
 /* A record of the request's kind (TOKEN_NEW / PIN_RECORD) for who into
  * out, the PIN key derived with a fresh salt (pin NULL: "no login"). */
 static int tk_record(uint32_t op, const tk_auth *a, uint32_t who, const CK_UTF8CHAR *pin,
-                     CK_ULONG len, const uint8_t tid[TK_TOKEN_ID_LEN], tk_pinrec *out)
+                     CK_ULONG len, uint32_t iter, const uint8_t tid[TK_TOKEN_ID_LEN],
+                     tk_pinrec *out)
 {
 	uint8_t key[PV_PIN_KEY_LEN];
 	pv_req r;
@@ -99,7 +100,7 @@ static int tk_record(uint32_t op, const tk_auth *a, uint32_t who, const CK_UTF8C
 	memset(out, 0, sizeof *out);
 	memset(key, 0, sizeof key);
 	if (pin != NULL) {
-		out->iterations = TK_PBKDF2_ITERATIONS;
+		out->iterations = iter;
 		rc = tk_random(out->salt, sizeof out->salt);
 		if (rc == PV_OK)
 			rc = tk_pin_key(pin, len, out, key);
@@ -127,14 +128,20 @@ static int tk_record(uint32_t op, const tk_auth *a, uint32_t who, const CK_UTF8C
 int tk_auth_token_new(const uint8_t tid[TK_TOKEN_ID_LEN], const CK_UTF8CHAR *pin,
                       CK_ULONG len, tk_pinrec *so)
 {
-	return tk_record(PV_OP_TOKEN_NEW, NULL, PV_WHO_SO, pin, len, tid, so);
+	return tk_record(PV_OP_TOKEN_NEW, NULL, PV_WHO_SO, pin, len, TK_PBKDF2_ITERATIONS, tid, so);
 }
 
 int tk_auth_pin_record(const tk_auth *a, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
                        CK_ULONG len, tk_pinrec *out)
 {
+	return tk_auth_pin_record_iter(a, who, pin, len, TK_PBKDF2_ITERATIONS, out);
+}
+
+int tk_auth_pin_record_iter(const tk_auth *a, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
+                            CK_ULONG len, uint32_t iter, tk_pinrec *out)
+{
 	return tk_record(PV_OP_PIN_RECORD, a, pin == NULL ? PV_WHO_NOLOGIN : (uint32_t)who,
-	                 pin, len, a->tid, out);
+	                 pin, len, iter, a->tid, out);
 }
 
 static int tk_login_key(const uint8_t tid[TK_TOKEN_ID_LEN], uint32_t who, const uint8_t *rec,
@@ -200,4 +207,12 @@ void tk_legacy_store_warn(const tk_slot *s)
 	pv_log(PV_LOG_WARN, "token %s: its PINs are in the format of an older PixelVault, "
 	       "which the vault no longer accepts; convert the store with "
 	       "`pvault token migrate --serial %s` (it asks for both PINs)", s->serial, s->serial);
+}
+
+void tk_foreign_record_warn(const tk_slot *s)
+{
+	pv_log(PV_LOG_WARN, "token %s: its PIN records do not open under the master key the "
+	       "vault runs with (they were made under another one): load the master key "
+	       "the token was made with (`pvault token info` shows its fingerprint)",
+	       s->serial);
 }

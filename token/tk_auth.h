@@ -58,6 +58,9 @@ int tk_auth_login_none(const uint8_t tid[TK_TOKEN_ID_LEN], const uint8_t rec[TK_
  * NULL: the "no login" record), made with the ticket of a's login. */
 int tk_auth_pin_record(const tk_auth *a, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
                        CK_ULONG len, tk_pinrec *out);
+/* The same with iter PBKDF2 iterations (tests that storm logins). */
+int tk_auth_pin_record_iter(const tk_auth *a, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
+                            CK_ULONG len, uint32_t iter, tk_pinrec *out);
 /* Tell pvaultd this process's login to tid ended (embedded: nothing). */
 void tk_auth_logout(const uint8_t tid[TK_TOKEN_ID_LEN]);
 /* The "no login" ticket of s from its record rec, unless s holds a login
@@ -65,6 +68,8 @@ void tk_auth_logout(const uint8_t tid[TK_TOKEN_ID_LEN]);
 int tk_nologin_ticket(tk_slot *s, const uint8_t rec[TK_PIN_RECORD_LEN]);
 /* Under g.mu: forget s's ticket (wiped). */
 void tk_slot_drop_ticket(tk_slot *s);
+/* A PIN record that the vault's master key does not open: say so. */
+void tk_foreign_record_warn(const tk_slot *s);
 /* A store whose PINs predate the vault's records: say what to do. */
 void tk_legacy_store_warn(const tk_slot *s);
 

@@ -541,7 +541,6 @@ CK_RV tk_wrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE wk,
 	if (rv == CKR_OK) {
 		pv_req_init(&r, PV_OP_WRAP_KEY, m->pv);
 		tk_auth_req(&a, &r);
-		tk_auth_clear(&a);
 		r.key = wb; r.key_len = wbl; memcpy(r.key_id, wid, PV_OBJ_ID_LEN);
 		r.key2 = kb; r.key2_len = kbl; memcpy(r.key2_id, kid, PV_OBJ_ID_LEN);
 		r.out = out; r.out_cap = out != NULL ? *out_len : 0;
@@ -557,6 +556,7 @@ CK_RV tk_wrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE wk,
 		else
 			rv = tk_rv_from_pv(rc);
 	}
+	tk_auth_clear(&a);
 	tk_obj_free(w);
 	tk_obj_free(o);
 	return rv;

@@ -1,7 +1,8 @@
 /*
- * tk_pin.c - PIN verifiers: PBKDF2-HMAC-SHA256, 600,000 iterations,
- * 16-byte random salt, 32-byte verifier, compared in constant time.
- * The iteration count is stored beside each verifier.
+ * tk_pin.c - PIN checks: the vault's (a counted try's check, through
+ * tk_auth_login), and the legacy verifiers of stores made before the
+ * vault's records (PBKDF2-HMAC-SHA256 with the stored salt and count,
+ * compared in constant time), which only `pvault token migrate` checks.
  */
 #include <string.h>
 
@@ -28,18 +29,6 @@ static int tk_pin_derive(const CK_UTF8CHAR *pin, CK_ULONG len,
 	return kc_pbkdf2_hmac(KC_HASH_SHA256, (const uint8_t *)pin, (size_t)len,
 	                      salt, TK_PIN_SALT_LEN, iter, out,
 	                      TK_PIN_VERIFIER_LEN);
-}
-
-int tk_pin_make(const CK_UTF8CHAR *pin, CK_ULONG len, tk_pinrec *rec)
-{
-	int rc;
-
-	memset(rec, 0, sizeof *rec);
-	rec->iterations = TK_PBKDF2_ITERATIONS;
-	rc = tk_random(rec->salt, sizeof rec->salt);
-	if (rc < 0)
-		return rc;
-	return tk_pin_derive(pin, len, rec->salt, rec->iterations, rec->verifier);
 }
 
 int tk_pin_check(const CK_UTF8CHAR *pin, CK_ULONG len, const tk_pinrec *rec)

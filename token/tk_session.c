@@ -277,15 +277,21 @@ CK_RV tk_pin_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	}
 	ok = tk_pin_try_check(s, &t, pin, len, ticket, tlen);
 
+	/* an error (a record made under another master key, a sealed vault)
+	 * is no wrong PIN: the try takes its count back */
 	if (tk_slot_db(s, &d) == PV_OK) {
-		(void)tk_store_pin_try_end(d, &t, ok == 1);
+		(void)tk_store_pin_try_end(d, &t, ok != 0);
 		tk_slot_db_put(s, d);
 	}
+	if (ok == PV_ERR_WRAPPED)
+		tk_foreign_record_warn(s);
 	kc_wipe(&t, sizeof t);
 	if (ok != 1) {
 		kc_wipe(ticket, TK_TICKET_LEN);
 		*tlen = 0;
 	}
+	if (ok == PV_ERR_WRAPPED)
+		return CKR_DEVICE_ERROR;
 	return ok < 0 ? tk_rv_from_pv(ok) : ok ? CKR_OK : CKR_PIN_INCORRECT;
 }
 

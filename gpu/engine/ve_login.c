@@ -27,10 +27,10 @@
  * puts it into that connection's requests itself.
  *
  * The "no login" record (PV_WHO_NOLOGIN) is a user record under an
- * all-zero PIN key: it can be made only with the user's ticket, so a row
- * added to the store cannot create it.  An SO ticket may make SO and user
- * records (C_SetPIN, C_InitPIN) and set PV_POL_TRUSTED on a new key; it
- * never opens a private key.
+ * all-zero PIN key: it can be made only with a ticket (the SO's or the
+ * user's), so a row added to the store cannot create it.  An SO ticket may
+ * make any record (C_SetPIN, C_InitPIN, `pvault token set-login`) and set
+ * PV_POL_TRUSTED on a new key; it never opens a private key.
  */
 #include "ve_internal.h"
 
@@ -406,7 +406,9 @@ KC_API int ve_op_login(ve_req *r)
 	case PV_OP_PIN_RECORD:
 		if (r->tk == NULL)
 			return PV_ERR_NOT_LOGGED_IN;
-		if (r->who == PV_WHO_SO ? who > PV_WHO_USER : who == PV_WHO_SO)
+		/* the SO may make any record (C_InitPIN can hand the user's
+		 * rights to anyone anyway); the user, no SO record */
+		if (who > PV_WHO_NOLOGIN || (r->who != PV_WHO_SO && who == PV_WHO_SO))
 			return PV_ERR_PERM;
 		rc = vl_record(r, who, r->tkey);
 		break;

@@ -153,9 +153,9 @@ static void t_records(void)
 	rec2[PV_RECORD_LEN - 20] ^= 4;              /* the outer blob's ciphertext */
 	CU_ASSERT_EQUAL(login(rec2, so_pk, PV_WHO_SO, tid, NULL), PV_ERR_WRAPPED);
 
-	/* the SO makes the user's record (C_InitPIN), not a "no login" one */
+	/* the SO makes the user's record (C_InitPIN); nobody without a ticket */
 	CU_ASSERT_EQUAL(pin_record(NULL, user_pk, PV_WHO_USER, user_rec), PV_ERR_NOT_LOGGED_IN);
-	CU_ASSERT_EQUAL(pin_record(so_tix, user_pk, PV_WHO_NOLOGIN, rec2), PV_ERR_PERM);
+	CU_ASSERT_EQUAL(pin_record(so_tix, user_pk, 3, rec2), PV_ERR_PERM);
 	CU_ASSERT_EQUAL_FATAL(pin_record(so_tix, user_pk, PV_WHO_USER, user_rec), PV_OK);
 	CU_ASSERT_EQUAL_FATAL(login(user_rec, user_pk, PV_WHO_USER, tid, user_tix), PV_OK);
 	CU_ASSERT_EQUAL(login(user_rec, so_pk, PV_WHO_USER, tid, NULL), PV_ERR_PIN_INCORRECT);

@@ -3,7 +3,9 @@
  * sealed under (pv_meta.master_fpr); the module opened with another master
  * key refuses to put key blobs in it (CKR_KEY_FUNCTION_NOT_PERMITTED, see
  * docs/token-store.md) while sessions, session keys and data objects keep
- * working.
+ * working.  Its PIN records open only under the master key they were made
+ * under: under another one nobody logs in, and the SO cannot re-initialise
+ * the token either.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,21 +73,24 @@ static CK_RV aes_obj(CK_SESSION_HANDLE s, CK_BBOOL token, CK_OBJECT_HANDLE *h)
 	CK_KEY_TYPE kt = CKK_AES;
 	CK_BBOOL t = CK_TRUE;
 	uint8_t v[16];
+	CK_BBOOL f = CK_FALSE;
 	CK_ATTRIBUTE a[] = {
 		{ CKA_CLASS, &c, sizeof c }, { CKA_KEY_TYPE, &kt, sizeof kt },
 		{ CKA_VALUE, v, sizeof v }, { CKA_TOKEN, &token, 1 },
-		{ CKA_ENCRYPT, &t, 1 }, { CKA_DECRYPT, &t, 1 },
+		{ CKA_ENCRYPT, &t, 1 }, { CKA_DECRYPT, &t, 1 }, { CKA_PRIVATE, &f, 1 },
 	};
 	ts_rand(v, sizeof v);
-	return pkt_f->C_CreateObject(s, a, 6, h);
+	return pkt_f->C_CreateObject(s, a, 7, h);
 }
 
 static CK_RV aes_gen(CK_SESSION_HANDLE s, CK_BBOOL token, CK_OBJECT_HANDLE *h)
 {
 	CK_MECHANISM m = { CKM_AES_KEY_GEN, NULL, 0 };
 	CK_ULONG len = 32;
-	CK_ATTRIBUTE a[] = { { CKA_VALUE_LEN, &len, sizeof len }, { CKA_TOKEN, &token, 1 } };
-	return pkt_f->C_GenerateKey(s, &m, a, 2, h);
+	CK_BBOOL f = CK_FALSE;
+	CK_ATTRIBUTE a[] = { { CKA_VALUE_LEN, &len, sizeof len }, { CKA_TOKEN, &token, 1 },
+	                     { CKA_PRIVATE, &f, 1 } };
+	return pkt_f->C_GenerateKey(s, &m, a, 3, h);
 }
 
 static CK_RV ec_pair(CK_SESSION_HANDLE s, CK_BBOOL token)
@@ -96,8 +101,9 @@ static CK_RV ec_pair(CK_SESSION_HANDLE s, CK_BBOOL token)
 	CK_BBOOL t = CK_TRUE;
 	CK_ATTRIBUTE pub[] = { { CKA_EC_PARAMS, (void *)p256, sizeof p256 },
 	                       { CKA_TOKEN, &token, 1 }, { CKA_VERIFY, &t, 1 } };
-	CK_ATTRIBUTE prv[] = { { CKA_TOKEN, &token, 1 }, { CKA_SIGN, &t, 1 } };
-	return pkt_f->C_GenerateKeyPair(s, &m, pub, 3, prv, 2, &pu, &pr);
+	CK_BBOOL f = CK_FALSE;
+	CK_ATTRIBUTE prv[] = { { CKA_TOKEN, &token, 1 }, { CKA_SIGN, &t, 1 }, { CKA_PRIVATE, &f, 1 } };
+	return pkt_f->C_GenerateKeyPair(s, &m, pub, 3, prv, 3, &pu, &pr);
 }
 
 static CK_RV data_obj(CK_SESSION_HANDLE s, CK_OBJECT_HANDLE *h)
@@ -137,7 +143,16 @@ static void test_key_b_refused(void)
 
 	write_key(key_b);
 	CU_ASSERT_EQUAL_FATAL(pkt_f->C_Initialize(NULL), CKR_OK);
-	s = login();
+	/* the records do not open under key B: no login, nothing counted */
+	s = pkt_open(slot, 1);
+	CU_ASSERT_FATAL(s != CK_INVALID_HANDLE);
+	CU_ASSERT_EQUAL(pkt_f->C_Login(s, CKU_USER, (CK_UTF8CHAR_PTR)PKT_USER_PIN,
+	                               strlen(PKT_USER_PIN)), CKR_DEVICE_ERROR);
+	{
+		CK_TOKEN_INFO ti;
+		CU_ASSERT_EQUAL(pkt_f->C_GetTokenInfo(slot, &ti), CKR_OK);
+		CU_ASSERT_EQUAL(ti.flags & (CKF_USER_PIN_COUNT_LOW | CKF_USER_PIN_LOCKED), 0);
+	}
 	CU_ASSERT_EQUAL(aes_obj(s, CK_TRUE, &h), CKR_KEY_FUNCTION_NOT_PERMITTED);
 	CU_ASSERT_EQUAL(aes_gen(s, CK_TRUE, &h), CKR_KEY_FUNCTION_NOT_PERMITTED);
 	CU_ASSERT_EQUAL(ec_pair(s, CK_TRUE), CKR_KEY_FUNCTION_NOT_PERMITTED);
@@ -160,8 +175,9 @@ static void test_key_b_refused(void)
 	CU_ASSERT_EQUAL(pkt_f->C_Finalize(NULL), CKR_OK);
 }
 
-/* C_InitToken under key B empties the token: it then follows key B. */
-static void test_reinit_follows(void)
+/* C_InitToken under key B: the SO's PIN cannot be checked (its record is
+ * under key A), so the token stays as it is; under key A it works. */
+static void test_reinit_needs_its_key(void)
 {
 	CK_SESSION_HANDLE s;
 	CK_OBJECT_HANDLE h;
@@ -171,11 +187,16 @@ static void test_reinit_follows(void)
 	write_key(key_b);
 	CU_ASSERT_EQUAL_FATAL(pkt_f->C_Initialize(NULL), CKR_OK);
 	pkt_label(label, "master2");
-	CU_ASSERT_EQUAL_FATAL(pkt_f->C_InitToken(slot, (CK_UTF8CHAR_PTR)PKT_SO_PIN,
-	                                         strlen(PKT_SO_PIN), label), CKR_OK);
-	pv_master_fingerprint(key_b, want);
+	CU_ASSERT_EQUAL(pkt_f->C_InitToken(slot, (CK_UTF8CHAR_PTR)PKT_SO_PIN,
+	                                   strlen(PKT_SO_PIN), label), CKR_DEVICE_ERROR);
+	pv_master_fingerprint(key_a, want);
 	recorded_fpr(got);
 	CU_ASSERT_STRING_EQUAL(got, want);
+	CU_ASSERT_EQUAL(pkt_f->C_Finalize(NULL), CKR_OK);
+	write_key(key_a);
+	CU_ASSERT_EQUAL_FATAL(pkt_f->C_Initialize(NULL), CKR_OK);
+	CU_ASSERT_EQUAL_FATAL(pkt_f->C_InitToken(slot, (CK_UTF8CHAR_PTR)PKT_SO_PIN,
+	                                         strlen(PKT_SO_PIN), label), CKR_OK);
 	s = pkt_open(slot, 1);
 	CU_ASSERT_FATAL(s != CK_INVALID_HANDLE);
 	CU_ASSERT_EQUAL(pkt_f->C_Login(s, CKU_SO, (CK_UTF8CHAR_PTR)PKT_SO_PIN,
@@ -213,6 +234,6 @@ int main(void)
 	s = CU_add_suite("p11_master", NULL, NULL);
 	CU_add_test(s, "token under key A records its fingerprint", test_key_a_records);
 	CU_add_test(s, "module under key B: keys refused, data ok", test_key_b_refused);
-	CU_add_test(s, "C_InitToken under key B re-records", test_reinit_follows);
+	CU_add_test(s, "C_InitToken needs the master key of its records", test_reinit_needs_its_key);
 	return ts_run();
 }

@@ -36,6 +36,8 @@
 #include "gpu/core/hash/kc_hash.h"
 #include "gpu/core/hash/kc_kdf.h"
 #include "gpu/core/pv_err.h"
+#include "gpu/host/pv_master.h"
+#include "token/tk_auth.h"
 #include "token/tk_int.h"
 #include "tsupport.h"
 
@@ -277,27 +279,34 @@ static int raw_integrity_ok(void)
 #define USER_FAILS  "SELECT fails FROM pins WHERE who = 1"
 #define IN_FLIGHT   "SELECT count(*) FROM pin_tries"
 
-/* The test's PINs get TEST_ITER iterations (a verifier the token layer
- * accepts as it accepts any stored count): the checks' cost is the
- * wrapper's sleep, not PBKDF2, so the storms stay cheap under sanitizers. */
+/* The test's PINs get TEST_ITER iterations (a record the vault makes
+ * with that count, which the token layer uses as it uses any stored
+ * count): the checks' cost is the wrapper's sleep, not PBKDF2, so the
+ * storms stay cheap under sanitizers.  Made with the SO's login. */
 static void cheap_pin(int who, const char *pin)
 {
-	uint8_t salt[TK_PIN_SALT_LEN], v[TK_PIN_VERIFIER_LEN];
+	CK_SESSION_HANDLE h = 0;
+	tk_pinrec rec;
+	tk_auth a;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 
-	ts_rand(salt, sizeof salt);
-	CU_ASSERT_FATAL(kc_pbkdf2_hmac(KC_HASH_SHA256, (const uint8_t *)pin,
-	                               strlen(pin), salt, sizeof salt, TEST_ITER,
-	                               v, sizeof v) == 0);
+	CU_ASSERT_FATAL(C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION,
+	                              NULL, NULL, &h) == CKR_OK);
+	CU_ASSERT_FATAL(C_Login(h, CKU_SO, PIN(SO_PIN)) == CKR_OK);
+	CU_ASSERT_FATAL(tk_auth_session(h, &a) == CKR_OK);
+	CU_ASSERT_FATAL(tk_auth_pin_record_iter(&a, (CK_USER_TYPE)who, (const CK_UTF8CHAR *)pin,
+	                                        strlen(pin), TEST_ITER, &rec) == PV_OK);
+	tk_auth_clear(&a);
+	CU_ASSERT(C_CloseSession(h) == CKR_OK);
 	CU_ASSERT_FATAL(sqlite3_open(dbpath, &db) == SQLITE_OK);
 	sqlite3_busy_timeout(db, 15000);
 	CU_ASSERT_FATAL(sqlite3_prepare_v2(db, "UPDATE pins SET iterations = ?1,"
 	                " salt = ?2, verifier = ?3 WHERE who = ?4", -1, &st,
 	                NULL) == SQLITE_OK);
 	sqlite3_bind_int(st, 1, (int)TEST_ITER);
-	sqlite3_bind_blob(st, 2, salt, sizeof salt, SQLITE_TRANSIENT);
-	sqlite3_bind_blob(st, 3, v, sizeof v, SQLITE_TRANSIENT);
+	sqlite3_bind_blob(st, 2, rec.salt, sizeof rec.salt, SQLITE_TRANSIENT);
+	sqlite3_bind_blob(st, 3, rec.verifier, TK_PIN_RECORD_LEN, SQLITE_TRANSIENT);
 	sqlite3_bind_int(st, 4, who);
 	CU_ASSERT_FATAL(sqlite3_step(st) == SQLITE_DONE);
 	sqlite3_finalize(st);
@@ -359,7 +368,15 @@ static void setup(void)
 	snprintf(conf, sizeof conf, "%s/pixelvault.conf", dir);
 	fp = fopen(conf, "w");
 	CU_ASSERT_FATAL(fp != NULL);
-	fprintf(fp, "token_dir = %s/tokens\nbackend = cpu\n", dir);
+	{
+		/* the vault makes the token key and checks the PINs */
+		char mk[300];
+		uint8_t key[PV_MASTER_KEY_LEN];
+		snprintf(mk, sizeof mk, "%s/master.key", dir);
+		ts_rand(key, sizeof key);
+		CU_ASSERT_FATAL(pv_master_write(mk, key, NULL) == 0);
+		fprintf(fp, "token_dir = %s/tokens\nbackend = cpu\nmaster_key = %s\n", dir, mk);
+	}
 	fclose(fp);
 	setenv("PIXELVAULT_CONF", conf, 1);
 

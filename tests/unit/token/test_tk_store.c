@@ -87,28 +87,31 @@ static void t_rv_mapping(void)
 	CU_ASSERT(tk_rv_from_pv(-1000) == CKR_GENERAL_ERROR);
 }
 
-/* ---- PIN verifiers: PBKDF2-HMAC-SHA256 x 600,000, checked by OpenSSL ---- */
+/* ---- PINs: the legacy verifier (PBKDF2-HMAC-SHA256 x 600,000, checked by
+ * OpenSSL), which `pvault token migrate` still checks; the store keeps
+ * the vault's records (here: record-sized random bytes) ---- */
 static tk_pinrec so_rec;
 
 static void t_pin_verifier_oracle(void)
 {
 	static const char pin[] = "87654321";
-	uint8_t want[TK_PIN_VERIFIER_LEN];
-	tk_pinrec again;
+	tk_pinrec legacy;
 
-	CU_ASSERT_FATAL(tk_pin_make((const CK_UTF8CHAR *)pin, 8, &so_rec) == PV_OK);
-	CU_ASSERT(so_rec.iterations == 600000u);
-	CU_ASSERT_FATAL(PKCS5_PBKDF2_HMAC(pin, 8, so_rec.salt, TK_PIN_SALT_LEN,
-	                                  600000, EVP_sha256(), sizeof want,
-	                                  want) == 1);
-	CU_ASSERT(memcmp(want, so_rec.verifier, sizeof want) == 0);
-	CU_ASSERT(tk_pin_check((const CK_UTF8CHAR *)pin, 8, &so_rec) == 1);
-	CU_ASSERT(tk_pin_check((const CK_UTF8CHAR *)"87654320", 8, &so_rec) == 0);
-	CU_ASSERT(tk_pin_check((const CK_UTF8CHAR *)pin, 7, &so_rec) == 0);
-	/* fresh salt every time */
-	CU_ASSERT_FATAL(tk_pin_make((const CK_UTF8CHAR *)pin, 8, &again) == PV_OK);
-	CU_ASSERT(memcmp(again.salt, so_rec.salt, TK_PIN_SALT_LEN) != 0);
-	CU_ASSERT(memcmp(again.verifier, so_rec.verifier, TK_PIN_VERIFIER_LEN) != 0);
+	memset(&legacy, 0, sizeof legacy);
+	ts_rand(legacy.salt, TK_PIN_SALT_LEN);
+	legacy.iterations = 600000u;
+	legacy.vlen = TK_PIN_VERIFIER_LEN;
+	CU_ASSERT_FATAL(PKCS5_PBKDF2_HMAC(pin, 8, legacy.salt, TK_PIN_SALT_LEN,
+	                                  600000, EVP_sha256(), TK_PIN_VERIFIER_LEN,
+	                                  legacy.verifier) == 1);
+	CU_ASSERT(tk_pin_check((const CK_UTF8CHAR *)pin, 8, &legacy) == 1);
+	CU_ASSERT(tk_pin_check((const CK_UTF8CHAR *)"87654320", 8, &legacy) == 0);
+	CU_ASSERT(tk_pin_check((const CK_UTF8CHAR *)pin, 7, &legacy) == 0);
+	memset(&so_rec, 0, sizeof so_rec);
+	ts_rand(so_rec.salt, TK_PIN_SALT_LEN);
+	ts_rand(so_rec.verifier, TK_PIN_RECORD_LEN);
+	so_rec.iterations = 600000u;
+	so_rec.vlen = TK_PIN_RECORD_LEN;
 	CU_ASSERT(tk_pin_len_check(NULL, 8) == CKR_ARGUMENTS_BAD);
 	CU_ASSERT(tk_pin_len_check((const CK_UTF8CHAR *)pin, 3) == CKR_PIN_LEN_RANGE);
 	CU_ASSERT(tk_pin_len_check((const CK_UTF8CHAR *)pin, 256) ==
@@ -159,9 +162,9 @@ static void t_store_schema(void)
 	/* PIN verifier format */
 	CU_ASSERT(raw_int(db, "SELECT iterations FROM pins WHERE who = 0") == 600000);
 	CU_ASSERT(raw_int(db, "SELECT length(salt) FROM pins WHERE who = 0") == 16);
-	CU_ASSERT(raw_int(db, "SELECT length(verifier) FROM pins WHERE who = 0") == 32);
+	CU_ASSERT(raw_int(db, "SELECT length(verifier) FROM pins WHERE who = 0") == 128);
 	raw_text(db, "SELECT alg FROM pins WHERE who = 0", buf, sizeof buf);
-	CU_ASSERT_STRING_EQUAL(buf, "pbkdf2-hmac-sha256\n");
+	CU_ASSERT_STRING_EQUAL(buf, "pbkdf2-vault-record\n");
 	sqlite3_close(db);
 }
 
@@ -298,11 +301,11 @@ static void t_store_pins(void)
 	CU_ASSERT(tk_store_pin_get(d, CKU_USER, &r) == PV_ERR_NOT_FOUND);
 	CU_ASSERT(tk_store_pin_try_begin(d, CKU_USER, &a) == PV_ERR_NOT_FOUND);
 	CU_ASSERT(tk_store_pin_get(d, CKU_SO, &r) == PV_OK);
-	CU_ASSERT(memcmp(r.verifier, so_rec.verifier, TK_PIN_VERIFIER_LEN) == 0);
+	CU_ASSERT(memcmp(r.verifier, so_rec.verifier, TK_PIN_RECORD_LEN) == 0);
 	/* a try is counted, and in flight, before anything is checked */
 	CU_ASSERT_FATAL(tk_store_pin_try_begin(d, CKU_SO, &a) == PV_OK);
 	CU_ASSERT(a.rec.fails == 1 && a.ticket > 0);
-	CU_ASSERT(memcmp(a.rec.verifier, so_rec.verifier, TK_PIN_VERIFIER_LEN) == 0);
+	CU_ASSERT(memcmp(a.rec.verifier, so_rec.verifier, TK_PIN_RECORD_LEN) == 0);
 	CU_ASSERT(raw_q(SO_FAILS) == 1 && raw_q(IN_FLIGHT) == 1);
 	CU_ASSERT(tk_store_pin_try_end(d, &a, 0) == 1);     /* wrong: stays */
 	CU_ASSERT(raw_q(IN_FLIGHT) == 0);
@@ -471,7 +474,7 @@ int main(void)
 		return 1;
 	s = CU_add_suite("tk_store", NULL, NULL);
 	CU_add_test(s, "PV_ERR to CK_RV", t_rv_mapping);
-	CU_add_test(s, "PIN verifier vs OpenSSL PBKDF2", t_pin_verifier_oracle);
+	CU_add_test(s, "legacy PIN verifier vs OpenSSL PBKDF2", t_pin_verifier_oracle);
 	CU_add_test(s, "schema, WAL, indexes", t_store_schema);
 	CU_add_test(s, "objects: insert/load/find/update/delete", t_store_objects);
 	CU_add_test(s, "PIN records and counters", t_store_pins);
