@@ -62,9 +62,15 @@ typedef struct tk_mutex_ops {
  * the application forbids library threads (the embedded vault then runs
  * each request in the calling thread). */
 CK_RV tk_initialize(const tk_mutex_ops *ops, int no_threads);
+/* Waits for the calls in flight (tk_enter) to leave, then frees
+ * everything.  CKR_FUNCTION_FAILED from a thread that is itself inside a
+ * call or in tk_initialize (an application callback calling back in). */
 CK_RV tk_finalize(void);
-/* 1 if initialised in this process (pid check: 0 in a forked child). */
-int tk_initialized(void);
+/* Every call's way in: 1 if initialised in this process (0 in a forked
+ * child, and once tk_finalize has begun), and then the call is in flight
+ * until its tk_leave; 0: not initialised, nothing to leave. */
+int tk_enter(void);
+void tk_leave(void);
 
 /* The token model string (backend name), in one place. */
 const char *tk_model(void);
