@@ -42,6 +42,11 @@
 #define TK_PIN_VERIFIER_LEN   32
 #define TK_UID_LEN            16       /* random object identity           */
 #define TK_MAX_SESSIONS       4096     /* per token, per process           */
+/* Bytes of one attribute value in a template (1 MiB: a certificate chain
+ * fits many times over).  A longer one is CKR_ATTRIBUTE_VALUE_INVALID,
+ * refused before its buffer is read; in a search template it matches
+ * nothing.  Also what keeps every value within SQLite's int lengths. */
+#define TK_ATTR_VALUE_MAX     (1UL << 20)
 
 /* Session-object handles carry this bit; token-object handles carry the
  * slot ID in bits 40..55 and the store's row id below. */
