@@ -43,6 +43,7 @@ CK_RV tk_rv_from_pv(int err)
 	case PV_ERR_CANCELED:    return CKR_FUNCTION_CANCELED;
 	case PV_ERR_REMOVED:     return CKR_DEVICE_REMOVED;
 	case PV_ERR_PROTOCOL:    return CKR_DEVICE_ERROR;
+	case PV_ERR_INSECURE:    return CKR_DEVICE_ERROR;
 	default:                 return CKR_GENERAL_ERROR;
 	}
 }

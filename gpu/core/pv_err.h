@@ -39,5 +39,6 @@
 #define PV_ERR_CANCELED     -27   /* request cancelled                        */
 #define PV_ERR_REMOVED      -28   /* daemon gone / connection lost            */
 #define PV_ERR_PROTOCOL     -29   /* malformed request or message             */
+#define PV_ERR_INSECURE     -30   /* secret file open to others / wrong owner */
 
 #endif /* PV_ERR_H */
