@@ -3,7 +3,8 @@
  * function-list prototypes of the 3.0 and 3.2 entry points.
  *
  * Every C_* function is a thin shell: check initialisation (and the fork
- * pid), check pointer arguments, call the token layer (token/tk.h).
+ * pid) on its way into the module, check pointer arguments, call the
+ * token layer (token/tk.h).
  */
 #ifndef PK_INT_H
 #define PK_INT_H
@@ -13,12 +14,23 @@
 
 #define PK_EXPORT __attribute__((visibility("default")))
 
+static inline void pk_leave(const int *in)
+{
+	if (*in)
+		tk_leave();
+}
+
 /* Initialised in this process (a forked child is not until its own
- * C_Initialize). */
-#define PK_CHECK_INIT() do { \
-	if (!tk_initialized()) \
-		return CKR_CRYPTOKI_NOT_INITIALIZED; \
-} while (0)
+ * C_Initialize), and the call counted in flight until the function that
+ * says this returns (the cleanup attribute runs tk_leave on every return
+ * path): C_Finalize waits for it before it frees anything.  Once per
+ * C_* function, at its top level, before anything that touches the
+ * token's state; a helper that checks it for its caller would let the
+ * caller go on uncounted. */
+#define PK_CHECK_INIT() \
+	int pk_in_ __attribute__((cleanup(pk_leave))) = tk_enter(); \
+	if (!pk_in_) \
+		return CKR_CRYPTOKI_NOT_INITIALIZED
 
 #define PK_CHECK_ARG(cond) do { \
 	if (!(cond)) \

@@ -6,12 +6,12 @@
 #include "pkcs11/pk_mech.h"
 #include "token/tk_pk.h"
 
-/* The checks of a call that makes a key from a template: library, session,
- * a mechanism, a template (or none) and somewhere for the new handle. */
+/* The checks of a call that makes a key from a template, after the
+ * caller's PK_CHECK_INIT: session, a mechanism, a template (or none) and
+ * somewhere for the new handle. */
 static CK_RV pk_key_args(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
                          CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_OBJECT_HANDLE_PTR k)
 {
-	PK_CHECK_INIT();
 	PK_CHECK_SESSION(h);
 	PK_CHECK_ARG(m != NULL && k != NULL && (t != NULL || n == 0));
 	return CKR_OK;
@@ -21,8 +21,10 @@ CK_RV C_GenerateKey(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m,
                     CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_OBJECT_HANDLE_PTR k)
 {
 	tk_mech tm;
-	CK_RV rv = pk_key_args(h, m, t, n, k);
+	CK_RV rv;
 
+	PK_CHECK_INIT();
+	rv = pk_key_args(h, m, t, n, k);
 	if (rv != CKR_OK)
 		return rv;
 	rv = pk_mech_decode(m, CKF_GENERATE, &tm);
@@ -65,8 +67,10 @@ CK_RV C_UnwrapKey(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE uk,
                   CK_OBJECT_HANDLE_PTR k)
 {
 	tk_mech tm;
-	CK_RV rv = pk_key_args(h, m, t, n, k);
+	CK_RV rv;
 
+	PK_CHECK_INIT();
+	rv = pk_key_args(h, m, t, n, k);
 	if (rv != CKR_OK)
 		return rv;
 	PK_CHECK_ARG(in != NULL);
@@ -80,8 +84,10 @@ CK_RV C_DeriveKey(CK_SESSION_HANDLE h, CK_MECHANISM_PTR m, CK_OBJECT_HANDLE bk,
                   CK_ATTRIBUTE_PTR t, CK_ULONG n, CK_OBJECT_HANDLE_PTR k)
 {
 	tk_mech tm;
-	CK_RV rv = pk_key_args(h, m, t, n, k);
+	CK_RV rv;
 
+	PK_CHECK_INIT();
+	rv = pk_key_args(h, m, t, n, k);
 	if (rv != CKR_OK)
 		return rv;
 	if (tk_pk_mech(m->mechanism))          /* ECDH: token/tk_pk.c */

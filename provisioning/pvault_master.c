@@ -24,9 +24,17 @@ static void master_done(int rc, uint8_t key[PV_MASTER_KEY_LEN],
 	}
 }
 
-/* Report a failed rc for file under cmd: 1; PV_OK: 0. */
+/* Report a failed rc for file under cmd: 1; PV_OK: 0.  A file open to
+ * others gets the vault's own message (pv_master_explain), the one the
+ * module and pvaultd log when they refuse it. */
 static int master_failed(const char *cmd, const char *file, int rc)
 {
+	char msg[PV_MASTER_MSG_MAX];
+
+	if (rc == PV_ERR_INSECURE) {
+		pvault_err("%s: %s", cmd, pv_master_explain(file, rc, msg, sizeof msg));
+		return 1;
+	}
 	if (rc == PV_ERR_PERM || rc == PV_ERR_IO) {
 		pvault_err("%s: %s: %s", cmd, file, strerror(errno));
 		return 1;
@@ -144,11 +152,13 @@ const pv_cmd pv_master_cmds[] = {
 	  "DESCRIPTION\n"
 	  "  Checks the format and checksum of FILE and, for a protected file, the\n"
 	  "  passphrase, then prints the key's fingerprint.  Tells a corrupted file\n"
-	  "  from a wrong passphrase.\n\n"
+	  "  from a wrong passphrase.  Refuses, as the vault does, a file that group\n"
+	  "  or others may access or that belongs to another user than the caller\n"
+	  "  and root, and says the command that fixes it.\n\n"
 	  "OPTIONS\n"
 	  "  --passphrase-env VAR  read the passphrase from VAR (default: terminal)\n"
-	  "\nEXIT STATUS\n  0 valid; 1 unreadable, corrupted or wrong passphrase (one message says\n"
-	  "  which); 2 bad command line.\n"
+	  "\nEXIT STATUS\n  0 valid; 1 unreadable, open to other users, corrupted or wrong\n"
+	  "  passphrase (one message says which); 2 bad command line.\n"
 	  "\nEXAMPLE\n  pvault master check /media/vaultkey/master.key\n",
 	  master_check },
 	{ NULL, NULL, NULL, NULL, NULL }

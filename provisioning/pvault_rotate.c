@@ -94,8 +94,11 @@ static int master_rotate(int argc, char **argv)
 	pvault_free_secret(npass);
 	if (rc != PV_OK) {
 		const char *f = which == 1 ? newf : oldf;
+		char msg[PV_MASTER_MSG_MAX];
 		if (rc == PV_ERR_IO)
 			pvault_err("master rotate: %s: %s", f, strerror(errno));
+		else if (rc == PV_ERR_INSECURE)
+			pvault_err("master rotate: %s", pv_master_explain(f, rc, msg, sizeof msg));
 		else
 			pvault_err("master rotate: %s: %s", f, pv_master_strerror(rc));
 		return 1;

@@ -17,6 +17,7 @@ static const char *seal_text(int reason)
 	case PV_ERR_PERM: return "master key file is passphrase-protected and no passphrase was given (PIXELVAULT_MASTER_PASSPHRASE)";
 	case PV_ERR_WRAPPED: return "wrong master key passphrase";
 	case PV_ERR_IO: return "master key file unreadable";
+	case PV_ERR_INSECURE: return "master key file open to other users: see the master key line";
 	case PV_ERR_DEVICE: return "device failure";
 	default: return "error";
 	}

@@ -114,6 +114,7 @@ int pvault_tk_login(CK_SLOT_ID slot, CK_USER_TYPE who, const char *pin,
 
 void pvault_master_fpr(char fpr[17], const char **why)
 {
+	static char msg[PV_MASTER_MSG_MAX];      /* *why may point here */
 	pv_conf c;
 	uint8_t key[PV_MASTER_KEY_LEN];
 	int rc;
@@ -130,7 +131,7 @@ void pvault_master_fpr(char fpr[17], const char **why)
 	if (rc == PV_OK)
 		pv_master_fingerprint(key, fpr);
 	else
-		*why = pv_master_strerror(rc);
+		*why = pv_master_explain(c.master_key, rc, msg, sizeof msg);
 	kc_wipe(key, sizeof key);
 }
 

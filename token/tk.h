@@ -47,6 +47,11 @@
 #define TK_TOKEN_ID_LEN       16     /* the vault's token id: the serial     */
 #define TK_UID_LEN            16       /* random object identity           */
 #define TK_MAX_SESSIONS       4096     /* per token, per process           */
+/* Bytes of one attribute value in a template (1 MiB: a certificate chain
+ * fits many times over).  A longer one is CKR_ATTRIBUTE_VALUE_INVALID,
+ * refused before its buffer is read; in a search template it matches
+ * nothing.  Also what keeps every value within SQLite's int lengths. */
+#define TK_ATTR_VALUE_MAX     (1UL << 20)
 
 /* Session-object handles carry this bit; token-object handles carry the
  * slot ID in bits 40..55 and the store's row id below. */
@@ -67,9 +72,15 @@ typedef struct tk_mutex_ops {
  * the application forbids library threads (the embedded vault then runs
  * each request in the calling thread). */
 CK_RV tk_initialize(const tk_mutex_ops *ops, int no_threads);
+/* Waits for the calls in flight (tk_enter) to leave, then frees
+ * everything.  CKR_FUNCTION_FAILED from a thread that is itself inside a
+ * call or in tk_initialize (an application callback calling back in). */
 CK_RV tk_finalize(void);
-/* 1 if initialised in this process (pid check: 0 in a forked child). */
-int tk_initialized(void);
+/* Every call's way in: 1 if initialised in this process (0 in a forked
+ * child, and once tk_finalize has begun), and then the call is in flight
+ * until its tk_leave; 0: not initialised, nothing to leave. */
+int tk_enter(void);
+void tk_leave(void);
 
 /* The token model string (backend name), in one place. */
 const char *tk_model(void);

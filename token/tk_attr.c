@@ -203,6 +203,16 @@ static const CK_ATTRIBUTE *tk_tmpl_find(const CK_ATTRIBUTE *t, CK_ULONG n,
 	return NULL;
 }
 
+CK_RV tk_tmpl_check(const CK_ATTRIBUTE *t, CK_ULONG n)
+{
+	CK_ULONG i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].ulValueLen > TK_ATTR_VALUE_MAX)
+			return CKR_ATTRIBUTE_VALUE_INVALID;
+	return CKR_OK;
+}
+
 CK_RV tk_tmpl_ulong(const CK_ATTRIBUTE *a, CK_ULONG *v)
 {
 	if (a->ulValueLen != sizeof(CK_ULONG) || a->pValue == NULL)

@@ -89,6 +89,10 @@ CK_RV tk_policy_apply(int op, const tk_obj *base, const CK_ATTRIBUTE *t,
 CK_RV tk_attr_key_check(const CK_ATTRIBUTE *a, int so_logged_in);
 /* 1 if the template has a duplicate attribute type. */
 int tk_tmpl_has_dup(const CK_ATTRIBUTE *t, CK_ULONG n);
+/* CKR_ATTRIBUTE_VALUE_INVALID if a value of t is longer than
+ * TK_ATTR_VALUE_MAX (no value is read): the first check of every call
+ * that takes a template to make or change an object. */
+CK_RV tk_tmpl_check(const CK_ATTRIBUTE *t, CK_ULONG n);
 /* 1 if o matches every attribute of t (byte-exact). */
 int tk_obj_match(const tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n);
 

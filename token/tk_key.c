@@ -453,10 +453,12 @@ CK_RV tk_generate_key(CK_SESSION_HANDLE h, const tk_mech *m,
 	tk_obj *o;
 	size_t len;
 	pv_req r;
-	CK_RV rv = tk_key_new_obj(t, n, m->ckk, &o);
+	CK_RV rv;
 	int rc;
 
-	if (rv != CKR_OK)
+	if (n > 0 && t != NULL && (rv = tk_tmpl_check(t, n)) != CKR_OK)
+		return rv;
+	if ((rv = tk_key_new_obj(t, n, m->ckk, &o)) != CKR_OK)
 		return rv;
 	len = tk_key_want_len(o);
 	if (len == 0) {
@@ -575,6 +577,8 @@ CK_RV tk_unwrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE uk,
 	CK_RV rv;
 	int rc;
 
+	if (n > 0 && t != NULL && (rv = tk_tmpl_check(t, n)) != CKR_OK)
+		return rv;
 	rv = tk_key_get(h, uk, m->ckm, &u);
 	if (rv == CKR_KEY_HANDLE_INVALID)
 		rv = CKR_UNWRAPPING_KEY_HANDLE_INVALID;
@@ -641,6 +645,8 @@ CK_RV tk_derive_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE bk,
 	CK_RV rv;
 	int rc;
 
+	if (n > 0 && t != NULL && (rv = tk_tmpl_check(t, n)) != CKR_OK)
+		return rv;
 	rv = tk_key_get(h, bk, m->ckm, &b);
 	if (rv == CKR_OK)
 		rv = tk_key_check(b, m, TK_USE_DERIVE);

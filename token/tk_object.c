@@ -174,6 +174,8 @@ CK_RV tk_create_object(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n,
 	tk_obj *o;
 	CK_RV rv;
 
+	if (n > 0 && t != NULL && (rv = tk_tmpl_check(t, n)) != CKR_OK)
+		return rv;
 	rv = tk_ctx_take(h, &c);
 	if (rv != CKR_OK)
 		return rv;
@@ -203,8 +205,11 @@ CK_RV tk_copy_object(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh,
 {
 	tk_ctx c;
 	tk_obj *base, *o;
-	CK_RV rv = tk_resolve(h, oh, &c, &base);
+	CK_RV rv;
 
+	if (n > 0 && t != NULL && (rv = tk_tmpl_check(t, n)) != CKR_OK)
+		return rv;
+	rv = tk_resolve(h, oh, &c, &base);
 	if (rv != CKR_OK)
 		return rv;
 	if (!tk_obj_bool(base, CKA_COPYABLE, CK_TRUE)) {
@@ -335,9 +340,12 @@ CK_RV tk_set_attributes(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh,
 {
 	tk_ctx c;
 	tk_obj *o, *no, *old;
-	CK_RV rv = tk_resolve(h, oh, &c, &o);
+	CK_RV rv;
 	int token, rc;
 
+	if (n > 0 && t != NULL && (rv = tk_tmpl_check(t, n)) != CKR_OK)
+		return rv;
+	rv = tk_resolve(h, oh, &c, &o);
 	if (rv != CKR_OK)
 		return rv;
 	token = tk_obj_bool(o, CKA_TOKEN, CK_FALSE);

@@ -716,6 +716,8 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 	if (ep == NULL || m->ulParameterLen != sizeof *ep || ep->kdf != CKD_NULL ||
 	    ep->ulSharedDataLen != 0 || ep->pPublicData == NULL || ep->ulPublicDataLen == 0)
 		return CKR_MECHANISM_PARAM_INVALID;
+	if (n > 0 && t != NULL && (rv = tk_tmpl_check(t, n)) != CKR_OK)
+		return rv;
 	if ((rv = tk_tmpl_expect(t, n, CKA_CLASS, CKO_SECRET_KEY)) != CKR_OK)
 		return rv;
 	if ((a = tk_tfind(t, n, CKA_KEY_TYPE)) != NULL) {

@@ -242,6 +242,9 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 
 	if (d == NULL || !(d->flags & CKF_GENERATE_KEY_PAIR))
 		return CKR_MECHANISM_INVALID;
+	if ((pn > 0 && pt != NULL && (rv = tk_tmpl_check(pt, pn)) != CKR_OK) ||
+	    (sn > 0 && st != NULL && (rv = tk_tmpl_check(st, sn)) != CKR_OK))
+		return rv;
 	if (m->ulParameterLen != 0)
 		return CKR_MECHANISM_PARAM_INVALID;
 	kt = d->ckk;
@@ -410,6 +413,8 @@ CK_RV tk_pk_import(CK_SESSION_HANDLE h, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OB
 	CK_RV rv = CKR_OK;
 	int rc;
 
+	if (n > 0 && t != NULL && (rv = tk_tmpl_check(t, n)) != CKR_OK)
+		return rv;
 	a = tk_tfind(t, n, CKA_KEY_TYPE);
 	if (a == NULL)
 		return CKR_TEMPLATE_INCOMPLETE;

@@ -47,6 +47,7 @@ CK_RV tk_rv_from_pv(int err)
 	case PV_ERR_PIN_INCORRECT: return CKR_PIN_INCORRECT;
 	case PV_ERR_FULL:        return CKR_DEVICE_MEMORY;
 	case PV_ERR_LOCKED:      return CKR_PIN_LOCKED;
+	case PV_ERR_INSECURE:    return CKR_DEVICE_ERROR;
 	default:                 return CKR_GENERAL_ERROR;
 	}
 }

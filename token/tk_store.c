@@ -3,6 +3,7 @@
  * <token_dir>/<serial>/token.db, WAL mode, one transaction per change.
  * Schema and rules: docs/token-store.md.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,7 @@ static int tk_sqerr(int rc)
 		return PV_ERR_IO;
 	case SQLITE_PERM: case SQLITE_READONLY: case SQLITE_AUTH:
 		return PV_ERR_PERM;
-	case SQLITE_CONSTRAINT:
+	case SQLITE_CONSTRAINT: case SQLITE_TOOBIG:
 		return PV_ERR_ARGS;
 	default:
 		return PV_ERR_GENERAL;
@@ -154,13 +155,19 @@ static sqlite3_stmt *tk_st(tk_db *d, int i)
 	return d->st[i];
 }
 
-/* Bind a blob; zero length binds an empty blob (not NULL). */
-static void tk_bind_blob(sqlite3_stmt *st, int i, const void *p, size_t n)
+/* Bind a blob; zero length binds an empty blob (not NULL).  SQLite takes
+ * int lengths: a longer value is refused, never cut (the token refuses
+ * such values long before, TK_ATTR_VALUE_MAX).  Not sqlite3_bind_blob64:
+ * inside Firefox the module's sqlite3_* calls resolve to Firefox's own
+ * libmozsqlite3, which does not export it, and the call would reach the
+ * system library with a statement of the other one. */
+static int tk_bind_blob(sqlite3_stmt *st, int i, const void *p, size_t n)
 {
 	if (n == 0)
-		sqlite3_bind_zeroblob(st, i, 0);
-	else
-		sqlite3_bind_blob(st, i, p, (int)n, SQLITE_TRANSIENT);
+		return tk_sqerr(sqlite3_bind_zeroblob(st, i, 0));
+	if (n > (size_t)INT_MAX)
+		return PV_ERR_ARGS;
+	return tk_sqerr(sqlite3_bind_blob(st, i, p, (int)n, SQLITE_TRANSIENT));
 }
 
 /* Run a statement without result rows. */
@@ -710,17 +717,19 @@ int tk_store_reinit(tk_db *d, const uint8_t label[32], const tk_pinrec *so)
 }
 
 /* ---- objects ---- */
-static void tk_bind_meta(sqlite3_stmt *st, const tk_obj *o)
+static int tk_bind_meta(sqlite3_stmt *st, const tk_obj *o)
 {
 	const tk_attr *id = tk_obj_attr(o, CKA_ID);
 	const tk_attr *lb = tk_obj_attr(o, CKA_LABEL);
+	int rc = PV_OK;
 
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)tk_obj_ulong(o, CKA_CLASS, 0));
 	if (id != NULL)
-		tk_bind_blob(st, 3, id->val, id->len);
-	if (lb != NULL)
-		tk_bind_blob(st, 4, lb->val, lb->len);
+		rc = tk_bind_blob(st, 3, id->val, id->len);
+	if (lb != NULL && rc == PV_OK)
+		rc = tk_bind_blob(st, 4, lb->val, lb->len);
 	sqlite3_bind_int(st, 5, tk_obj_bool(o, CKA_PRIVATE, CK_FALSE) ? 1 : 0);
+	return rc;
 }
 
 static int tk_insert_attrs(tk_db *d, int64_t oid, const tk_obj *o)
@@ -734,8 +743,9 @@ static int tk_insert_attrs(tk_db *d, int64_t oid, const tk_obj *o)
 			return tk_sqerr(sqlite3_errcode(d->db));
 		sqlite3_bind_int64(st, 1, oid);
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)o->a[i].type);
-		tk_bind_blob(st, 3, o->a[i].val, o->a[i].len);
-		rc = tk_exec_st(d, ST_ATTR_INS);
+		rc = tk_bind_blob(st, 3, o->a[i].val, o->a[i].len);
+		if (rc == PV_OK)
+			rc = tk_exec_st(d, ST_ATTR_INS);
 	}
 	return rc;
 }
@@ -828,8 +838,9 @@ int tk_store_obj_insert_fpr(tk_db *d, const tk_obj *o, const char *fpr, int64_t 
 		rc = tk_sqerr(sqlite3_errcode(d->db));
 	} else {
 		sqlite3_bind_blob(st, 1, o->uid, TK_UID_LEN, SQLITE_TRANSIENT);
-		tk_bind_meta(st, o);
-		rc = tk_exec_st(d, ST_OBJ_INS);
+		rc = tk_bind_meta(st, o);
+		if (rc == PV_OK)
+			rc = tk_exec_st(d, ST_OBJ_INS);
 	}
 	if (rc == PV_OK) {
 		*oid = sqlite3_last_insert_rowid(d->db);
@@ -888,10 +899,11 @@ static int tk_obj_change(tk_db *d, int64_t oid, const tk_obj *o)
 		rc = tk_sqerr(sqlite3_errcode(d->db));
 	} else {
 		sqlite3_bind_int64(st, 1, oid);
-		if (o != NULL)
-			tk_bind_meta(st, o);
-		rc = tk_exec_st(d, i);
-		n = sqlite3_changes(d->db);
+		rc = o != NULL ? tk_bind_meta(st, o) : PV_OK;
+		if (rc == PV_OK) {
+			rc = tk_exec_st(d, i);
+			n = sqlite3_changes(d->db);
+		}
 	}
 	if (rc == PV_OK && n == 0)
 		rc = PV_ERR_NOT_FOUND;
@@ -956,7 +968,8 @@ int tk_store_find(tk_db *d, const CK_ATTRIBUTE *t, CK_ULONG n, int priv_ok,
 	*ids = NULL;
 	*nids = 0;
 	for (i = 0; i < n; i++)
-		if (t[i].type == CKA_CLASS && t[i].ulValueLen != sizeof(CK_ULONG))
+		if ((t[i].type == CKA_CLASS && t[i].ulValueLen != sizeof(CK_ULONG)) ||
+		    t[i].ulValueLen > TK_ATTR_VALUE_MAX)
 			return PV_OK;                 /* matches nothing */
 	sql = malloc(cap);
 	if (sql == NULL)
@@ -989,7 +1002,8 @@ int tk_store_find(tk_db *d, const CK_ATTRIBUTE *t, CK_ULONG n, int priv_ok,
 	free(sql);
 	if (st == NULL)
 		return tk_sqerr(sqlite3_errcode(d->db));
-	for (i = 0; i < n; i++) {
+	rc = PV_OK;
+	for (i = 0; i < n && rc == PV_OK; i++) {
 		switch (t[i].type) {
 		case CKA_CLASS: {
 			CK_ULONG c;
@@ -999,13 +1013,15 @@ int tk_store_find(tk_db *d, const CK_ATTRIBUTE *t, CK_ULONG n, int priv_ok,
 		}
 		case CKA_ID:
 		case CKA_LABEL:
-			tk_bind_blob(st, bi++, t[i].pValue, t[i].ulValueLen);
+			rc = tk_bind_blob(st, bi++, t[i].pValue, t[i].ulValueLen);
 			break;
 		default:
 			sqlite3_bind_int64(st, bi++, (sqlite3_int64)t[i].type);
-			tk_bind_blob(st, bi++, t[i].pValue, t[i].ulValueLen);
+			rc = tk_bind_blob(st, bi++, t[i].pValue, t[i].ulValueLen);
 		}
 	}
+	if (rc != PV_OK)
+		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (cnt == alloc) {
 			int64_t *no;

@@ -43,5 +43,6 @@
 #define PV_ERR_PIN_INCORRECT -31  /* a PIN record does not open with that PIN */
 #define PV_ERR_FULL         -32   /* storage full (disk, store size limit)    */
 #define PV_ERR_LOCKED       -33   /* PIN locked: too many failed tries        */
+#define PV_ERR_INSECURE     -34   /* secret file open to others / wrong owner */
 
 #endif /* PV_ERR_H */

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -143,12 +144,61 @@ out:
 	return rc;
 }
 
+/* The file's mode and owner (pv_master_perm_check); msg may be NULL. */
+static int perm_ok(const struct stat *st, const char *path, char *msg, size_t cap)
+{
+	uid_t me = geteuid();
+
+	if (st->st_uid != me && st->st_uid != 0) {
+		if (msg != NULL && me == 0)
+			snprintf(msg, cap, "'%s' is owned by uid %u: a master key file read "
+			         "by root must belong to root; fix it with: chown 0 %s",
+			         path, (unsigned)st->st_uid, path);
+		else if (msg != NULL)
+			snprintf(msg, cap, "'%s' is owned by uid %u: a master key file must "
+			         "belong to the user reading it (uid %u) or to root; fix it "
+			         "as root with: chown %u %s", path, (unsigned)st->st_uid,
+			         (unsigned)me, (unsigned)me, path);
+		return PV_ERR_INSECURE;
+	}
+	if ((st->st_mode & 077) != 0) {
+		if (msg != NULL)
+			snprintf(msg, cap, "permissions %04o for '%s' are too open: a master "
+			         "key file must not be accessible by group or others; fix "
+			         "it with: chmod 600 %s", (unsigned)(st->st_mode & 07777),
+			         path, path);
+		return PV_ERR_INSECURE;
+	}
+	return PV_OK;
+}
+
+int pv_master_perm_check(const char *path, char *msg, size_t cap)
+{
+	struct stat st;
+
+	if (msg != NULL && cap > 0)
+		msg[0] = '\0';
+	if (stat(path, &st) != 0)
+		return PV_ERR_IO;
+	return perm_ok(&st, path, msg, cap);
+}
+
+/* The key file's bytes, once the open file has passed perm_ok. */
 static int read_file(const char *path, uint8_t *buf, size_t cap, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
 	ssize_t r;
 	if (fd < 0)
 		return errno == EACCES ? PV_ERR_PERM : PV_ERR_IO;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return PV_ERR_IO;
+	}
+	if (perm_ok(&st, path, NULL, 0) != PV_OK) {
+		close(fd);
+		return PV_ERR_INSECURE;
+	}
 	r = read(fd, buf, cap);
 	close(fd);
 	if (r < 0)
@@ -272,8 +322,17 @@ const char *pv_master_strerror(int err)
 	case PV_ERR_CORRUPT: return "the master key file is corrupted (bad format or checksum)";
 	case PV_ERR_WRAPPED: return "wrong passphrase for the master key file";
 	case PV_ERR_RANDOM: return "the OS random generator failed";
+	case PV_ERR_INSECURE: return "the master key file may be read or replaced by other users";
 	default: return "master key error";
 	}
+}
+
+const char *pv_master_explain(const char *path, int err, char *buf, size_t cap)
+{
+	if (err == PV_ERR_INSECURE && cap > 0 &&
+	    pv_master_perm_check(path, buf, cap) == PV_ERR_INSECURE)
+		return buf;
+	return pv_master_strerror(err);
 }
 
 int pv_master_load(const char *path, uint8_t key[PV_MASTER_KEY_LEN])
@@ -284,7 +343,11 @@ int pv_master_load(const char *path, uint8_t key[PV_MASTER_KEY_LEN])
 		rc = PV_ERR_NOT_FOUND;
 	else
 		rc = pv_master_read(path, getenv("PIXELVAULT_MASTER_PASSPHRASE"), key);
-	if (rc != PV_OK) {
+	if (rc == PV_ERR_INSECURE) {
+		char msg[PV_MASTER_MSG_MAX];
+		kc_wipe(key, PV_MASTER_KEY_LEN);
+		pv_log(PV_LOG_WARN, "vault sealed: %s", pv_master_explain(path, rc, msg, sizeof msg));
+	} else if (rc != PV_OK) {
 		kc_wipe(key, PV_MASTER_KEY_LEN);
 		pv_log(rc == PV_ERR_NOT_FOUND ? PV_LOG_INFO : PV_LOG_WARN,
 		       "vault sealed: master key %s: error %d",

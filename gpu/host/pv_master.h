@@ -3,7 +3,9 @@
  *
  * A 256-bit key in a small versioned file with a checksum, optionally
  * protected by a passphrase (PBKDF2-HMAC-SHA256, 600,000 iterations, then
- * AES-256-GCM).  Written with mode 0400 and O_EXCL.  Layout (big endian):
+ * AES-256-GCM).  Written with mode 0400 and O_EXCL; read only if no one
+ * but its owner may access it and that owner is the reading user or root
+ * (pv_master_perm_check).  Layout (big endian):
  *
  *   0  "PVMK"                magic
  *   4  u8 version = 1
@@ -30,6 +32,8 @@
 #define PV_MASTER_KEY_LEN      32
 #define PV_MASTER_PBKDF2_ITERS 600000u
 #define PV_MASTER_FPR_LEN      17        /* 16 hex digits + NUL */
+#define PV_MASTER_MSG_MAX      8448      /* pv_master_perm_check's message:
+                                            a path (< 4096) twice, a sentence */
 
 /* New random key from the OS. */
 int pv_master_generate(uint8_t key[PV_MASTER_KEY_LEN]);
@@ -39,11 +43,12 @@ int pv_master_generate(uint8_t key[PV_MASTER_KEY_LEN]);
 int pv_master_write(const char *path, const uint8_t key[PV_MASTER_KEY_LEN],
                     const char *passphrase);
 
-/* Read and check.  PV_ERR_IO (unreadable), PV_ERR_CORRUPT (bad magic,
- * version, length or checksum), PV_ERR_PERM (passphrase needed but none
- * given), PV_ERR_WRAPPED (wrong passphrase), PV_ERR_NOMEM.  key is wiped
- * on error.  The work runs on a pv_secstack (nothing of the key file on
- * the caller's stack). */
+/* Read and check.  PV_ERR_IO (unreadable), PV_ERR_INSECURE (the file's
+ * mode or owner, checked on the open file before it is read),
+ * PV_ERR_CORRUPT (bad magic, version, length or checksum), PV_ERR_PERM
+ * (passphrase needed but none given), PV_ERR_WRAPPED (wrong passphrase),
+ * PV_ERR_NOMEM.  key is wiped on error.  The work runs on a pv_secstack
+ * (nothing of the key file on the caller's stack). */
 int pv_master_read(const char *path, const char *passphrase,
                    uint8_t key[PV_MASTER_KEY_LEN]);
 
@@ -56,10 +61,21 @@ int pv_master_load(const char *path, uint8_t key[PV_MASTER_KEY_LEN]);
 /* 1 if the file at path is passphrase-protected, 0 if not, <0 on error. */
 int pv_master_needs_passphrase(const char *path);
 
+/* The rule OpenSSH applies to private keys: a master key file that group
+ * or others may access (any of mode 077), or that belongs to a user other
+ * than the one reading it and root (who could replace the key), is not
+ * used.  PV_OK, PV_ERR_INSECURE with a one-line message in msg (cap
+ * bytes, may be NULL) saying what is wrong and the command that fixes
+ * it, or PV_ERR_IO if path cannot be examined. */
+int pv_master_perm_check(const char *path, char *msg, size_t cap);
+
 void pv_master_fingerprint(const uint8_t key[PV_MASTER_KEY_LEN],
                            char out[PV_MASTER_FPR_LEN]);
 
 /* A one-line message for a pv_master_* error code. */
 const char *pv_master_strerror(int err);
+/* The same for err from reading path, with PV_ERR_INSECURE's own message
+ * (pv_master_perm_check) in buf; returns buf or a constant string. */
+const char *pv_master_explain(const char *path, int err, char *buf, size_t cap);
 
 #endif

@@ -80,13 +80,28 @@ export -f p11 p11_user pubkey_pem
 # p11-kit ignores user configuration in programs running as root: run the
 # p11-kit/GnuTLS steps as an unprivileged user then (the temp dir is opened
 # up for it; the token store needs write access for SQLite's WAL files).
+# The vault refuses a master key file that others may read or another user
+# owns: the configured one stays root's, and the step reads a copy owned
+# by nobody through a configuration of its own.
 as_user() {
   if [ "$(id -u)" -eq 0 ]; then
+    local conf=$PIXELVAULT_CONF mk mode=
+    mk=$(sed -n 's/^master_key *= *//p' "$PIXELVAULT_CONF" | tail -1)
+    case $mk in ""|/*) ;; *) mk=$(dirname "$PIXELVAULT_CONF")/$mk ;; esac
+    [ -n "$mk" ] && [ -f "$mk" ] && mode=$(stat -c %a "$mk")
     chmod -R a+rwX "$E2E_TMP"
     chmod a+x "$(dirname "$E2E_TMP")" 2>/dev/null || true
+    if [ -n "$mode" ]; then
+      chmod "$mode" "$mk"
+      install -o nobody -m 400 "$mk" "$E2E_TMP/master.nobody"
+      sed "s|^master_key .*|master_key = $E2E_TMP/master.nobody|" "$PIXELVAULT_CONF" \
+        >"$E2E_TMP/nobody.conf"
+      chmod a+r "$E2E_TMP/nobody.conf"
+      conf=$E2E_TMP/nobody.conf
+    fi
     setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env \
       env HOME="$HOME" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" XDG_DATA_HOME="$XDG_DATA_HOME" \
-          PIXELVAULT_CONF="$PIXELVAULT_CONF" PATH="$PATH" \
+          PIXELVAULT_CONF="$conf" PATH="$PATH" \
           ${PIXELVAULT_BACKEND:+PIXELVAULT_BACKEND="$PIXELVAULT_BACKEND"} \
           ${LD_LIBRARY_PATH:+LD_LIBRARY_PATH="$LD_LIBRARY_PATH"} "$@"
   else

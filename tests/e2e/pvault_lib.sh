@@ -25,13 +25,14 @@ unchanged() {
 
 # An operator without write permission on the token directory.  As a normal
 # user: the directory is made read-only.  As root (which ignores modes):
-# the command runs as nobody, with the store and a copy of the master key
-# readable but nothing writable.
+# the command runs as nobody, with the store readable but nothing writable
+# and a copy of the master key of its own (the vault takes no key file that
+# others may read or another user owns).
 ro_setup() {
   if [ "$(id -u)" = 0 ]; then
     chmod a+rx "$T" "$T/tokens" "$T"/tokens/* 2>/dev/null
     chmod a+r "$T"/tokens/*/* "$T/tokens/.lock" 2>/dev/null
-    cp "$T/master.key" "$T/master.ro" 2>/dev/null && chmod 444 "$T/master.ro"
+    install -o 65534 -m 400 "$T/master.key" "$T/master.ro" 2>/dev/null
     sed "s|^master_key .*|master_key = $T/master.ro|" "$PIXELVAULT_CONF" >"$T/ro.conf"
     chmod a+r "$T/ro.conf" "$T"/*.pvbk 2>/dev/null
     # the build tree may not be readable by nobody (e.g. under /root)

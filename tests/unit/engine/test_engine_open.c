@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SENT 0xa5u
@@ -343,6 +344,7 @@ static int mk_build(uint8_t f[104], const uint8_t key[32], const char *pass)
 	return ok ? 0 : -1;
 }
 
+/* The file private to its owner, as pv_master_read requires. */
 static int mk_put(const char *path, const uint8_t *f, size_t n)
 {
 	FILE *fp = fopen(path, "wb");
@@ -351,7 +353,7 @@ static int mk_put(const char *path, const uint8_t *f, size_t n)
 	if (fp == NULL)
 		return -1;
 	w = fwrite(f, 1, n, fp);
-	return fclose(fp) == 0 && w == n ? 0 : -1;
+	return fclose(fp) == 0 && w == n && chmod(path, 0600) == 0 ? 0 : -1;
 }
 
 /* pv_master_read of f: its status; *wiped = key all zero afterwards. */

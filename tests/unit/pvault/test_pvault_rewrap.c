@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
@@ -45,7 +46,7 @@ static int setup(void)
 	if (!f || fwrite(buf, 1, sizeof buf, f) != sizeof buf)
 		return -1;
 	fclose(f);
-	return 0;
+	return chmod(fbad, 0600);       /* private, as pv_master_read requires */
 }
 
 static int teardown(void)
