@@ -202,15 +202,24 @@ void tk_slot_drop_ticket(tk_slot *s)
 	s->has_ticket = 0;
 }
 
-void tk_legacy_store_warn(const tk_slot *s)
+int tk_warn_once(tk_slot *s, unsigned bit)
 {
+	return (__atomic_fetch_or(&s->warned, bit, __ATOMIC_RELAXED) & bit) == 0;
+}
+
+void tk_legacy_store_warn(tk_slot *s)
+{
+	if (!tk_warn_once(s, TK_WARN_LEGACY))
+		return;
 	pv_log(PV_LOG_WARN, "token %s: its PINs are in the format of an older PixelVault, "
 	       "which the vault no longer accepts; convert the store with "
 	       "`pvault token migrate --serial %s` (it asks for both PINs)", s->serial, s->serial);
 }
 
-void tk_foreign_record_warn(const tk_slot *s)
+void tk_foreign_record_warn(tk_slot *s)
 {
+	if (!tk_warn_once(s, TK_WARN_FOREIGN))
+		return;
 	pv_log(PV_LOG_WARN, "token %s: its PIN records do not open under the master key the "
 	       "vault runs with (they were made under another one): load the master key "
 	       "the token was made with (`pvault token info` shows its fingerprint)",

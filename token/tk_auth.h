@@ -69,8 +69,8 @@ int tk_nologin_ticket(tk_slot *s, const uint8_t rec[TK_PIN_RECORD_LEN]);
 /* Under g.mu: forget s's ticket (wiped). */
 void tk_slot_drop_ticket(tk_slot *s);
 /* A PIN record that the vault's master key does not open: say so. */
-void tk_foreign_record_warn(const tk_slot *s);
+void tk_foreign_record_warn(tk_slot *s);
 /* A store whose PINs predate the vault's records: say what to do. */
-void tk_legacy_store_warn(const tk_slot *s);
+void tk_legacy_store_warn(tk_slot *s);
 
 #endif

@@ -200,6 +200,7 @@ typedef struct tk_slot {
 	                               * mode, where pvaultd keeps it         */
 	size_t ticket_len;            /* 0 in daemon mode                    */
 	int has_ticket;               /* a login (or "no login") is held     */
+	unsigned warned;              /* TK_WARN_* said once (atomic)        */
 	CK_ULONG nsess, nrw;
 	tk_obj *sobjs;                /* session objects                    */
 	/* connection pool */
@@ -209,6 +210,12 @@ typedef struct tk_slot {
 } tk_slot;
 
 #define TK_NOBODY ((CK_USER_TYPE)-1)
+/* the module's warnings about a token, each written once a process */
+#define TK_WARN_NOLOGIN 1u
+#define TK_WARN_LEGACY  2u
+#define TK_WARN_FOREIGN 4u
+/* 1 the first time bit is asked for on s. */
+int tk_warn_once(tk_slot *s, unsigned bit);
 
 /* Under g.mu: the login state calls act on.  A token set to need no login
  * (pv_meta login = 'none', docs/token-store.md) acts as user-logged-in

@@ -227,7 +227,8 @@ CK_RV tk_key_value(CK_SESSION_HANDLE h, const tk_obj *o, uint8_t *out, size_t *l
 	kc_wipe(wr, sizeof wr);
 	tk_auth_clear(&a);
 	if (rc != PV_OK)
-		return rc == PV_ERR_SEALED ? CKR_DEVICE_ERROR : CKR_FUNCTION_FAILED;
+		return rc == PV_ERR_SEALED ? CKR_DEVICE_ERROR :
+		       rc == PV_ERR_NOT_LOGGED_IN ? CKR_USER_NOT_LOGGED_IN : CKR_FUNCTION_FAILED;
 	*len = olen;
 	return CKR_OK;
 }

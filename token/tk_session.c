@@ -526,7 +526,7 @@ int tk_nologin_ticket(tk_slot *s, const uint8_t rec[TK_PIN_RECORD_LEN])
 			s->has_ticket = 1;
 		}
 		tk_mutex_unlock(tk_g.mu);
-	} else if (rc != PV_ERR_SEALED) {
+	} else if (rc != PV_ERR_SEALED && tk_warn_once(s, TK_WARN_NOLOGIN)) {
 		pv_log(PV_LOG_WARN, "token %s: its store says it needs no login, but the vault "
 		       "does not accept its \"no login\" record (the store was edited, or made "
 		       "under another master key); log in with the user PIN, or set it again "

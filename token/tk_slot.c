@@ -297,6 +297,9 @@ CK_RV tk_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info)
 	memcpy(info->label, ti.label, sizeof info->label);
 	tk_pad(info->serialNumber, sizeof info->serialNumber, ti.serial);
 	info->flags = CKF_TOKEN_INITIALIZED | CKF_ASYNC_SESSION_SUPPORTED;
+	/* "no login" only where the vault opens the token's record */
+	if (ti.no_login && tk_nologin_ticket(s, ti.nologin_rec) != PV_OK)
+		ti.no_login = 0;
 	if (!ti.no_login)
 		info->flags |= CKF_LOGIN_REQUIRED;
 	kc_wipe(ti.nologin_rec, sizeof ti.nologin_rec);
