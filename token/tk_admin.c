@@ -316,6 +316,80 @@ typedef struct adm_blob {
 	uint8_t id[16];
 } adm_blob;
 
+/* Inside tk_admin_rewrap's transaction: the token's PIN records and its
+ * "no login" record are blobs under the master key too (their identity is
+ * the token id, its serial); re-seal them with fn. */
+static int adm_rewrap_records(sqlite3 *db, tk_admin_rewrap_fn fn, void *arg)
+{
+	uint8_t tid[16], rec[TK_PIN_RECORD_LEN], out[TK_PIN_RECORD_LEN + 64];
+	char hex[2 * TK_PIN_RECORD_LEN + 1];
+	sqlite3_stmt *st = NULL, *up = NULL;
+	size_t ol;
+	int rc = PV_ERR_IO, who, i;
+
+	memset(tid, 0, sizeof tid);
+	if (sqlite3_prepare_v2(db, "SELECT serial FROM token_info WHERE id = 1", -1, &st,
+	                       NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW ||
+	    sqlite3_column_bytes(st, 0) != 16)
+		goto out;
+	memcpy(tid, sqlite3_column_text(st, 0), 16);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT verifier FROM pins WHERE who = ?1", -1, &st,
+	                       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "UPDATE pins SET verifier = ?1 WHERE who = ?2", -1, &up,
+	                       NULL) != SQLITE_OK)
+		goto out;
+	for (who = 0; who <= 1; who++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int(st, 1, who);
+		if (sqlite3_step(st) != SQLITE_ROW ||
+		    sqlite3_column_bytes(st, 0) != TK_PIN_RECORD_LEN)
+			continue;                  /* not set, or a legacy verifier */
+		memcpy(rec, sqlite3_column_blob(st, 0), sizeof rec);
+		if ((rc = fn(arg, rec, sizeof rec, tid, out, sizeof out, &ol)) != PV_OK)
+			goto out;
+		rc = PV_ERR_IO;
+		sqlite3_reset(up);
+		sqlite3_bind_blob(up, 1, out, (int)ol, SQLITE_TRANSIENT);
+		sqlite3_bind_int(up, 2, who);
+		if (sqlite3_step(up) != SQLITE_DONE)
+			goto out;
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	st = up = NULL;
+	adm_meta(db, "login_record", hex, sizeof hex);
+	if (strlen(hex) == 2 * TK_PIN_RECORD_LEN) {
+		for (i = 0; i < TK_PIN_RECORD_LEN; i++) {
+			unsigned x;
+			if (sscanf(hex + 2 * i, "%2x", &x) != 1)
+				goto out;
+			rec[i] = (uint8_t)x;
+		}
+		if ((rc = fn(arg, rec, sizeof rec, tid, out, sizeof out, &ol)) != PV_OK)
+			goto out;
+		rc = PV_ERR_IO;
+		if (ol != TK_PIN_RECORD_LEN)
+			goto out;
+		for (i = 0; i < TK_PIN_RECORD_LEN; i++)
+			snprintf(hex + 2 * i, 3, "%02x", out[i]);
+		if (sqlite3_prepare_v2(db, "UPDATE pv_meta SET value = ?1 WHERE key = 'login_record'",
+		                       -1, &up, NULL) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_text(up, 1, hex, -1, SQLITE_STATIC);
+		if (sqlite3_step(up) != SQLITE_DONE)
+			goto out;
+	}
+	rc = PV_OK;
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	memset(rec, 0, sizeof rec);
+	memset(out, 0, sizeof out);
+	return rc;
+}
+
 int tk_admin_rewrap(const char *dbpath, const char *old_fpr, const char *new_fpr,
                     tk_admin_rewrap_fn fn, void *arg,
                     void (*progress)(void *arg, unsigned long done, unsigned long total))
@@ -397,6 +471,8 @@ int tk_admin_rewrap(const char *dbpath, const char *old_fpr, const char *new_fpr
 		if (progress)
 			progress(arg, (unsigned long)(i + 1), (unsigned long)n);
 	}
+	if ((rc = adm_rewrap_records(db, fn, arg)) != PV_OK)
+		goto out;
 	rc = PV_ERR_IO;
 	if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS pv_meta(key TEXT PRIMARY KEY, "
 	                 "value TEXT NOT NULL);", NULL, NULL, NULL) != SQLITE_OK)

@@ -3,6 +3,9 @@
 # built module, on a fresh token directory.
 . "$(dirname "$0")/lib.sh" "$@"
 
+# the vault makes each token's key: a master key first
+ok "pvault master new (the vault is unsealed)" pvault master new --out "$E2E_TMP/master.key"
+
 ok "pkcs11-tool -I shows the module" bash -c 'p11 -I | grep -q PixelVault'
 ok "pkcs11-tool -L lists an uninitialized slot" bash -c 'p11 -L | grep -q "uninitialized"'
 ok "--init-token and --init-pin" init_token e2e
