@@ -95,7 +95,8 @@ static uint32_t fb_want_len(uint32_t type, const uint8_t *p, size_t n, int max)
 		if (max || n < 4)
 			return 8u + 2u * KC_RSA_MAX_BYTES + 5u * KC_RSA_MAX_HBYTES;
 		bits = ((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]);
-		bits = KC_RSA_MIN_BITS + bits % (KC_RSA_MAX_BITS - KC_RSA_MIN_BITS + 1u);
+		if (bits < KC_RSA_MIN_BITS || bits > KC_RSA_MAX_BITS)
+			bits = KC_RSA_MAX_BITS;       /* refused by its size anyway */
 		nb = 4u * ((bits + 31u) / 32u);
 		hb = 4u * (((bits + 1u) / 2u + 31u) / 32u);
 		return 8u + 2u * nb + 5u * hb;
