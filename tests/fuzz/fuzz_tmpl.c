@@ -1,8 +1,10 @@
 /*
  * fuzz_tmpl.c - libFuzzer harness for the module's attribute templates:
  * every input is one PKCS#11 call whose template the input spells out,
- * through the module's real entry points (dlopen, as an application), on
- * one token with a logged-in read/write session and a read-only one.
+ * through the module's entry points (C_GetFunctionList of the pkcs11/
+ * library linked into the harness: in the fuzz build pkcs11/, token/ and
+ * the vault carry the coverage counters), on one token with a logged-in
+ * read/write session and a read-only one (fz_token.c).
  *
  * Input: byte 0 picks the call (C_CreateObject, C_GenerateKey,
  * C_GenerateKeyPair (P-256), C_FindObjects*, C_SetAttributeValue,
@@ -22,16 +24,16 @@
  * template, however wrong, must get a precise CK_RV - or when an object
  * it reports created cannot be read back.
  *
- *   gcc: fuzz_replay replays the corpus and random inputs (test p11_fuzz_tmpl)
- *   clang: tests/unit/p11crypto/meson.build builds the libFuzzer binary
- *          fuzz_tmpl; run: build/tests/unit/p11crypto/fuzz_tmpl tests/fuzz/corpus/tmpl
+ *   any build: fuzz_replay replays the corpus and random inputs (test
+ *   p11_fuzz_tmpl); the fuzz build (docs/testing.md): the libFuzzer binary
+ *   build-fuzz/tests/fuzz/fuzz_tmpl.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/unit/p11crypto/pc.h"   /* pc_setup, pkt_f, the PINs */
+#include "fz_token.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -105,7 +107,7 @@ static CK_RV ft_rv(const char *what, CK_RV rv)
 	return rv;
 }
 
-/* Counts per call, at exit (pkt_setup's own handler removes the token
+/* Counts per call, at exit (before fz_token.c's handler removes the token
  * directory). */
 static void ft_report(void)
 {
@@ -127,30 +129,12 @@ static void ft_must(const char *what, CK_RV rv)
 		ft_die(what, rv);
 }
 
-/* The p11crypto suite's setup (a token directory with a master key: the
- * vault is unsealed, CPU backend), then a token with the user logged in. */
 static void ft_setup(void)
 {
-	CK_SLOT_ID slots[8];
-	CK_ULONG n = 8;
-	CK_UTF8CHAR label[32];
-	CK_SESSION_HANDLE so;
+	CK_SLOT_ID slot;
 
-	pc_setup();
-	ft_f = pkt_f;
+	ft_f = fz_token(&slot, &ft_rw, &ft_ro);
 	atexit(ft_report);
-	ft_must("C_GetSlotList", ft_f->C_GetSlotList(CK_FALSE, slots, &n));
-	pkt_label(label, "fuzz");
-	ft_must("C_InitToken", ft_f->C_InitToken(slots[0], (CK_UTF8CHAR_PTR)PKT_SO_PIN, 8, label));
-	ft_must("C_OpenSession", ft_f->C_OpenSession(slots[0], CKF_SERIAL_SESSION | CKF_RW_SESSION,
-	                                             NULL, NULL, &so));
-	ft_must("C_Login SO", ft_f->C_Login(so, CKU_SO, (CK_UTF8CHAR_PTR)PKT_SO_PIN, 8));
-	ft_must("C_InitPIN", ft_f->C_InitPIN(so, (CK_UTF8CHAR_PTR)PKT_USER_PIN, 8));
-	ft_must("C_CloseSession", ft_f->C_CloseSession(so));
-	ft_must("C_OpenSession", ft_f->C_OpenSession(slots[0], CKF_SERIAL_SESSION | CKF_RW_SESSION,
-	                                             NULL, NULL, &ft_rw));
-	ft_must("C_OpenSession", ft_f->C_OpenSession(slots[0], CKF_SERIAL_SESSION, NULL, NULL, &ft_ro));
-	ft_must("C_Login", ft_f->C_Login(ft_rw, CKU_USER, (CK_UTF8CHAR_PTR)PKT_USER_PIN, 8));
 }
 
 /* A template from the input: values in vals (FT_MAX_VALUE bytes each). */

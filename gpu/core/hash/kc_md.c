@@ -45,6 +45,8 @@ KC_API void kc_md_update(uint32_t md, void *h, uint8_t *buf, uint64_t *count,
 	size_t fill = (size_t)(*count & (bl - 1)), n;
 
 	*count += (uint64_t)len;
+	if (len == 0u)          /* data may be NULL then: no arithmetic on it */
+		return;
 	if (fill) {
 		size_t take = bl - fill;
 		if (take > len)
