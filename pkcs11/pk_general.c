@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pkcs11/pk_int.h"
+#include "pkcs11/pk_mech.h"
 
 static void pk_pad(CK_UTF8CHAR *dst, size_t cap, const char *src)
 {
@@ -27,6 +28,9 @@ CK_RV C_Initialize(CK_VOID_PTR init_args)
 	tk_mutex_ops ops;
 	int have, no_threads;
 
+	/* the token layer states the allowed mechanisms of the keys it makes
+	 * in the vault's terms: the secret-key ones through our table */
+	tk_auth_set_mech_entry(pk_mech_entry);
 	if (a == NULL)
 		return tk_initialize(NULL, 0);
 	if (a->pReserved != NULL)

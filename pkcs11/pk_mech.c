@@ -103,6 +103,16 @@ static const pk_mdef *pk_mfind(CK_MECHANISM_TYPE t)
 	return NULL;
 }
 
+int pk_mech_entry(CK_MECHANISM_TYPE t, uint32_t *entry)
+{
+	const pk_mdef *d = pk_mfind(t);
+
+	if (d == NULL || d->pv_key == 0)
+		return 0;                  /* unknown, or no key (digests) */
+	*entry = d->pv << 16;          /* any variant's prf: the mechanism itself */
+	return 1;
+}
+
 CK_RV pk_mech_list(CK_MECHANISM_TYPE *list, CK_ULONG *count)
 {
 	size_t i;

@@ -13,6 +13,8 @@
 #ifndef TK_H
 #define TK_H
 
+#include <stdint.h>
+
 #include <p11-kit/pkcs11.h>
 
 /* PKCS#11 3.2's asynchronous sessions (OASIS pkcs11t.h values; p11-kit's
@@ -94,6 +96,11 @@ CK_RV tk_slot_check(CK_SLOT_ID slot);
 CK_RV tk_init_token(CK_SLOT_ID slot, const CK_UTF8CHAR *pin, CK_ULONG pin_len,
                     const CK_UTF8CHAR *label);
 CK_RV tk_init_pin(CK_SESSION_HANDLE s, const CK_UTF8CHAR *pin, CK_ULONG len);
+/* pkcs11/'s decoder of a secret-key mechanism into the vault's allowed-
+ * list entry (1, *entry = PV_MECH_* << 16), or 0 if it does not know it:
+ * how the token layer states CKA_ALLOWED_MECHANISMS to the vault (the
+ * public-key mechanisms are the token's own, tk_pk.c). */
+void tk_auth_set_mech_entry(int (*fn)(CK_MECHANISM_TYPE ckm, uint32_t *entry));
 /* Make the session's token need no login (on) or a login again (off):
  * the vault makes the "no login" record from the session's login (SO or
  * user); CKR_USER_NOT_LOGGED_IN without one. */

@@ -6,6 +6,7 @@
  * the vault with the record; the store holds only records, so nothing in
  * it can be checked against a guess without the master key.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu/core/hash/kc_hash.h"
@@ -15,6 +16,8 @@
 #include "gpu/host/pv_log.h"
 #include "token/tk_auth.h"
 #include "token/tk_crypto.h"
+#include "token/tk_key.h"
+#include "token/tk_pk_int.h"
 /* after pkcs11.h: its compat macros (iv_len, aad_len) rename pv_req
  * fields consistently in this file */
 #include "gpu/vault.h"
@@ -23,6 +26,7 @@ _Static_assert(TK_PIN_RECORD_LEN == PV_RECORD_LEN, "record size");
 _Static_assert(TK_TICKET_LEN == PV_TICKET_LEN, "ticket size");
 _Static_assert(TK_TOKEN_ID_LEN == PV_OBJ_ID_LEN, "token id size");
 _Static_assert(CKU_SO == PV_WHO_SO && CKU_USER == PV_WHO_USER, "who");
+_Static_assert(TK_MECHS_MAX == PV_MECHS_MAX, "allowed-list size");
 
 void tk_auth_slot(const tk_slot *s, tk_auth *a)
 {
@@ -46,9 +50,86 @@ CK_RV tk_auth_session(CK_SESSION_HANDLE h, tk_auth *a)
 	return se != NULL ? CKR_OK : CKR_SESSION_HANDLE_INVALID;
 }
 
-void tk_auth_new(tk_auth *a, const tk_obj *o)
+static int (*tk_mech_entry_fn)(CK_MECHANISM_TYPE, uint32_t *);
+
+void tk_auth_set_mech_entry(int (*fn)(CK_MECHANISM_TYPE ckm, uint32_t *entry))
+{
+	tk_mech_entry_fn = fn;
+}
+
+/* A mechanism as an allowed-list entry (ve_login.c's form: mech << 16 |
+ * variant << 8 | prf & 0xff, prf 0 = any); a mechanism nobody here knows
+ * becomes an entry no request matches. */
+static uint32_t tk_mech_entry(CK_MECHANISM_TYPE ckm)
+{
+	const tk_pkdef *d = tk_pkfind(ckm);
+	uint32_t e;
+
+	if (d != NULL)
+		return d->pv << 16 | (d->hashdata ? PV_MV_HASH_DATA : 0u) << 8 | (d->prf & 0xffu);
+	if (tk_mech_entry_fn != NULL && tk_mech_entry_fn(ckm, &e))
+		return e;
+	return 0xffff0000u;
+}
+
+static int tk_u32_cmp(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* o's CKA_ALLOWED_MECHANISMS in the vault's form: sorted, each entry once,
+ * big-endian (the same list the same attribute gives, every time). */
+static CK_RV tk_auth_list(const tk_obj *o, uint8_t out[4 * TK_MECHS_MAX], size_t *len)
+{
+	const tk_attr *am = tk_obj_attr(o, CKA_ALLOWED_MECHANISMS);
+	uint32_t e[TK_MECHS_MAX];
+	size_t n = 0, i, j, k;
+
+	*len = 0;
+	if (am == NULL || am->len == 0)
+		return CKR_OK;
+	if (am->len % sizeof(CK_MECHANISM_TYPE) != 0)
+		return CKR_ATTRIBUTE_VALUE_INVALID;
+	for (i = 0; i < am->len / sizeof(CK_MECHANISM_TYPE); i++) {
+		CK_MECHANISM_TYPE m;
+		uint32_t v;
+		memcpy(&m, am->val + i * sizeof m, sizeof m);
+		v = tk_mech_entry(m);
+		for (j = 0; j < n && e[j] != v; j++)
+			;
+		if (j < n)
+			continue;
+		if (n == TK_MECHS_MAX)
+			return CKR_ATTRIBUTE_VALUE_INVALID;
+		e[n++] = v;
+	}
+	qsort(e, n, sizeof e[0], tk_u32_cmp);
+	for (k = 0; k < n; k++) {
+		out[4 * k] = (uint8_t)(e[k] >> 24);
+		out[4 * k + 1] = (uint8_t)(e[k] >> 16);
+		out[4 * k + 2] = (uint8_t)(e[k] >> 8);
+		out[4 * k + 3] = (uint8_t)e[k];
+	}
+	*len = 4 * n;
+	return CKR_OK;
+}
+
+void tk_auth_key(tk_auth *a, const tk_obj *o)
+{
+	const tk_attr *m = tk_obj_attr(o, TK_CKA_BLOB_MECHS);
+
+	a->mechs_len = 0;
+	if (m != NULL && m->len <= sizeof a->mechs) {
+		memcpy(a->mechs, m->val, m->len);
+		a->mechs_len = m->len;
+	}
+}
+
+CK_RV tk_auth_new(tk_auth *a, tk_obj *o)
 {
 	CK_OBJECT_CLASS c = tk_obj_ulong(o, CKA_CLASS, CKO_SECRET_KEY);
+	CK_RV rv;
 
 	a->new_policy = 0;
 	/* a key is the token's private key unless it says otherwise: the
@@ -61,6 +142,11 @@ void tk_auth_new(tk_auth *a, const tk_obj *o)
 		a->new_policy |= PV_POL_TRUSTED;
 	if (tk_obj_bool(o, CKA_WRAP_WITH_TRUSTED, CK_FALSE))
 		a->new_policy |= PV_POL_WRAP_TRUSTED;
+	rv = tk_auth_list(o, a->new_mechs, &a->new_mechs_len);
+	if (rv == CKR_OK && a->new_mechs_len > 0 &&
+	    tk_obj_set(o, TK_CKA_BLOB_MECHS, a->new_mechs, (CK_ULONG)a->new_mechs_len) < 0)
+		rv = CKR_HOST_MEMORY;
+	return rv;
 }
 
 void tk_auth_req(const tk_auth *a, pv_req *r)
@@ -69,6 +155,10 @@ void tk_auth_req(const tk_auth *a, pv_req *r)
 	r->ticket = a->ticket_len ? a->ticket : NULL;
 	r->ticket_len = a->ticket_len;
 	r->new_policy = a->new_policy;
+	r->mechs = a->mechs_len ? a->mechs : NULL;
+	r->mechs_len = a->mechs_len;
+	r->new_mechs = a->new_mechs_len ? a->new_mechs : NULL;
+	r->new_mechs_len = a->new_mechs_len;
 }
 
 void tk_auth_clear(tk_auth *a)

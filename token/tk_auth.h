@@ -19,11 +19,16 @@
 
 struct pv_req;
 
+#define TK_MECHS_MAX 64             /* PV_MECHS_MAX */
 typedef struct tk_auth {
 	uint8_t tid[TK_TOKEN_ID_LEN];
 	uint8_t ticket[TK_TICKET_LEN];
 	size_t ticket_len;
 	uint32_t new_policy;            /* PV_POL_* of a key the request makes */
+	uint8_t mechs[4 * TK_MECHS_MAX];     /* the key's list (vault form)    */
+	size_t mechs_len;
+	uint8_t new_mechs[4 * TK_MECHS_MAX]; /* a new key's list               */
+	size_t new_mechs_len;
 } tk_auth;
 #define TK_AUTH_INIT { .ticket_len = 0 }
 
@@ -33,8 +38,14 @@ CK_RV tk_auth_session(CK_SESSION_HANDLE h, tk_auth *a);
 /* Under g.mu: the same from a slot. */
 void tk_auth_slot(const tk_slot *s, tk_auth *a);
 /* The policy of new key object o (CKA_PRIVATE, SENSITIVE, TRUSTED,
- * WRAP_WITH_TRUSTED) for the requests that make it. */
-void tk_auth_new(tk_auth *a, const tk_obj *o);
+ * WRAP_WITH_TRUSTED, CKA_ALLOWED_MECHANISMS in the vault's form, which
+ * also goes into o as TK_CKA_BLOB_MECHS) for the requests that make it.
+ * CKR_ATTRIBUTE_VALUE_INVALID for a list of more than TK_MECHS_MAX
+ * mechanisms the vault tells apart, CKR_HOST_MEMORY. */
+CK_RV tk_auth_new(tk_auth *a, tk_obj *o);
+/* The allowed list of key object o, for the requests that use it. */
+void tk_auth_key(tk_auth *a, const tk_obj *o);
+
 /* Put a's token id, ticket and new policy into r. */
 void tk_auth_req(const tk_auth *a, struct pv_req *r);
 void tk_auth_clear(tk_auth *a);

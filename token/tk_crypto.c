@@ -81,6 +81,8 @@ static void tk_op_state(tk_op *p, const pv_req *r)
 
 static CK_RV tk_rv_op(int rc, int kind)
 {
+	if (rc == PV_ERR_PERM)           /* the blob's policy refuses this use */
+		return CKR_KEY_FUNCTION_NOT_PERMITTED;
 	if (kind == TK_OPK_VERIFY && rc == PV_ERR_DATA_LEN)
 		return CKR_DATA_LEN_RANGE;
 	if (kind == TK_OPK_DECRYPT && rc == PV_ERR_DATA_LEN)
@@ -112,6 +114,8 @@ CK_RV tk_op_init(CK_SESSION_HANDLE h, int call, const tk_mech *m,
 			rv = tk_key_blob(o, &blob, &blen, &id);
 		if (rv == CKR_OK)
 			rv = tk_auth_session(h, &p->auth);
+		if (rv == CKR_OK)
+			tk_auth_key(&p->auth, o);
 	}
 	if (rv == CKR_OK)
 		rv = tk_vsig_keep(&p->vsig, call, sig, sig_len);

@@ -90,8 +90,9 @@ CK_RV tk_key_blob(const tk_obj *o, const uint8_t **blob, size_t *len,
 }
 
 /* CKA_CHECK_VALUE of an AES / SM4 key: E_K(0^128)[0..2]. */
-static void tk_key_kcv(tk_obj *o, uint32_t pvk, const tk_auth *a)
+static void tk_key_kcv(tk_obj *o, uint32_t pvk, const tk_auth *na)
 {
+	tk_auth a = *na;                  /* the new key's own list */
 	static const uint8_t zero[16];
 	uint8_t ct[16];
 	const uint8_t *blob, *id;
@@ -102,12 +103,14 @@ static void tk_key_kcv(tk_obj *o, uint32_t pvk, const tk_auth *a)
 		return;
 	pv_req_init(&r, PV_OP_ENCRYPT,
 	            pvk == PV_KEY_AES ? PV_MECH_AES_ECB : PV_MECH_SM4_ECB);
-	tk_auth_req(a, &r);
+	tk_auth_key(&a, o);
+	tk_auth_req(&a, &r);
 	r.key = blob; r.key_len = blen; memcpy(r.key_id, id, PV_OBJ_ID_LEN);
 	r.in = zero; r.in_len = 16;
 	r.out = ct; r.out_cap = sizeof ct;
 	if (tk_vault_call(&r) == PV_OK)
 		(void)tk_obj_set(o, CKA_CHECK_VALUE, ct, 3);
+	tk_auth_clear(&a);
 }
 
 /* The computed attributes of a new secret key. */
@@ -163,8 +166,9 @@ CK_RV tk_key_import(tk_obj *o, tk_auth *a)
 	rc = tk_random(id, sizeof id);
 	if (rc < 0)
 		return tk_rv_from_pv(rc);
+	if ((rv = tk_auth_new(a, o)) != CKR_OK)
+		return rv;
 	pv_req_init(&r, PV_OP_IMPORT_KEY, PV_MECH_NONE);
-	tk_auth_new(a, o);
 	tk_auth_req(a, &r);
 	r.in = val->val; r.in_len = val->len;
 	r.new_type = pvk;
@@ -245,7 +249,7 @@ int tk_key_get_attr(CK_SESSION_HANDLE h, const tk_obj *o, CK_ATTRIBUTE *a, CK_RV
 	uint8_t v[PV_SECRET_MAX + 8];
 	size_t len = 0;
 
-	if (a->type == TK_CKA_BLOB || a->type == TK_CKA_BLOB_ID) {
+	if (a->type == TK_CKA_BLOB || a->type == TK_CKA_BLOB_ID || a->type == TK_CKA_BLOB_MECHS) {
 		a->ulValueLen = CK_UNAVAILABLE_INFORMATION;
 		*rv = CKR_ATTRIBUTE_TYPE_INVALID;
 		return 1;
@@ -477,11 +481,12 @@ CK_RV tk_generate_key(CK_SESSION_HANDLE h, const tk_mech *m,
 		return tk_rv_from_pv(rc);
 	}
 	rv = tk_auth_session(h, &a);
+	if (rv == CKR_OK)
+		rv = tk_auth_new(&a, o);
 	if (rv != CKR_OK) {
 		tk_obj_free(o);
 		return rv;
 	}
-	tk_auth_new(&a, o);
 	pv_req_init(&r, PV_OP_GENERATE_KEY, m->pv);
 	tk_auth_req(&a, &r);
 	r.new_len = (uint32_t)len;
@@ -542,6 +547,7 @@ CK_RV tk_wrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE wk,
 	if (rv == CKR_OK)
 		rv = tk_auth_session(h, &a);
 	if (rv == CKR_OK) {
+		tk_auth_key(&a, w);
 		pv_req_init(&r, PV_OP_WRAP_KEY, m->pv);
 		tk_auth_req(&a, &r);
 		r.key = wb; r.key_len = wbl; memcpy(r.key_id, wid, PV_OBJ_ID_LEN);
@@ -596,8 +602,10 @@ CK_RV tk_unwrap_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE uk,
 		rv = tk_rv_from_pv(rc);
 	if (rv == CKR_OK)
 		rv = tk_auth_session(h, &a);
+	if (rv == CKR_OK)
+		rv = tk_auth_new(&a, o);
 	if (rv == CKR_OK) {
-		tk_auth_new(&a, o);
+		tk_auth_key(&a, u);
 		pv_req_init(&r, PV_OP_UNWRAP_KEY, m->pv);
 		tk_auth_req(&a, &r);
 		r.key = ub; r.key_len = ubl; memcpy(r.key_id, uid, PV_OBJ_ID_LEN);
@@ -667,8 +675,10 @@ CK_RV tk_derive_key(CK_SESSION_HANDLE h, const tk_mech *m, CK_OBJECT_HANDLE bk,
 		rv = tk_rv_from_pv(rc);
 	if (rv == CKR_OK)
 		rv = tk_auth_session(h, &a);
+	if (rv == CKR_OK)
+		rv = tk_auth_new(&a, o);
 	if (rv == CKR_OK) {
-		tk_auth_new(&a, o);
+		tk_auth_key(&a, b);
 		pv_req_init(&r, PV_OP_DERIVE_KEY, m->pv);
 		tk_auth_req(&a, &r);
 		r.prf = m->prf;

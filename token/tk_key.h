@@ -4,7 +4,8 @@
  *
  * A secret key object keeps its material only as a vault blob, in two
  * hidden attributes that no template can name and C_GetAttributeValue
- * never returns: TK_CKA_BLOB (the blob) and TK_CKA_BLOB_ID (the 16-byte
+ * never returns: TK_CKA_BLOB (the blob), TK_CKA_BLOB_MECHS (its allowed
+ * mechanisms as the vault knows them) and TK_CKA_BLOB_ID (the 16-byte
  * identity bound into it; copies share the blob and its identity).
  */
 #ifndef TK_KEY_H
@@ -15,6 +16,10 @@
 
 #define TK_CKA_BLOB    (CKA_VENDOR_DEFINED | 0x5056F001UL)
 #define TK_CKA_BLOB_ID (CKA_VENDOR_DEFINED | 0x5056F002UL)
+/* The vault's form of CKA_ALLOWED_MECHANISMS (tk_auth.c), as bound into
+ * the blob when it was made: what every request with the key hands the
+ * vault.  Hidden like the blob; absent for an unrestricted key. */
+#define TK_CKA_BLOB_MECHS (CKA_VENDOR_DEFINED | 0x5056F003UL)
 
 /* C_CreateObject of a CKO_SECRET_KEY (o built by the policy): checks type
  * and length, imports CKA_VALUE into the vault, wipes it, sets the blob

@@ -411,6 +411,7 @@ CK_RV tk_pk_init(CK_SESSION_HANDLE h, int call, const CK_MECHANISM *m,
 		memcpy(p->id, id, PV_OBJ_ID_LEN);
 		if ((rv = tk_auth_session(h, &p->auth)) != CKR_OK)
 			goto fail;
+		tk_auth_key(&p->auth, o);
 		p->need_auth = tk_obj_bool(o, CKA_ALWAYS_AUTHENTICATE, CK_FALSE) != CK_FALSE;
 		/* size of the output, from the public attributes it carries */
 		if ((rv = tk_pk_pubenc(o, kt, pub, &pl, &pvk)) != CKR_OK)
@@ -775,9 +776,9 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 		rv = tk_rv_from_pv(rc);
 		goto out;
 	}
-	if ((rv = tk_auth_session(h, &au)) != CKR_OK)
+	if ((rv = tk_auth_session(h, &au)) != CKR_OK || (rv = tk_auth_new(&au, o)) != CKR_OK)
 		goto out;
-	tk_auth_new(&au, o);
+	tk_auth_key(&au, b);
 	pv_req_init(&r, PV_OP_DERIVE_KEY, PV_MECH_ECDH1_DERIVE);
 	tk_auth_req(&au, &r);
 	r.key = blob; r.key_len = bl; memcpy(r.key_id, bid, PV_OBJ_ID_LEN);

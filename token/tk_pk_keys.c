@@ -59,7 +59,7 @@ CK_RV tk_tcopy(tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n, CK_OBJECT_CLASS cls
 		case CKA_VALUE: case CKA_PRIVATE_EXPONENT: case CKA_PRIME_1: case CKA_PRIME_2:
 		case CKA_EXPONENT_1: case CKA_EXPONENT_2: case CKA_COEFFICIENT: case CKA_LOCAL:
 		case CKA_KEY_GEN_MECHANISM: case CKA_ALWAYS_SENSITIVE: case CKA_NEVER_EXTRACTABLE:
-		case TK_CKA_BLOB: case TK_CKA_BLOB_ID:
+		case TK_CKA_BLOB: case TK_CKA_BLOB_ID: case TK_CKA_BLOB_MECHS:
 			return CKR_ATTRIBUTE_READ_ONLY;
 		case CKA_MODULUS: case CKA_EC_POINT:
 			return CKR_TEMPLATE_INCONSISTENT;
@@ -182,7 +182,7 @@ static CK_RV tk_pair_types(tk_obj *po, tk_obj *so, CK_KEY_TYPE kt)
 /* The vault call that makes the private-key blob (r's op, mechanism and
  * input already set): usage from so, identity id, the blob into blob
  * (PV_PKBLOB_MAX bytes), the public encoding into pubenc. */
-static int tk_pair_seal(CK_SESSION_HANDLE h, pv_req *r, const tk_obj *so,
+static int tk_pair_seal(CK_SESSION_HANDLE h, pv_req *r, tk_obj *so,
                         const uint8_t id[PV_OBJ_ID_LEN], uint8_t *blob,
                         uint8_t pubenc[PV_PK_PUB_MAX])
 {
@@ -191,7 +191,8 @@ static int tk_pair_seal(CK_SESSION_HANDLE h, pv_req *r, const tk_obj *so,
 
 	if (tk_auth_session(h, &a) != CKR_OK)
 		return PV_ERR_ARGS;
-	tk_auth_new(&a, so);               /* the policy of the private key */
+	if (tk_auth_new(&a, so) != CKR_OK)  /* the policy of the private key */
+		return PV_ERR_ARGS;
 	tk_auth_req(&a, r);
 	r->new_usage = tk_pv_usage(so);
 	memcpy(r->new_id, id, PV_OBJ_ID_LEN);

@@ -532,6 +532,64 @@ static void t_store_edit(void)
 	pkt_f->C_DestroyObject(pc_s, h);
 }
 
+/* Widening a token key's list in the store - CKA_ALLOWED_MECHANISMS and
+ * the vault's form of it (TK_CKA_BLOB_MECHS) alike - passes the token
+ * layer's check but not the vault's: the blob binds the list it was made
+ * with.  The key is then of no use at all (CKR_KEY_FUNCTION_NOT_PERMITTED
+ * for every mechanism), never more. */
+/* C_EncryptInit + C_Encrypt of one block: the answer of the one that
+ * failed, or CKR_OK. */
+static CK_RV enc_once(CK_OBJECT_HANDLE k, CK_MECHANISM_TYPE t)
+{
+	uint8_t in[16] = { 0 }, out[64];
+	CK_ULONG ol = sizeof out;
+	CK_MECHANISM m = mech(t);
+	CK_RV rv = pkt_f->C_EncryptInit(pc_s, &m, k);
+
+	return rv != CKR_OK ? rv : pkt_f->C_Encrypt(pc_s, in, 16, out, &ol);
+}
+
+static void t_store_widen(void)
+{
+	static const CK_MECHANISM_TYPE ecb[] = { CKM_AES_ECB };
+	static const CK_MECHANISM_TYPE both[] = { CKM_AES_ECB, CKM_AES_CBC };
+	static const uint8_t vault_both[] = { 0x01, 0x01, 0, 0, 0x01, 0x02, 0, 0 };
+	CK_OBJECT_CLASS c = CKO_SECRET_KEY;
+	CK_KEY_TYPE kt = CKK_AES;
+	uint8_t v[16];
+	CK_ATTRIBUTE t[] = { { CKA_CLASS, &c, sizeof c }, { CKA_KEY_TYPE, &kt, sizeof kt },
+	                     { CKA_VALUE, v, sizeof v }, { CKA_TOKEN, &T, 1 },
+	                     { CKA_ALLOWED_MECHANISMS, (void *)ecb, sizeof ecb } };
+	CK_OBJECT_HANDLE h;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	glob_t g;
+	char pat[300];
+
+	ts_rand(v, sizeof v);
+	CU_ASSERT_FATAL(pkt_f->C_CreateObject(pc_s, t, N(t), &h) == CKR_OK);
+	CU_ASSERT(enc_once(h, CKM_AES_ECB) == CKR_OK);
+	CU_ASSERT(enc_once(h, CKM_AES_CBC) == CKR_MECHANISM_INVALID);
+	snprintf(pat, sizeof pat, "%s/tokens/*/token.db", pkt_dir);
+	CU_ASSERT_FATAL(glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1);
+	CU_ASSERT_FATAL(sqlite3_open(g.gl_pathv[0], &db) == SQLITE_OK);
+	globfree(&g);
+	CU_ASSERT_FATAL(sqlite3_prepare_v2(db, "UPDATE attributes SET value = ?1 WHERE type = ?2",
+	                                   -1, &st, NULL) == SQLITE_OK);
+	sqlite3_bind_blob(st, 1, both, sizeof both, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)CKA_ALLOWED_MECHANISMS);
+	CU_ASSERT(sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(db) == 1);
+	sqlite3_reset(st);
+	sqlite3_bind_blob(st, 1, vault_both, sizeof vault_both, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)(CKA_VENDOR_DEFINED | 0x5056F003UL));
+	CU_ASSERT(sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(db) == 1);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	CU_ASSERT(enc_once(h, CKM_AES_CBC) == CKR_KEY_FUNCTION_NOT_PERMITTED);
+	CU_ASSERT(enc_once(h, CKM_AES_ECB) == CKR_KEY_FUNCTION_NOT_PERMITTED);
+	pkt_f->C_DestroyObject(pc_s, h);
+}
+
 int main(void)
 {
 	CU_pSuite s = pc_suite("p11_allowed");
@@ -544,5 +602,6 @@ int main(void)
 	CU_add_test(s, "the attribute: empty list, bad length, fixed once made", t_attribute);
 	CU_add_test(s, "a list edited in the store to a partial mechanism allows nothing",
 	            t_store_edit);
+	CU_add_test(s, "a list widened in the store: the vault refuses the key", t_store_widen);
 	return pc_run();
 }
