@@ -301,9 +301,10 @@ void tk_legacy_store_warn(tk_slot *s)
 {
 	if (!tk_warn_once(s, TK_WARN_LEGACY))
 		return;
-	pv_log(PV_LOG_WARN, "token %s: its PINs are in the format of an older PixelVault, "
-	       "which the vault no longer accepts; convert the store with "
-	       "`pvault token migrate --serial %s` (it asks for both PINs)", s->serial, s->serial);
+	pv_log(PV_LOG_WARN, "token %s: its store was made by an older PixelVault (PIN "
+	       "verifiers instead of the vault's PIN records), which this version cannot "
+	       "open; keep using the older version for it, or make a new token "
+	       "(`pvault token init`) and import its keys", s->serial);
 }
 
 void tk_foreign_record_warn(tk_slot *s)

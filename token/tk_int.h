@@ -255,10 +255,6 @@ CK_RV tk_pin_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 void tk_sessions_free(void);
 
 /* ---- PINs (tk_pin.c) ---- */
-/* 1 if pin matches the legacy verifier rec (constant-time compare), 0 if
- * not, <0 error: `pvault token migrate`'s check of a store of the old
- * scheme. */
-int tk_pin_check(const CK_UTF8CHAR *pin, CK_ULONG len, const tk_pinrec *rec);
 /* The check of one counted try t of slot s: 1 right (the vault's ticket
  * into ticket / *tlen), 0 wrong, <0 error.  The one call that knows how a
  * PIN is checked (by the vault, tk_auth_login); the caller holds no lock

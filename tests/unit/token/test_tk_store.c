@@ -87,26 +87,14 @@ static void t_rv_mapping(void)
 	CU_ASSERT(tk_rv_from_pv(-1000) == CKR_GENERAL_ERROR);
 }
 
-/* ---- PINs: the legacy verifier (PBKDF2-HMAC-SHA256 x 600,000, checked by
- * OpenSSL), which `pvault token migrate` still checks; the store keeps
- * the vault's records (here: record-sized random bytes) ---- */
+/* ---- PINs: the store keeps the vault's records (here: record-sized
+ * random bytes, which the store treats as opaque) ---- */
 static tk_pinrec so_rec;
 
-static void t_pin_verifier_oracle(void)
+static void t_pin_rules(void)
 {
 	static const char pin[] = "87654321";
-	tk_pinrec legacy;
 
-	memset(&legacy, 0, sizeof legacy);
-	ts_rand(legacy.salt, TK_PIN_SALT_LEN);
-	legacy.iterations = 600000u;
-	legacy.vlen = TK_PIN_VERIFIER_LEN;
-	CU_ASSERT_FATAL(PKCS5_PBKDF2_HMAC(pin, 8, legacy.salt, TK_PIN_SALT_LEN,
-	                                  600000, EVP_sha256(), TK_PIN_VERIFIER_LEN,
-	                                  legacy.verifier) == 1);
-	CU_ASSERT(tk_pin_check((const CK_UTF8CHAR *)pin, 8, &legacy) == 1);
-	CU_ASSERT(tk_pin_check((const CK_UTF8CHAR *)"87654320", 8, &legacy) == 0);
-	CU_ASSERT(tk_pin_check((const CK_UTF8CHAR *)pin, 7, &legacy) == 0);
 	memset(&so_rec, 0, sizeof so_rec);
 	ts_rand(so_rec.salt, TK_PIN_SALT_LEN);
 	ts_rand(so_rec.verifier, TK_PIN_RECORD_LEN);
@@ -474,7 +462,7 @@ int main(void)
 		return 1;
 	s = CU_add_suite("tk_store", NULL, NULL);
 	CU_add_test(s, "PV_ERR to CK_RV", t_rv_mapping);
-	CU_add_test(s, "legacy PIN verifier vs OpenSSL PBKDF2", t_pin_verifier_oracle);
+	CU_add_test(s, "PIN length rules", t_pin_rules);
 	CU_add_test(s, "schema, WAL, indexes", t_store_schema);
 	CU_add_test(s, "objects: insert/load/find/update/delete", t_store_objects);
 	CU_add_test(s, "PIN records and counters", t_store_pins);
