@@ -3,9 +3,11 @@
  *
  * A vault executes requests {op, mechanism, key blob, params, input,
  * output capacity}.  Keys outside the vault exist only as blobs (AES-256-GCM
- * under a KEK derived from the master key); the token layer stores blobs
- * and passes them back with each request, together with the 16-byte object
- * identity that was bound into the blob when it was made.
+ * under a KEK derived from the master key, or for a token's private keys
+ * from that token's key, which only a PIN opens: see LOGIN below); the
+ * token layer stores blobs and passes them back with each request,
+ * together with the 16-byte object identity that was bound into the blob
+ * when it was made.
  *
  *   pv_vault *v;
  *   pv_vault_open(&conf, &v);                 // embedded CPU vault today
