@@ -390,55 +390,49 @@ static int token_info(int argc, char **argv)
 	return 0;
 }
 
-/* The SO PIN of token t (terminal or environment VAR so_env), checked
- * through the token layer (a wrong PIN counts towards the SO lockout). */
-static int so_check(const tk_admin_token *t, const char *so_env, const char *cmd)
+/* Log in to token t as the SO (PIN from the terminal or environment VAR
+ * so_env; a wrong PIN counts towards the SO lockout) into *s; -1 with a
+ * message if that fails (the token layer then finalized). */
+static int so_login(const tk_admin_token *t, const char *so_env, const char *cmd,
+                    CK_SESSION_HANDLE *s)
 {
 	char *so = pvault_secret(so_env, "SO PIN: ", 0);
 	CK_SLOT_ID slot;
-	CK_SESSION_HANDLE s;
-	int ok;
+	int rc;
 
 	if (!so) {
 		pvault_err("%s: no SO PIN given (terminal or --so-pin-env VAR)", cmd);
 		return -1;
 	}
-	if (pvault_tk_slot(t->serial, &slot)) {
-		pvault_free_secret(so);
-		return -1;
-	}
-	ok = pvault_tk_login(slot, CKU_SO, so, &s) == 0;
+	rc = pvault_tk_slot(t->serial, &slot) ? -1 : pvault_tk_login(slot, CKU_SO, so, s);
 	pvault_free_secret(so);
+	if (rc != 0)
+		tk_finalize();
+	return rc != 0 ? -1 : 0;
+}
+
+/* The SO PIN of token t, checked through the token layer. */
+static int so_check(const tk_admin_token *t, const char *so_env, const char *cmd)
+{
+	CK_SESSION_HANDLE s;
+
+	if (so_login(t, so_env, cmd, &s))
+		return -1;
 	tk_finalize();
-	return ok ? 0 : -1;
+	return 0;
 }
 
 /* ---- token set-login ---- */
-/* Log in to token t as the SO (PIN from the terminal or environment VAR
- * so_env; a wrong PIN counts towards the SO lockout) and have the vault
- * make or drop its "no login" record (tk_set_no_login). */
+/* As the SO, have the vault make or drop token t's "no login" record
+ * (tk_set_no_login). */
 static int so_set_no_login(const tk_admin_token *t, const char *so_env, int on,
                            const char *cmd)
 {
-	char *so = pvault_secret(so_env, "SO PIN: ", 0);
-	CK_SLOT_ID slot;
 	CK_SESSION_HANDLE s;
 	CK_RV rv;
 
-	if (!so) {
-		pvault_err("%s: no SO PIN given (terminal or --so-pin-env VAR)", cmd);
+	if (so_login(t, so_env, cmd, &s))
 		return -1;
-	}
-	if (pvault_tk_slot(t->serial, &slot)) {
-		pvault_free_secret(so);
-		return -1;
-	}
-	if (pvault_tk_login(slot, CKU_SO, so, &s) != 0) {
-		pvault_free_secret(so);
-		tk_finalize();
-		return -1;
-	}
-	pvault_free_secret(so);
 	rv = tk_set_no_login(s, on);
 	tk_logout(s);
 	tk_close_session(s);

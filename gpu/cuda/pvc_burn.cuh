@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #ifndef PVC_BURN_BYTES
-#define PVC_BURN_BYTES 16512u
+#define PVC_BURN_BYTES 17536u
 #endif
 
 /* Under load (a request queued whenever a job ends) a block burns after

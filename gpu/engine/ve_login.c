@@ -75,6 +75,13 @@ KC_PRIV int vl_token_kek(const uint8_t t[PV_TOKEN_KEY_LEN], const uint8_t tid[PV
 	return vl_hkdf(t, label, sizeof label - 1u, 0u, 0u, tid, out);
 }
 
+/* A ticket's AAD: "PVT1" || token id. */
+KC_PRIV void vl_ticket_aad(uint8_t aad[4 + PV_OBJ_ID_LEN], const uint8_t tid[PV_OBJ_ID_LEN])
+{
+	aad[0] = 'P'; aad[1] = 'V'; aad[2] = 'T'; aad[3] = '1';
+	kc_memcpy(aad + 4, tid, PV_OBJ_ID_LEN);
+}
+
 KC_API int ve_req_ticket(ve_req *r)
 {
 	uint8_t aad[4 + PV_OBJ_ID_LEN];
@@ -91,8 +98,7 @@ KC_API int ve_req_ticket(ve_req *r)
 	if (r->d.ticket.len != PV_TICKET_LEN)
 		return PV_ERR_NOT_LOGGED_IN;
 	t = ve_ptr(r, r->d.ticket);
-	aad[0] = 'P'; aad[1] = 'V'; aad[2] = 'T'; aad[3] = '1';
-	kc_memcpy(aad + 4, r->d.token_id, PV_OBJ_ID_LEN);
+	vl_ticket_aad(aad, r->d.token_id);
 	rc = kc_gcm_init_h(&g, &r->v->stk, r->v->stk_h, t, VE_BLOB_NONCE);
 	if (rc == PV_OK)
 		rc = kc_gcm_aad(&g, aad, sizeof aad);
@@ -364,8 +370,7 @@ KC_PRIV int vl_ticket(ve_req *r, uint32_t who, const uint8_t t[PV_TOKEN_KEY_LEN]
 	kc_store_be32(pt, who);
 	kc_memcpy(pt + 4, t, PV_TOKEN_KEY_LEN);
 	rc = vl_token_kek(t, r->d.token_id, pt + 4 + PV_TOKEN_KEY_LEN);
-	aad[0] = 'P'; aad[1] = 'V'; aad[2] = 'T'; aad[3] = '1';
-	kc_memcpy(aad + 4, r->d.token_id, PV_OBJ_ID_LEN);
+	vl_ticket_aad(aad, r->d.token_id);
 	if (rc == PV_OK)
 		rc = kc_drbg_generate(&r->w->drbg, o, VE_BLOB_NONCE, NULL, 0);
 	if (rc == PV_OK)
