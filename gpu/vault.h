@@ -76,6 +76,10 @@
  *  PIN_RECORD       ticket, in = new PIN key, who; out = record (SO ticket:
  *                   SO or user; user ticket: user or "no login").
  *  LOGOUT           token_id: pvaultd drops the connection's ticket.
+ *  REPOLICY         key = a secret key's blob, new_usage, new_policy; out =
+ *                   the blob again with them (C_SetAttributeValue's rules:
+ *                   EXTRACT only goes, SENSITIVE / WRAP_TRUSTED only come,
+ *                   TRUSTED only from the SO; PV_ERR_PERM).
  *  Every request that uses or makes a token's private key carries its
  *  token_id and ticket; a key with an allowed-mechanism list needs that
  *  list in mechs; a new key's policy is new_policy + new_mechs (see

@@ -126,22 +126,29 @@ void tk_auth_key(tk_auth *a, const tk_obj *o)
 	}
 }
 
-CK_RV tk_auth_new(tk_auth *a, tk_obj *o)
+uint32_t tk_auth_policy(const tk_obj *o)
 {
 	CK_OBJECT_CLASS c = tk_obj_ulong(o, CKA_CLASS, CKO_SECRET_KEY);
-	CK_RV rv;
+	uint32_t p = 0;
 
-	a->new_policy = 0;
 	/* a key is the token's private key unless it says otherwise: the
 	 * default of secret and private keys alike */
 	if (tk_obj_bool(o, CKA_PRIVATE, c == CKO_SECRET_KEY || c == CKO_PRIVATE_KEY))
-		a->new_policy |= PV_POL_TOKEN;
+		p |= PV_POL_TOKEN;
 	if (tk_obj_bool(o, CKA_SENSITIVE, CK_FALSE))
-		a->new_policy |= PV_POL_SENSITIVE;
+		p |= PV_POL_SENSITIVE;
 	if (tk_obj_bool(o, CKA_TRUSTED, CK_FALSE))
-		a->new_policy |= PV_POL_TRUSTED;
+		p |= PV_POL_TRUSTED;
 	if (tk_obj_bool(o, CKA_WRAP_WITH_TRUSTED, CK_FALSE))
-		a->new_policy |= PV_POL_WRAP_TRUSTED;
+		p |= PV_POL_WRAP_TRUSTED;
+	return p;
+}
+
+CK_RV tk_auth_new(tk_auth *a, tk_obj *o)
+{
+	CK_RV rv;
+
+	a->new_policy = tk_auth_policy(o);
 	rv = tk_auth_list(o, a->new_mechs, &a->new_mechs_len);
 	if (rv == CKR_OK && a->new_mechs_len > 0 &&
 	    tk_obj_set(o, TK_CKA_BLOB_MECHS, a->new_mechs, (CK_ULONG)a->new_mechs_len) < 0)

@@ -43,6 +43,8 @@ void tk_auth_slot(const tk_slot *s, tk_auth *a);
  * CKR_ATTRIBUTE_VALUE_INVALID for a list of more than TK_MECHS_MAX
  * mechanisms the vault tells apart, CKR_HOST_MEMORY. */
 CK_RV tk_auth_new(tk_auth *a, tk_obj *o);
+/* The PV_POL_* flags o's attributes give (tk_auth_new's policy). */
+uint32_t tk_auth_policy(const tk_obj *o);
 /* The allowed list of key object o, for the requests that use it. */
 void tk_auth_key(tk_auth *a, const tk_obj *o);
 

@@ -66,13 +66,59 @@ static void tk_attr_drop(tk_obj *o, CK_ATTRIBUTE_TYPE t)
 	}
 }
 
-static uint32_t tk_key_usage(const tk_obj *o)
+/* The usage bound into a secret key's blob: its CKA_ENCRYPT ...
+ * CKA_EXTRACTABLE (tk_key_repolicy re-seals the blob when they change). */
+uint32_t tk_key_usage(const tk_obj *o)
 {
-	uint32_t u = PV_USE_ALL & ~PV_USE_EXTRACT;
+	static const struct { CK_ATTRIBUTE_TYPE a; uint32_t u; } map[] = {
+		{ CKA_ENCRYPT, PV_USE_ENCRYPT }, { CKA_DECRYPT, PV_USE_DECRYPT },
+		{ CKA_SIGN, PV_USE_SIGN }, { CKA_VERIFY, PV_USE_VERIFY },
+		{ CKA_WRAP, PV_USE_WRAP }, { CKA_UNWRAP, PV_USE_UNWRAP },
+		{ CKA_DERIVE, PV_USE_DERIVE }, { CKA_EXTRACTABLE, PV_USE_EXTRACT },
+	};
+	uint32_t u = 0;
+	size_t i;
 
-	if (tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE))
-		u |= PV_USE_EXTRACT;
+	for (i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (tk_obj_bool(o, map[i].a, CK_FALSE))
+			u |= map[i].u;
 	return u;
+}
+
+CK_RV tk_key_repolicy(CK_SESSION_HANDLE h, const tk_obj *old, tk_obj *o)
+{
+	uint8_t blob[PV_BLOB_MAX];
+	const uint8_t *ob, *id;
+	size_t obl;
+	tk_auth a;
+	pv_req r;
+	CK_RV rv;
+	int rc;
+
+	if (tk_obj_ulong(o, CKA_CLASS, 0) != CKO_SECRET_KEY ||
+	    tk_key_blob(o, &ob, &obl, &id) != CKR_OK ||
+	    (tk_key_usage(o) == tk_key_usage(old) && tk_auth_policy(o) == tk_auth_policy(old)))
+		return CKR_OK;                   /* nothing the blob binds changed */
+	if ((rv = tk_auth_session(h, &a)) != CKR_OK)
+		return rv;
+	if ((rv = tk_auth_new(&a, o)) != CKR_OK)
+		goto out;
+	pv_req_init(&r, PV_OP_REPOLICY, PV_MECH_NONE);
+	tk_auth_req(&a, &r);
+	r.key = ob; r.key_len = obl; memcpy(r.key_id, id, PV_OBJ_ID_LEN);
+	r.new_usage = tk_key_usage(o);
+	r.out = blob; r.out_cap = sizeof blob;
+	rc = tk_vault_call(&r);
+	if (rc == PV_ERR_PERM)
+		rv = CKR_KEY_FUNCTION_NOT_PERMITTED;  /* the blob disagrees with the store */
+	else if (rc != PV_OK)
+		rv = tk_rv_from_pv(rc);
+	else if (tk_obj_set(o, TK_CKA_BLOB, blob, (CK_ULONG)r.out_len) < 0)
+		rv = CKR_HOST_MEMORY;
+out:
+	tk_auth_clear(&a);
+	kc_wipe(blob, sizeof blob);
+	return rv;
 }
 
 CK_RV tk_key_blob(const tk_obj *o, const uint8_t **blob, size_t *len,

@@ -29,6 +29,13 @@ CK_RV tk_key_import(tk_obj *o, struct tk_auth *a);
 /* C_GetAttributeValue hook: 1 if the attribute was handled here (hidden
  * attributes, a secret key's CKA_VALUE), *rv set; 0 otherwise. */
 int tk_key_get_attr(CK_SESSION_HANDLE h, const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv);
+/* The PV_USE_* flags of a secret key object's attributes. */
+uint32_t tk_key_usage(const tk_obj *o);
+/* C_SetAttributeValue of secret key o (made from old): when a usage flag
+ * or a policy attribute changed, the vault seals the blob again with them
+ * (PV_OP_REPOLICY), into o.  CKR_KEY_FUNCTION_NOT_PERMITTED when the vault
+ * refuses (the store's attributes disagree with the blob). */
+CK_RV tk_key_repolicy(CK_SESSION_HANDLE h, const tk_obj *old, tk_obj *o);
 /* The secret-key checks at operation init: class, type, usage flag
  * (CKA_ALLOWED_MECHANISMS is tk_key_get's). */
 CK_RV tk_key_check(const tk_obj *o, const tk_mech *m, int use);

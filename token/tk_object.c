@@ -355,6 +355,8 @@ CK_RV tk_set_attributes(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh,
 		rv = CKR_ACTION_PROHIBITED;
 	else
 		rv = tk_policy_apply(TK_OP_SET, o, t, n, c.login == CKU_SO, &no);
+	if (rv == CKR_OK && (rv = tk_key_repolicy(h, o, no)) != CKR_OK)
+		tk_obj_free(no);
 	tk_obj_free(o);
 	if (rv != CKR_OK)
 		return rv;

@@ -785,8 +785,7 @@ CK_RV tk_pk_derive(CK_SESSION_HANDLE h, const CK_MECHANISM *m, CK_OBJECT_HANDLE 
 	r.in2 = ep->pPublicData; r.in2_len = ep->ulPublicDataLen;
 	r.new_type = pvt;
 	r.new_len = (uint32_t)vlen;
-	r.new_usage = (PV_USE_ALL & ~PV_USE_EXTRACT) |
-	              (tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE) ? PV_USE_EXTRACT : 0u);
+	r.new_usage = tk_key_usage(o);
 	memcpy(r.new_id, id, sizeof id);
 	r.out = nb; r.out_cap = sizeof nb;
 	rc = tk_vault_call(&r);

@@ -125,10 +125,21 @@ static CK_RV tk_pubattrs(tk_obj *o, uint32_t pvk, const uint8_t *pub, size_t pl,
 	}
 }
 
+/* The usage bound into a private key's blob: its CKA_SIGN, DECRYPT,
+ * DERIVE, UNWRAP and EXTRACTABLE (a private key's attributes do not
+ * change once it is made). */
 static uint32_t tk_pv_usage(const tk_obj *o)
 {
-	uint32_t u = PV_USE_SIGN | PV_USE_DECRYPT | PV_USE_DERIVE | PV_USE_UNWRAP;
+	uint32_t u = 0;
 
+	if (tk_obj_bool(o, CKA_SIGN, CK_FALSE))
+		u |= PV_USE_SIGN;
+	if (tk_obj_bool(o, CKA_DECRYPT, CK_FALSE))
+		u |= PV_USE_DECRYPT;
+	if (tk_obj_bool(o, CKA_DERIVE, CK_FALSE))
+		u |= PV_USE_DERIVE;
+	if (tk_obj_bool(o, CKA_UNWRAP, CK_FALSE))
+		u |= PV_USE_UNWRAP;
 	if (tk_obj_bool(o, CKA_EXTRACTABLE, CK_FALSE))
 		u |= PV_USE_EXTRACT;
 	return u;

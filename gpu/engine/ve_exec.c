@@ -197,7 +197,7 @@ KC_API void ve_execute(const ve_vault *v, ve_worker *w, const ve_desc *desc,
 			rc = ve_op_seed(&r);
 			break;
 		case PV_OP_LOGIN: case PV_OP_TOKEN_NEW: case PV_OP_PIN_RECORD:
-		case PV_OP_LOGOUT:
+		case PV_OP_LOGOUT: case PV_OP_REPOLICY:
 			rc = ve_op_login(&r);
 			break;
 		default:                    /* GENERATE_PAIR: reserved */

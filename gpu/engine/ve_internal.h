@@ -185,6 +185,6 @@ KC_API int ve_op_unwrap(ve_req *r);
 KC_API int ve_op_derive(ve_req *r);
 KC_API int ve_op_random(ve_req *r);
 KC_API int ve_op_seed(ve_req *r);
-KC_API int ve_op_login(ve_req *r);       /* LOGIN, TOKEN_NEW, PIN_RECORD  */
+KC_API int ve_op_login(ve_req *r);       /* LOGIN, TOKEN_NEW, PIN_RECORD, REPOLICY */
 
 #endif /* VE_INTERNAL_H */

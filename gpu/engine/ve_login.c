@@ -386,6 +386,42 @@ KC_PRIV int vl_ticket(ve_req *r, uint32_t who, const uint8_t t[PV_TOKEN_KEY_LEN]
 	return rc;
 }
 
+/* REPOLICY: the secret key of blob `key` sealed again with new_usage and
+ * new_policy, under the rules of C_SetAttributeValue: the usage flags
+ * change freely, EXTRACT only goes away, SENSITIVE and WRAP_TRUSTED only
+ * come, TRUSTED comes only with the SO's ticket, the token bit and the
+ * allowed list stay.  A token-bound key needs the user's ticket to be
+ * opened at all. */
+KC_PRIV int vl_repolicy(ve_req *r)
+{
+	const uint32_t sticky = PV_POL_SENSITIVE | PV_POL_WRAP_TRUSTED;
+	const ve_kek *kek;
+	ve_bhdr h;
+	ve_key k;
+	uint32_t olen = 0, np = r->d.new_policy, nu = r->d.new_usage;
+	int rc;
+
+	rc = ve_req_blob(r, r->d.key, 0u, PV_BLOB_MAX, 0u, &h, &kek);
+	if (rc != PV_OK)
+		return rc;
+	if ((np & ~PV_POL_ALL) != 0u || (nu & ~PV_USE_ALL) != 0u ||
+	    (np & PV_POL_TOKEN) != (h.policy & PV_POL_TOKEN) ||
+	    (h.policy & sticky & ~np) != 0u ||
+	    ((nu & ~h.usage) & PV_USE_EXTRACT) != 0u ||
+	    ((np & ~h.policy & PV_POL_TRUSTED) != 0u && (r->tk == NULL || r->who != PV_WHO_SO)))
+		return PV_ERR_PERM;
+	rc = ve_blob_open(kek, &h, ve_ptr(r, r->d.key), r->d.key_id, &k);
+	if (rc == PV_OK) {
+		k.usage = nu;
+		k.policy = np;
+		rc = ve_blob_seal(kek, r->w, &k, h.nmechs, h.mdig, r->d.key_id, ve_wptr(r, r->d.out),
+		                  r->d.out.len, &olen);
+		r->res->out_len = olen;
+	}
+	kc_wipe(&k, sizeof k);
+	return rc;
+}
+
 KC_API int ve_op_login(ve_req *r)
 {
 	uint8_t t[PV_TOKEN_KEY_LEN];
@@ -419,6 +455,9 @@ KC_API int ve_op_login(ve_req *r)
 		break;
 	case PV_OP_LOGOUT:               /* the daemon's; nothing to do here */
 		rc = PV_OK;
+		break;
+	case PV_OP_REPOLICY:
+		rc = vl_repolicy(r);
 		break;
 	default:
 		rc = PV_ERR_MECHANISM;

@@ -40,7 +40,8 @@
 #define PV_OP_TOKEN_NEW      15u   /* a new token key, its SO record out     */
 #define PV_OP_PIN_RECORD     16u   /* ticket + new PIN key in, record out    */
 #define PV_OP_LOGOUT         17u   /* daemon: drop the connection's ticket  */
-#define PV_OP_MAX            17u
+#define PV_OP_REPOLICY       18u   /* a secret key's blob, new usage/policy */
+#define PV_OP_MAX            18u
 
 /* ---- phases (multi-part) ------------------------------------------------ */
 #define PV_PHASE_ONESHOT      0u

@@ -305,6 +305,50 @@ static void t_trusted(void)
 	CU_ASSERT_EQUAL(pv_vault_call(te_v, &r), PV_ERR_NOT_LOGGED_IN);
 }
 
+/* REPOLICY: C_SetAttributeValue's rules, kept by the vault. */
+static int repolicy(const te_key *k, const uint8_t *tix, uint32_t usage, uint32_t pol,
+                    te_key *out)
+{
+	pv_req r;
+	int rc;
+
+	*out = *k;
+	pv_req_init(&r, PV_OP_REPOLICY, PV_MECH_NONE);
+	te_use(&r, k);
+	memcpy(r.token_id, tid, PV_OBJ_ID_LEN);
+	if (tix != NULL) {
+		r.ticket = tix; r.ticket_len = PV_TICKET_LEN;
+	}
+	r.new_usage = usage;
+	r.new_policy = pol;
+	r.out = out->blob; r.out_cap = sizeof out->blob;
+	rc = pv_vault_call(te_v, &r);
+	out->len = r.out_len;
+	return rc;
+}
+
+static void t_repolicy(void)
+{
+	const uint32_t tok = PV_POL_TOKEN, ue = PV_USE_ENCRYPT, ux = PV_USE_EXTRACT;
+	te_key k, n;
+
+	CU_ASSERT_EQUAL_FATAL(gen_aes(user_tix, tok, PV_USE_DECRYPT | ux, NULL, 0, &k), PV_OK);
+	CU_ASSERT_EQUAL(enc(&k, PV_MECH_AES_ECB, user_tix, NULL, 0), PV_ERR_PERM);
+	/* usage comes and goes, with the user's ticket */
+	CU_ASSERT_EQUAL(repolicy(&k, NULL, ue | ux, tok, &n), PV_ERR_NOT_LOGGED_IN);
+	CU_ASSERT_EQUAL_FATAL(repolicy(&k, user_tix, ue | ux, tok, &n), PV_OK);
+	CU_ASSERT_EQUAL(enc(&n, PV_MECH_AES_ECB, user_tix, NULL, 0), PV_OK);
+	/* EXTRACT goes and does not come back; SENSITIVE comes and stays */
+	CU_ASSERT_EQUAL_FATAL(repolicy(&n, user_tix, ue, tok | PV_POL_SENSITIVE, &k), PV_OK);
+	CU_ASSERT_EQUAL(repolicy(&k, user_tix, ue | ux, tok | PV_POL_SENSITIVE, &n), PV_ERR_PERM);
+	CU_ASSERT_EQUAL(repolicy(&k, user_tix, ue, tok, &n), PV_ERR_PERM);
+	/* the token bit stays; TRUSTED is the SO's */
+	CU_ASSERT_EQUAL(repolicy(&k, user_tix, ue, PV_POL_SENSITIVE, &n), PV_ERR_PERM);
+	CU_ASSERT_EQUAL(repolicy(&k, user_tix, ue, tok | PV_POL_SENSITIVE | PV_POL_TRUSTED, &n),
+	                PV_ERR_PERM);
+	CU_ASSERT_EQUAL(enc(&k, PV_MECH_AES_ECB, user_tix, NULL, 0), PV_OK);
+}
+
 /* An EC private key bound to the token: signs with the user's ticket only. */
 static void t_bound_pk(void)
 {
@@ -369,6 +413,7 @@ int main(void)
 	CU_add_test(s, "allowed-mechanism lists bound and checked", t_allowed);
 	CU_add_test(s, "TRUSTED only from the SO; WRAP_TRUSTED targets", t_trusted);
 	CU_add_test(s, "a token-bound EC key signs for the user only", t_bound_pk);
+	CU_add_test(s, "REPOLICY: usage changes, EXTRACT/SENSITIVE/TRUSTED rules", t_repolicy);
 	CU_add_test(s, "a ticket does not outlive its vault boot", t_other_boot);
 	return ts_run();
 }

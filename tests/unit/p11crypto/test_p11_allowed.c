@@ -590,6 +590,52 @@ static void t_store_widen(void)
 	pkt_f->C_DestroyObject(pc_s, h);
 }
 
+/* The usage flags are bound into the blob too: a user's
+ * C_SetAttributeValue(CKA_ENCRYPT) has the vault seal it again, but the
+ * same flag set by editing the store only makes the key refused. */
+static void t_usage_bound(void)
+{
+	CK_OBJECT_CLASS c = CKO_SECRET_KEY;
+	CK_KEY_TYPE kt = CKK_AES;
+	uint8_t v[16];
+	CK_ATTRIBUTE t[] = { { CKA_CLASS, &c, sizeof c }, { CKA_KEY_TYPE, &kt, sizeof kt },
+	                     { CKA_VALUE, v, sizeof v }, { CKA_TOKEN, &T, 1 },
+	                     { CKA_ENCRYPT, &FA, 1 }, { CKA_DECRYPT, &T, 1 },
+	                     { CKA_LABEL, "usage", 5 } };
+	CK_ATTRIBUTE on = { CKA_ENCRYPT, &T, 1 };
+	CK_OBJECT_HANDLE h, h2;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	glob_t g;
+	char pat[300];
+
+	ts_rand(v, sizeof v);
+	CU_ASSERT_FATAL(pkt_f->C_CreateObject(pc_s, t, N(t), &h) == CKR_OK);
+	CU_ASSERT(enc_once(h, CKM_AES_ECB) == CKR_KEY_FUNCTION_NOT_PERMITTED);
+	CU_ASSERT_FATAL(pkt_f->C_SetAttributeValue(pc_s, h, &on, 1) == CKR_OK);
+	CU_ASSERT(enc_once(h, CKM_AES_ECB) == CKR_OK);
+	/* a second key with CKA_ENCRYPT FALSE, then TRUE by editing the store */
+	t[6].pValue = "usage2";
+	t[6].ulValueLen = 6;
+	CU_ASSERT_FATAL(pkt_f->C_CreateObject(pc_s, t, N(t), &h2) == CKR_OK);
+	snprintf(pat, sizeof pat, "%s/tokens/*/token.db", pkt_dir);
+	CU_ASSERT_FATAL(glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1);
+	CU_ASSERT_FATAL(sqlite3_open(g.gl_pathv[0], &db) == SQLITE_OK);
+	globfree(&g);
+	CU_ASSERT_FATAL(sqlite3_prepare_v2(db, "UPDATE attributes SET value = x'01' WHERE type = ?1"
+	                                   " AND oid = (SELECT oid FROM attributes WHERE type = ?2"
+	                                   " AND value = ?3)", -1, &st, NULL) == SQLITE_OK);
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)CKA_ENCRYPT);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)CKA_LABEL);
+	sqlite3_bind_blob(st, 3, "usage2", 6, SQLITE_STATIC);
+	CU_ASSERT(sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(db) == 1);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	CU_ASSERT(enc_once(h2, CKM_AES_ECB) == CKR_KEY_FUNCTION_NOT_PERMITTED);
+	pkt_f->C_DestroyObject(pc_s, h);
+	pkt_f->C_DestroyObject(pc_s, h2);
+}
+
 int main(void)
 {
 	CU_pSuite s = pc_suite("p11_allowed");
@@ -603,5 +649,7 @@ int main(void)
 	CU_add_test(s, "a list edited in the store to a partial mechanism allows nothing",
 	            t_store_edit);
 	CU_add_test(s, "a list widened in the store: the vault refuses the key", t_store_widen);
+	CU_add_test(s, "usage flags: set by the user re-seals, edited in the store refuses",
+	            t_usage_bound);
 	return pc_run();
 }
