@@ -101,7 +101,8 @@ CK_RV tk_key_repolicy(CK_SESSION_HANDLE h, const tk_obj *old, tk_obj *o)
 		return CKR_OK;                   /* nothing the blob binds changed */
 	if ((rv = tk_auth_session(h, &a)) != CKR_OK)
 		return rv;
-	if ((rv = tk_auth_new(&a, o)) != CKR_OK)
+	if ((rv = tk_auth_new(&a, o)) != CKR_OK ||  /* (it may move o's attributes) */
+	    (rv = tk_key_blob(o, &ob, &obl, &id)) != CKR_OK)
 		goto out;
 	pv_req_init(&r, PV_OP_REPOLICY, PV_MECH_NONE);
 	tk_auth_req(&a, &r);
@@ -214,6 +215,7 @@ CK_RV tk_key_import(tk_obj *o, tk_auth *a)
 		return tk_rv_from_pv(rc);
 	if ((rv = tk_auth_new(a, o)) != CKR_OK)
 		return rv;
+	val = tk_obj_attr(o, CKA_VALUE);    /* tk_auth_new may have moved it */
 	pv_req_init(&r, PV_OP_IMPORT_KEY, PV_MECH_NONE);
 	tk_auth_req(a, &r);
 	r.in = val->val; r.in_len = val->len;
