@@ -38,8 +38,21 @@ case "$model" in
 esac
 
 say "3. Keys generated inside the vault"
-run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --keygen --key-type AES:32 --label demo-aes --id 01 --usage-decrypt
-run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --keygen --key-type GENERIC:32 --label demo-hmac --id 02 --usage-sign
+run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --keygen --key-type AES:32 --label demo-aes --id 01 --usage-decrypt --private
+run pkcs11-tool --module "$MODULE" --token-label demo --login --pin "$PIN" --keygen --key-type GENERIC:32 --label demo-hmac --id 02 --usage-sign --private
+
+say "3b. Only the PIN opens them: the vault checks it and seals private keys under the token key"
+printf '$ pkcs11-tool --module %s --token-label demo --list-objects --type secrkey   # no login\n' "$MODULE"
+n=$(p11 --token-label demo --list-objects --type secrkey 2>/dev/null | grep -c "^Secret Key Object" || true)
+echo ">> without a login: $n secret keys visible"
+printf '$ pkcs11-tool --module %s --token-label demo --login --pin wrong-pin --list-objects\n' "$MODULE"
+if p11 --token-label demo --login --pin wrong-pin --list-objects >/dev/null 2>&1; then
+  echo ">> unexpected: a wrong PIN was accepted"; exit 1
+else
+  echo ">> a wrong PIN is refused (and counted: 10 in a row lock the user PIN)"
+fi
+n=$(p11u --list-objects --type secrkey 2>/dev/null | grep -c "^Secret Key Object" || true)
+echo ">> with the user PIN: $n secret keys, usable"
 
 printf 'PixelVault demo: keys that never leave the vault.\n' >"$DEMO/msg.txt"
 IV=000102030405060708090a0b0c0d0e0f
