@@ -36,7 +36,7 @@ typedef struct tk_admin_token {
 	long nwrapped;              /* objects holding a vault blob       */
 	char master_fpr[17];        /* "" when not recorded               */
 	char owner[64], group[64];  /* "" when not recorded               */
-	int no_login;               /* pv_meta login = 'none'             */
+	int no_login;               /* a "no login" record is stored      */
 } tk_admin_token;
 
 /* The token directory named by pixelvault.conf. */

@@ -218,7 +218,7 @@ typedef struct tk_slot {
 int tk_warn_once(tk_slot *s, unsigned bit);
 
 /* Under g.mu: the login state calls act on.  A token set to need no login
- * (pv_meta login = 'none', docs/token-store.md) acts as user-logged-in
+ * (the vault opened its "no login" record, docs/token-store.md) acts as user-logged-in
  * while nobody is logged in; an SO login still takes precedence. */
 CK_USER_TYPE tk_slot_login(const tk_slot *s);
 
