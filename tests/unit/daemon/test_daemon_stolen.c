@@ -5,18 +5,22 @@
  * old "login = none" row, a made-up "no login" record, CKA_PRIVATE,
  * CKA_SENSITIVE, CKA_EXTRACTABLE, the objects table's private column -
  * and uses the copy without the PIN:
- *   1. through pvaultd (the daemon holds the master key; the attacker is
- *      a user pvaultd admits), and
+ *   1. through pvaultd (the daemon holds the master key), as the daemon's
+ *      own uid and as another uid pvaultd admits (-u), and
  *   2. with the embedded module and the master key file itself.
  * No private key is usable and no secret value comes out: the keys are
  * sealed under the token key, which only the PIN opens in the vault.
  */
 #include "td_p11.h"
 
+#include <grp.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static td_daemon D;
 static CK_FUNCTION_LIST_PTR F;
@@ -25,20 +29,6 @@ static char stolen_conf[400], stolen_dir[200];
 
 static CK_BBOOL T = CK_TRUE, FA = CK_FALSE;
 static const uint8_t p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
-
-static CK_SLOT_ID first_token(void)
-{
-	CK_SLOT_ID ids[8];
-	CK_ULONG n = 8, i;
-	CK_TOKEN_INFO ti;
-
-	CU_ASSERT_FATAL(F->C_GetSlotList(CK_TRUE, ids, &n) == CKR_OK);
-	for (i = 0; i < n; i++)
-		if (F->C_GetTokenInfo(ids[i], &ti) == CKR_OK && (ti.flags & CKF_TOKEN_INITIALIZED))
-			return ids[i];
-	CU_FAIL_FATAL("no token");
-	return 0;
-}
 
 /* The owner: a token, the user's PIN, a private sensitive AES key and a
  * private EC key. */
@@ -131,8 +121,10 @@ static void write_conf(int daemon)
 	setenv("PIXELVAULT_CONF", stolen_conf, 1);
 }
 
-/* Every way at the keys without the PIN: none works. */
-static void attack(void)
+/* Every way at the keys without the PIN: the number that worked, or -1
+ * if the attack could not even be set up (no CUnit here: it also runs in
+ * a child of another uid). */
+static int attack_count(void)
 {
 	CK_OBJECT_CLASS sk = CKO_SECRET_KEY, pk = CKO_PRIVATE_KEY;
 	CK_ATTRIBUTE fs[] = { { CKA_CLASS, &sk, sizeof sk } }, fp[] = { { CKA_CLASS, &pk, sizeof pk } };
@@ -145,53 +137,64 @@ static void attack(void)
 	CK_OBJECT_HANDLE k[8], w;
 	uint8_t in[32] = { 0 }, out[600], val[64];
 	CK_ATTRIBUTE va = { CKA_VALUE, val, sizeof val };
-	CK_SLOT_ID slot = first_token();
+	CK_SLOT_ID ids[8], slot = (CK_SLOT_ID)-1;
+	CK_ULONG ns = 8, i;
 	CK_TOKEN_INFO ti;
+	CK_FLAGS flags = 0;
 	CK_RV rv;
 	int used = 0;
 
-	CU_ASSERT_FATAL(F->C_GetTokenInfo(slot, &ti) == CKR_OK);
-	CU_ASSERT(ti.flags & CKF_LOGIN_REQUIRED);        /* the forged rows claim nothing */
-	CU_ASSERT_FATAL(F->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL, NULL,
-	                                 &s) == CKR_OK);
+	if (F->C_GetSlotList(CK_TRUE, ids, &ns) != CKR_OK)
+		return -1;
+	for (i = 0; i < ns; i++)
+		if (F->C_GetTokenInfo(ids[i], &ti) == CKR_OK && (ti.flags & CKF_TOKEN_INITIALIZED)) {
+			slot = ids[i];
+			flags = ti.flags;
+		}
+	if (slot == (CK_SLOT_ID)-1 || !(flags & CKF_LOGIN_REQUIRED))
+		return -1;                       /* the forged rows claim nothing */
+	if (F->C_OpenSession(slot, CKF_SERIAL_SESSION | CKF_RW_SESSION, NULL, NULL, &s) != CKR_OK)
+		return -1;
 	/* the edited private column shows the objects; they stay closed */
-	CU_ASSERT_FATAL(F->C_FindObjectsInit(s, fs, 1) == CKR_OK);
-	CU_ASSERT(F->C_FindObjects(s, k, 8, &n) == CKR_OK);
+	if (F->C_FindObjectsInit(s, fs, 1) != CKR_OK || F->C_FindObjects(s, k, 8, &n) != CKR_OK ||
+	    n != 1)
+		return -1;
 	F->C_FindObjectsFinal(s);
-	CU_ASSERT_EQUAL(n, 1);
-	if (n == 1) {
-		rv = F->C_EncryptInit(s, &ecb, k[0]);
-		if (rv == CKR_OK) {
-			ol = sizeof out;
-			rv = F->C_Encrypt(s, in, 16, out, &ol);
-		}
-		fprintf(stderr, "    encrypt with the private AES key: 0x%lx\n", (unsigned long)rv);
-		used += rv == CKR_OK;
-		rv = F->C_GetAttributeValue(s, k[0], &va, 1);
-		fprintf(stderr, "    its CKA_VALUE: 0x%lx\n", (unsigned long)rv);
-		used += rv == CKR_OK;
-		CU_ASSERT_FATAL(F->C_GenerateKey(s, &kg, wt, 3, &w) == CKR_OK);
+	rv = F->C_EncryptInit(s, &ecb, k[0]);
+	if (rv == CKR_OK) {
 		ol = sizeof out;
-		rv = F->C_WrapKey(s, &kwp, w, k[0], out, &ol);
-		fprintf(stderr, "    wrapped under the attacker's key: 0x%lx\n", (unsigned long)rv);
-		used += rv == CKR_OK;
+		rv = F->C_Encrypt(s, in, 16, out, &ol);
 	}
+	fprintf(stderr, "    encrypt with the private AES key: 0x%lx\n", (unsigned long)rv);
+	used += rv == CKR_OK;
+	rv = F->C_GetAttributeValue(s, k[0], &va, 1);
+	fprintf(stderr, "    its CKA_VALUE: 0x%lx\n", (unsigned long)rv);
+	used += rv == CKR_OK;
+	if (F->C_GenerateKey(s, &kg, wt, 3, &w) != CKR_OK)
+		return -1;
+	ol = sizeof out;
+	rv = F->C_WrapKey(s, &kwp, w, k[0], out, &ol);
+	fprintf(stderr, "    wrapped under the attacker's key: 0x%lx\n", (unsigned long)rv);
+	used += rv == CKR_OK;
 	n = 0;
-	CU_ASSERT_FATAL(F->C_FindObjectsInit(s, fp, 1) == CKR_OK);
-	CU_ASSERT(F->C_FindObjects(s, k, 8, &n) == CKR_OK);
+	if (F->C_FindObjectsInit(s, fp, 1) != CKR_OK || F->C_FindObjects(s, k, 8, &n) != CKR_OK ||
+	    n != 1)
+		return -1;
 	F->C_FindObjectsFinal(s);
-	CU_ASSERT_EQUAL(n, 1);
-	if (n == 1) {
-		rv = F->C_SignInit(s, &ecdsa, k[0]);
-		if (rv == CKR_OK) {
-			ol = sizeof out;
-			rv = F->C_Sign(s, in, 32, out, &ol);
-		}
-		fprintf(stderr, "    sign with the private EC key: 0x%lx\n", (unsigned long)rv);
-		used += rv == CKR_OK;
+	rv = F->C_SignInit(s, &ecdsa, k[0]);
+	if (rv == CKR_OK) {
+		ol = sizeof out;
+		rv = F->C_Sign(s, in, 32, out, &ol);
 	}
-	CU_ASSERT_EQUAL(used, 0);
+	fprintf(stderr, "    sign with the private EC key: 0x%lx\n", (unsigned long)rv);
+	used += rv == CKR_OK;
 	F->C_CloseSession(s);
+	return used;
+}
+
+static void attack(void)
+{
+	CU_ASSERT_EQUAL(attack_count(), 0);
 }
 
 static void t_through_pvaultd(void)
@@ -210,8 +213,52 @@ static void t_with_the_master_key(void)
 	F->C_Finalize(NULL);
 }
 
+/* The attacker as another uid that pvaultd admits (-u), when we are root
+ * and can be it: a child with that uid runs the attack on the copy. */
+#define OTHER_UID 4205u
+
+static void t_other_uid(void)
+{
+	char cmd[600], run[400];
+	int st = -1;
+	pid_t p;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "    (not root: no other uid to be; skipped)\n");
+		return;
+	}
+	write_conf(1);
+	snprintf(run, sizeof run, "%s/run", D.dir);
+	chmod(D.dir, 0711);
+	chmod(run, 0711);
+	chmod(stolen_conf, 0644);
+	snprintf(cmd, sizeof cmd, "chown -R %u:%u '%s'", OTHER_UID, OTHER_UID, stolen_dir);
+	CU_ASSERT_FATAL(system(cmd) == 0);
+	p = fork();
+	if (p == 0) {
+		int used;
+		if (setgroups(0, NULL) != 0 || setgid(OTHER_UID) != 0 || setuid(OTHER_UID) != 0)
+			_exit(99);
+		if (F->C_Initialize(NULL) != CKR_OK)
+			_exit(98);
+		used = attack_count();
+		F->C_Finalize(NULL);
+		_exit(used < 0 ? 97 : used);
+	}
+	CU_ASSERT_FATAL(p > 0);
+	waitpid(p, &st, 0);
+	CU_ASSERT(WIFEXITED(st));
+	CU_ASSERT_EQUAL(WEXITSTATUS(st), 0);
+}
+
 static int suite_init(void)
 {
+	static char uid[16];
+
+	snprintf(uid, sizeof uid, "%u", OTHER_UID);
+	D.extra[0] = "-u";                  /* pvaultd admits the attacker's uid */
+	D.extra[1] = uid;
+	D.extra[2] = NULL;
 	return td_setup(&D) != 0 || td_start(&D) != 0;
 }
 
@@ -233,5 +280,7 @@ int main(void)
 	CU_add_test(s, "the copy through pvaultd without the PIN: nothing usable", t_through_pvaultd);
 	CU_add_test(s, "the copy with the master key file, embedded: nothing usable",
 	            t_with_the_master_key);
+	CU_add_test(s, "the copy through pvaultd as another admitted uid: nothing usable",
+	            t_other_uid);
 	return ts_run();
 }
