@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 #include <p11-kit/pkcs11.h>
 
+#include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
 #include "token/tk_admin.h"
 #include "token/tk_int.h"
@@ -325,7 +326,7 @@ static int adm_rewrap_records(sqlite3 *db, tk_admin_rewrap_fn fn, void *arg)
 	char hex[2 * TK_PIN_RECORD_LEN + 1];
 	sqlite3_stmt *st = NULL, *up = NULL;
 	size_t ol;
-	int rc = PV_ERR_IO, who, i;
+	int rc = PV_ERR_IO, who;
 
 	memset(tid, 0, sizeof tid);
 	if (sqlite3_prepare_v2(db, "SELECT serial FROM token_info WHERE id = 1", -1, &st,
@@ -360,20 +361,15 @@ static int adm_rewrap_records(sqlite3 *db, tk_admin_rewrap_fn fn, void *arg)
 	sqlite3_finalize(up);
 	st = up = NULL;
 	adm_meta(db, "login_record", hex, sizeof hex);
-	if (strlen(hex) == 2 * TK_PIN_RECORD_LEN) {
-		for (i = 0; i < TK_PIN_RECORD_LEN; i++) {
-			unsigned x;
-			if (sscanf(hex + 2 * i, "%2x", &x) != 1)
-				goto out;
-			rec[i] = (uint8_t)x;
-		}
+	if (hex[0] != '\0') {
+		if (tk_hex_decode(hex, rec, sizeof rec) != 0)
+			goto out;
 		if ((rc = fn(arg, rec, sizeof rec, tid, out, sizeof out, &ol)) != PV_OK)
 			goto out;
 		rc = PV_ERR_IO;
 		if (ol != TK_PIN_RECORD_LEN)
 			goto out;
-		for (i = 0; i < TK_PIN_RECORD_LEN; i++)
-			snprintf(hex + 2 * i, 3, "%02x", out[i]);
+		tk_hex_encode(out, TK_PIN_RECORD_LEN, hex);
 		if (sqlite3_prepare_v2(db, "UPDATE pv_meta SET value = ?1 WHERE key = 'login_record'",
 		                       -1, &up, NULL) != SQLITE_OK)
 			goto out;
@@ -385,8 +381,8 @@ static int adm_rewrap_records(sqlite3 *db, tk_admin_rewrap_fn fn, void *arg)
 out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(up);
-	memset(rec, 0, sizeof rec);
-	memset(out, 0, sizeof out);
+	kc_wipe(rec, sizeof rec);
+	kc_wipe(out, sizeof out);
 	return rc;
 }
 

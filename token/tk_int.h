@@ -287,6 +287,11 @@ CK_OBJECT_HANDLE tk_handle_token(const tk_slot *s, int64_t oid);
 int tk_handle_is_session(CK_OBJECT_HANDLE h);
 int64_t tk_handle_oid(const tk_slot *s, CK_OBJECT_HANDLE h); /* 0 if foreign */
 
+/* n bytes as 2n lower-case hex digits and a NUL into out; back: 0, or -1
+ * unless hex is exactly 2n hex digits. */
+void tk_hex_encode(const uint8_t *in, size_t n, char *out);
+int tk_hex_decode(const char *hex, uint8_t *out, size_t n);
+
 /* Random bytes (OS).  PV_ERR_RANDOM. */
 int tk_random(void *p, size_t n);
 

@@ -112,12 +112,11 @@ static CK_RV tk_resolve(CK_SESSION_HANDLE h, CK_OBJECT_HANDLE oh, tk_ctx *c,
 static int tk_new_identity(tk_obj *o)
 {
 	char hex[2 * TK_UID_LEN + 1];
-	int i, rc = tk_random(o->uid, TK_UID_LEN);
+	int rc = tk_random(o->uid, TK_UID_LEN);
 
 	if (rc < 0)
 		return rc;
-	for (i = 0; i < TK_UID_LEN; i++)
-		snprintf(hex + 2 * i, 3, "%02x", o->uid[i]);
+	tk_hex_encode(o->uid, TK_UID_LEN, hex);
 	return tk_obj_set(o, CKA_UNIQUE_ID, hex, 2 * TK_UID_LEN);
 }
 

@@ -477,7 +477,7 @@ CK_RV tk_set_no_login(CK_SESSION_HANDLE h, int on)
 	tk_pinrec rec;
 	tk_session *se;
 	tk_auth a;
-	int rc = PV_OK, i;
+	int rc = PV_OK;
 
 	tk_mutex_lock(tk_g.mu);
 	se = tk_session_get(h);
@@ -495,8 +495,8 @@ CK_RV tk_set_no_login(CK_SESSION_HANDLE h, int on)
 	memset(&rec, 0, sizeof rec);
 	if (on) {
 		rc = tk_auth_pin_record(&a, CKU_USER, NULL, 0, &rec);
-		for (i = 0; rc == PV_OK && i < TK_PIN_RECORD_LEN; i++)
-			snprintf(hex + 2 * i, 3, "%02x", rec.verifier[i]);
+		if (rc == PV_OK)
+			tk_hex_encode(rec.verifier, TK_PIN_RECORD_LEN, hex);
 		val = hex;
 	}
 	if (rc == PV_OK)

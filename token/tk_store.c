@@ -416,22 +416,13 @@ int tk_store_peek_slot(const char *path, CK_SLOT_ID *slot_no, char serial[17])
 static int tk_store_no_login(tk_db *d, uint8_t rec[TK_PIN_RECORD_LEN])
 {
 	sqlite3_stmt *st = NULL;
-	const char *hx;
-	int r = 0, i;
+	int r = 0;
 
 	if (sqlite3_prepare_v2(d->db, "SELECT value FROM pv_meta"
 	                       " WHERE key = 'login_record'", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW &&
-	    (hx = (const char *)sqlite3_column_text(st, 0)) != NULL &&
-	    strlen(hx) == 2 * TK_PIN_RECORD_LEN) {
-		r = 1;
-		for (i = 0; i < TK_PIN_RECORD_LEN && r; i++) {
-			unsigned v;
-			if (sscanf(hx + 2 * i, "%2x", &v) != 1)
-				r = 0;
-			rec[i] = (uint8_t)v;
-		}
-	}
+	    sqlite3_step(st) == SQLITE_ROW)
+		r = tk_hex_decode((const char *)sqlite3_column_text(st, 0), rec,
+		                  TK_PIN_RECORD_LEN) == 0;
 	sqlite3_finalize(st);
 	return r;
 }

@@ -49,6 +49,46 @@ void tk_vsig_clear(tk_vsig *v)
 	v->len = 0;
 }
 
+static int tk_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+void tk_hex_encode(const uint8_t *in, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[in[i] >> 4];
+		out[2 * i + 1] = digits[in[i] & 15u];
+	}
+	out[2 * n] = '\0';
+}
+
+int tk_hex_decode(const char *hex, uint8_t *out, size_t n)
+{
+	size_t i;
+	int hi, lo;
+
+	if (hex == NULL || strlen(hex) != 2 * n)
+		return -1;
+	for (i = 0; i < n; i++) {
+		hi = tk_hex_digit(hex[2 * i]);
+		lo = tk_hex_digit(hex[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
 int tk_random(void *p, size_t n)
 {
 	return pv_os_random(p, n);

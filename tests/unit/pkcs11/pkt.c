@@ -1,12 +1,11 @@
 /* pkt.c - see pkt.h. */
 #include <dlfcn.h>
-
-#include "gpu/host/pv_master.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu/host/pv_master.h"
 #include "pkt.h"
 
 CK_FUNCTION_LIST *pkt_f;
