@@ -174,6 +174,12 @@ typedef struct pv_req {
  * PV_ERR_REMOVED and a later call with nothing in flight reconnects).  A missing or invalid master key still opens: sealed.
  * PV_ERR_CONFIG for an unsupported backend/mode (cuda, daemon: not yet). */
 int pv_vault_open(const pv_conf *conf, pv_vault **out);
+/* For a person: why the vault conf describes cannot serve keys, and what
+ * to do next, one sentence in buf (cap bytes; 512 is enough).  open_rc is
+ * pv_vault_open's answer; info the open vault's (NULL if it did not
+ * open).  "" when the vault serves keys.  Returns buf. */
+const char *pv_vault_explain(const pv_conf *conf, int open_rc, const pv_vault_info *info,
+                             char *buf, size_t cap);
 /* Test/tool variant: explicit master key (NULL: sealed), workers (0 =
  * cores), ring slots and per-slot data size (0 = defaults). */
 int pv_vault_open_key(const uint8_t *master, size_t master_len, uint32_t workers,

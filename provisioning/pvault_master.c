@@ -119,7 +119,7 @@ static int master_check(int argc, char **argv)
 	}
 	had_pass = pass != NULL;
 	master_done(rc, key, fpr, pass);
-	if (rc == PV_ERR_PERM && !had_pass) {
+	if (rc == PV_ERR_PASSPHRASE && !had_pass) {
 		pvault_err("master check: %s is passphrase-protected: give it on a terminal or with --passphrase-env VAR", file);
 		return 1;
 	}

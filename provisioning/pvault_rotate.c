@@ -5,6 +5,7 @@
 #include "provisioning/pvault.h"
 #include "provisioning/pvault_tk.h"
 #include "gpu/client/pv_rewrap.h"
+#include "gpu/host/pv_log.h"
 #include "gpu/host/pv_master.h"
 #include "gpu/host/pv_conf.h"
 #include "gpu/core/pv_err.h"
@@ -112,7 +113,7 @@ static int master_rotate(int argc, char **argv)
 		goto out;
 	rc = tk_admin_list(dir, &v, &n);
 	if (rc != PV_OK) {
-		pvault_err("master rotate: cannot read %s: error %d", dir, rc);
+		pvault_err("master rotate: cannot read %s: %s", dir, pv_strerror(rc));
 		goto out;
 	}
 	/* check everything before changing anything */

@@ -2,26 +2,12 @@
 #include "provisioning/pvault.h"
 #include "provisioning/pvault_tk.h"
 #include "gpu/vault.h"
+#include "gpu/host/pv_log.h"
 #include "gpu/host/pv_master.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *seal_text(int reason)
-{
-	switch (reason) {
-	case PV_OK: return "not sealed";
-	case PV_ERR_NOT_FOUND: return "no master key file (master_key in pixelvault.conf)";
-	case PV_ERR_CORRUPT: return "master key file corrupted (checksum/format)";
-	case PV_ERR_PERM: return "master key file is passphrase-protected and no passphrase was given (PIXELVAULT_MASTER_PASSPHRASE)";
-	case PV_ERR_WRAPPED: return "wrong master key passphrase";
-	case PV_ERR_IO: return "master key file unreadable";
-	case PV_ERR_INSECURE: return "master key file open to other users: see the master key line";
-	case PV_ERR_DEVICE: return "device failure";
-	default: return "error";
-	}
-}
 
 /* mode = daemon: pvaultd's own counters (pv_vault_status). */
 static void daemon_counters(const pv_conf *conf)
@@ -33,9 +19,9 @@ static void daemon_counters(const pv_conf *conf)
 	memset(&st, 0, sizeof st);
 	rc = pv_vault_status(conf, &st);
 	if (rc != PV_OK) {
-		printf("pvaultd:      no status (error %d%s)\n", rc,
-		       rc == PV_ERR_REMOVED ? ": not running" :
-		       rc == PV_ERR_PERM ? ": refused by its policy" : "");
+		char why[1024];
+		printf("pvaultd:      no status: %s\n",
+		       pv_vault_explain(conf, rc, NULL, why, sizeof why));
 		return;
 	}
 	printf("pvaultd:      pid %u, up %llu s, %u clients now (%llu since start)\n",
@@ -57,7 +43,7 @@ static int status_run(int argc, char **argv)
 	pv_conf conf;
 	pv_vault *v = NULL;
 	pv_vault_info info;
-	char dir[PV_CONF_PATH_MAX], fpr[17];
+	char dir[PV_CONF_PATH_MAX], fpr[17], why_v[1024];
 	const char *why;
 	tk_admin_token *t = NULL;
 	size_t n = 0, i;
@@ -75,29 +61,32 @@ static int status_run(int argc, char **argv)
 	}
 	printf("config:       %s\n", conf.path[0] ? conf.path : "(built-in defaults)");
 	rc = pv_vault_open(&conf, &v);
-	if (rc != PV_OK || pv_vault_get_info(v, &info) != PV_OK) {
-		printf("vault:        cannot open (error %d: backend '%s', mode '%s')\n", rc,
-		       conf.backend, conf.mode);
+	if (rc == PV_OK)
+		rc = pv_vault_get_info(v, &info);
+	if (rc != PV_OK) {
+		printf("vault:        cannot open: %s\n",
+		       pv_vault_explain(&conf, rc, NULL, why_v, sizeof why_v));
 		bad = 1;
 	} else {
 		printf("backend:      %s%s\n", info.backend,
 		       info.hw ? "" : " (CPU fallback: keys are unwrapped in host memory)");
 		printf("device:       %s\n", info.device);
 		printf("ring:         %u slots, %u bytes per request\n", info.nslots, info.max_data);
-		printf("sealed:       %s%s%s\n", info.sealed ? "yes (" : "no",
-		       info.sealed ? seal_text(info.seal_reason) : "", info.sealed ? ")" : "");
+		printf("sealed:       %s%s\n", info.sealed ? "yes: " : "no",
+		       pv_vault_explain(&conf, PV_OK, &info, why_v, sizeof why_v));
 		if (strcmp(conf.mode, "daemon") == 0)
 			daemon_counters(&conf);
 		else
 			printf("requests:     n/a (an embedded vault serves this process only)\n");
-		printf("last error:   %s\n", info.sealed ? seal_text(info.seal_reason) : "none");
 		pv_vault_close(v);
 		if (info.sealed)
 			bad = 1;
 	}
 	pvault_master_fpr(fpr, &why);
 	printf("master key:   %s", conf.master_key[0] ? conf.master_key : "(not configured)");
-	if (fpr[0])
+	if (!fpr[0] && strcmp(conf.mode, "daemon") == 0)
+		printf(" (not read here: pvaultd loads its own)\n");
+	else if (fpr[0])
 		printf(", fingerprint %s\n", fpr);
 	else
 		printf(" (%s)\n", why);
@@ -105,7 +94,7 @@ static int status_run(int argc, char **argv)
 	if (rc == PV_OK)
 		rc = tk_admin_list(dir, &t, &n);
 	if (rc != PV_OK) {
-		printf("tokens:       cannot read %s (error %d)\n", dir, rc);
+		printf("tokens:       cannot read %s: %s\n", dir, pv_strerror(rc));
 		return 1;
 	}
 	printf("token dir:    %s\ntokens:       %zu\n", dir, n);

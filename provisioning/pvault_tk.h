@@ -22,13 +22,4 @@ void pvault_master_fpr(char fpr[17], const char **why);
 /* A short text for a CK_RV. */
 const char *pvault_ckr(CK_RV rv);
 
-/* How a locked PIN is unlocked (docs/token-store.md, "Lockout policy"). */
-#define PVAULT_USER_UNLOCK \
-	"the SO unlocks it by setting a new user PIN (C_InitPIN), e.g. " \
-	"`pkcs11-tool --module pixelvault-pkcs11.so --token-label LABEL " \
-	"--login --login-type so --init-pin`"
-#define PVAULT_SO_LOCKED \
-	"a locked SO PIN cannot be reset: restore a backup of the token " \
-	"(pvault restore FILE) or re-create it (its keys are lost)"
-
 #endif

@@ -3,6 +3,7 @@
 #include "provisioning/pvault.h"
 #include "provisioning/pvault_tk.h"
 #include "gpu/host/pv_conf.h"
+#include "gpu/host/pv_log.h"
 #include "gpu/host/pv_master.h"
 #include "gpu/core/pv_err.h"
 #include "gpu/core/kc_util.h"
@@ -45,7 +46,8 @@ int pvault_token_dir(char *out, size_t cap)
 {
 	int rc = tk_admin_token_dir(out, cap);
 	if (rc != PV_OK) {
-		pvault_err("cannot read the configuration (PIXELVAULT_CONF): error %d", rc);
+		pvault_err("cannot use the configuration (%s): the line above names the problem",
+		           pv_strerror(rc));
 		return -1;
 	}
 	return 0;
@@ -63,7 +65,7 @@ int pvault_find_token(const char *name, tk_admin_token *t)
 	else if (rc == PV_ERR_ARGS)
 		pvault_err("several tokens are labelled '%s': name one by its serial", name);
 	else if (rc != PV_OK)
-		pvault_err("cannot read token directory %s: error %d", dir, rc);
+		pvault_err("cannot read token directory %s: %s", dir, pv_strerror(rc));
 	return rc == PV_OK ? 0 : -1;
 }
 
@@ -98,11 +100,11 @@ int pvault_tk_login(CK_SLOT_ID slot, CK_USER_TYPE who, const char *pin,
 	if (rv == CKR_OK)
 		rv = tk_login(*s, who, (const CK_UTF8CHAR *)pin, (CK_ULONG)strlen(pin));
 	if (rv == CKR_PIN_LOCKED && who == CKU_USER) {
-		pvault_err("login as user: %s; %s", pvault_ckr(rv), PVAULT_USER_UNLOCK);
+		pvault_err("login as user: %s; %s", pvault_ckr(rv), TK_USER_UNLOCK);
 		return -1;
 	}
 	if (rv == CKR_PIN_LOCKED) {
-		pvault_err("login as SO: %s; %s", pvault_ckr(rv), PVAULT_SO_LOCKED);
+		pvault_err("login as SO: %s; %s", pvault_ckr(rv), TK_SO_LOCKED);
 		return -1;
 	}
 	if (rv != CKR_OK) {
@@ -123,11 +125,11 @@ void pvault_master_fpr(char fpr[17], const char **why)
 	*why = "no configuration";
 	if (pv_conf_load(&c) != PV_OK)
 		return;
-	if (c.master_key[0] == '\0' || access(c.master_key, F_OK) != 0) {
-		*why = "master key file not found";
-		return;
-	}
-	rc = pv_master_read(c.master_key, getenv("PIXELVAULT_MASTER_PASSPHRASE"), key);
+	if (c.master_key[0] == '\0' ||
+	    (access(c.master_key, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR)))
+		rc = PV_ERR_NOT_FOUND;
+	else
+		rc = pv_master_read(c.master_key, getenv("PIXELVAULT_MASTER_PASSPHRASE"), key);
 	if (rc == PV_OK)
 		pv_master_fingerprint(key, fpr);
 	else
@@ -219,8 +221,7 @@ static int token_init(int argc, char **argv)
 	}
 	pvault_master_fpr(fpr, &why);
 	if (!fpr[0]) {
-		pvault_err("token init: the configured master key cannot be read (%s); "
-		           "create one with `pvault master new` and name it in pixelvault.conf", why);
+		pvault_err("token init: the vault has no usable master key: %s", why);
 		return 1;
 	}
 	so = pvault_secret(so_env, "SO PIN: ", 1);
@@ -284,7 +285,7 @@ static int token_init(int argc, char **argv)
 		snprintf(db, sizeof db, "%s/%s/token.db", dir, serial);
 		rc = tk_admin_meta_set(db, k, v, nk);
 		if (rc != PV_OK) {
-			pvault_err("token init: recording the master key fingerprint: error %d", rc);
+			pvault_err("token init: recording the master key fingerprint: %s", pv_strerror(rc));
 			goto fin;
 		}
 		if (owner || group) {
@@ -339,7 +340,7 @@ static int token_list(int argc, char **argv)
 		return 1;
 	rc = tk_admin_list(dir, &v, &n);
 	if (rc != PV_OK) {
-		pvault_err("token list: cannot read %s: error %d", dir, rc);
+		pvault_err("token list: cannot read %s: %s", dir, pv_strerror(rc));
 		return 1;
 	}
 	printf("%-4s %-16s %-32s %7s  %s\n", "SLOT", "SERIAL", "LABEL", "OBJECTS", "MASTER KEY");
@@ -371,13 +372,13 @@ static int token_info(int argc, char **argv)
 	       when, (long long)t.changes);
 	if (t.user_pin_set && t.user_fails >= TK_PIN_MAX_FAILS)
 		printf("user PIN:     set, locked (%d failed tries): %s\n", t.user_fails,
-		       PVAULT_USER_UNLOCK);
+		       TK_USER_UNLOCK);
 	else
 		printf("user PIN:     %s (failed tries %d)\n",
 		       t.user_pin_set ? "set" : "not set", t.user_fails);
 	if (t.so_fails >= TK_PIN_MAX_FAILS)
 		printf("SO PIN:       locked (%d failed tries): %s\n", t.so_fails,
-		       PVAULT_SO_LOCKED);
+		       TK_SO_LOCKED);
 	else
 		printf("SO PIN:       failed tries %d\n", t.so_fails);
 	printf("login:        %s\n", t.no_login ?
@@ -523,7 +524,7 @@ static int token_delete(int argc, char **argv)
 		return 1;
 	rc = tk_admin_delete(dir, t.serial);
 	if (rc != PV_OK) {
-		pvault_err("token delete: %s: error %d", t.dir, rc);
+		pvault_err("token delete: %s: %s", t.dir, pv_strerror(rc));
 		return 1;
 	}
 	printf("token '%s' (serial %s) deleted\n", t.label, t.serial);

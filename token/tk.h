@@ -39,6 +39,15 @@
 #define TK_PIN_MIN            4
 #define TK_PIN_MAX            255
 #define TK_PIN_MAX_FAILS      10       /* locked after this many failures  */
+/* How a locked PIN is unlocked (docs/token-store.md, "Lockout policy"):
+ * what the module logs and pvault prints. */
+#define TK_USER_UNLOCK \
+	"the SO unlocks it by setting a new user PIN (C_InitPIN), e.g. " \
+	"`pkcs11-tool --module pixelvault-pkcs11.so --token-label LABEL " \
+	"--login --login-type so --init-pin`"
+#define TK_SO_LOCKED \
+	"a locked SO PIN cannot be reset: restore a backup of the token " \
+	"(pvault restore FILE) or re-create it (its keys are lost)"
 #define TK_PIN_TRY_STALE_S    300      /* a try in flight longer: finished
                                         * wrong (crashed process)         */
 #define TK_PBKDF2_ITERATIONS  600000u  /* PBKDF2-HMAC-SHA256               */

@@ -314,6 +314,25 @@ void tk_legacy_store_warn(tk_slot *s)
 	       "(`pvault token init`) and import its keys", s->serial);
 }
 
+static unsigned tk_locked_bit(CK_USER_TYPE who)
+{
+	return who == CKU_SO ? TK_WARN_LOCKED_SO : TK_WARN_LOCKED_USER;
+}
+
+void tk_locked_warn(tk_slot *s, CK_USER_TYPE who)
+{
+	if (!tk_warn_once(s, tk_locked_bit(who)))
+		return;
+	pv_log(PV_LOG_WARN, "token %s: the %s PIN is locked after %d failed tries: %s",
+	       s->serial, who == CKU_SO ? "SO" : "user", TK_PIN_MAX_FAILS,
+	       who == CKU_SO ? TK_SO_LOCKED : TK_USER_UNLOCK);
+}
+
+void tk_locked_clear(tk_slot *s, CK_USER_TYPE who)
+{
+	__atomic_fetch_and(&s->warned, ~tk_locked_bit(who), __ATOMIC_RELAXED);
+}
+
 void tk_foreign_record_warn(tk_slot *s)
 {
 	if (!tk_warn_once(s, TK_WARN_FOREIGN))

@@ -85,5 +85,9 @@ void tk_slot_drop_ticket(tk_slot *s);
 void tk_foreign_record_warn(tk_slot *s);
 /* A store whose PINs predate the vault's records: say what to do. */
 void tk_legacy_store_warn(tk_slot *s);
+/* who's PIN is locked: say how it is unlocked (once, until a login of
+ * who succeeds again). */
+void tk_locked_warn(tk_slot *s, CK_USER_TYPE who);
+void tk_locked_clear(tk_slot *s, CK_USER_TYPE who);
 
 #endif

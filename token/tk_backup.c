@@ -15,6 +15,7 @@
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
 #include "gpu/core/hash/kc_sha2.h"
+#include "gpu/host/pv_log.h"
 #include "token/tk_admin.h"
 #include "token/tk_backup.h"
 
@@ -123,7 +124,7 @@ int tk_backup_write(const char *dbpath, const char *out, tk_backup_info *info,
 		return bk_fail(why, cap, PV_ERR_ARGS, "%s already exists", out);
 	rc = tk_admin_get(dbpath, &t);
 	if (rc != PV_OK)
-		return bk_fail(why, cap, rc, "cannot read token store %s (error %d)", dbpath, rc);
+		return bk_fail(why, cap, rc, "cannot read token store %s (%s)", dbpath, pv_strerror(rc));
 	snprintf(tmpdb, sizeof tmpdb, "%s.tmp-db", out);
 	snprintf(tmp, sizeof tmp, "%s.tmp", out);
 	unlink(tmpdb);

@@ -84,6 +84,12 @@ int tk_vault_submit(struct pv_vault **v, struct pv_req *r);
 int tk_vault_hw(void);
 /* 1 when the vault is open and not sealed (CKF_RNG). */
 int tk_vault_ready(void);
+/* The vault's state: TK_VAULT_READY, _SEALED (open, no master key) or
+ * _NONE (did not open: pvaultd unreachable, configuration), with why keys
+ * cannot be used and what to do in why ("" when ready; the sentence the
+ * module logged once as a warning). */
+enum { TK_VAULT_READY, TK_VAULT_SEALED, TK_VAULT_NONE };
+int tk_vault_why(char *why, size_t cap);
 /* Largest inputs + outputs of one request (0: no vault). */
 size_t tk_vault_max_data(void);
 /* Fingerprint of the vault's master key (pv_vault_info.master_fpr) into

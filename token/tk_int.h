@@ -214,6 +214,8 @@ typedef struct tk_slot {
 #define TK_WARN_NOLOGIN 1u
 #define TK_WARN_LEGACY  2u
 #define TK_WARN_FOREIGN 4u
+#define TK_WARN_LOCKED_USER 8u
+#define TK_WARN_LOCKED_SO 16u
 /* 1 the first time bit is asked for on s. */
 int tk_warn_once(tk_slot *s, unsigned bit);
 

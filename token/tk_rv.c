@@ -48,6 +48,7 @@ CK_RV tk_rv_from_pv(int err)
 	case PV_ERR_FULL:        return CKR_DEVICE_MEMORY;
 	case PV_ERR_LOCKED:      return CKR_PIN_LOCKED;
 	case PV_ERR_INSECURE:    return CKR_DEVICE_ERROR;
+	case PV_ERR_PASSPHRASE:  return CKR_DEVICE_ERROR;
 	default:                 return CKR_GENERAL_ERROR;
 	}
 }

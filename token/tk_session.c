@@ -254,6 +254,10 @@ CK_RV tk_pin_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	int rc, ok;
 
 	*tlen = 0;
+	/* a PIN of a length the token never accepts cannot be right: no try
+	 * is spent on it (the range is public: C_GetTokenInfo) */
+	if (pin == NULL || len < TK_PIN_MIN || len > TK_PIN_MAX)
+		return CKR_PIN_INCORRECT;
 	rc = tk_slot_db(s, &d);
 	if (rc == PV_OK) {
 		rc = tk_store_pin_try_begin(d, who, &t);
@@ -262,6 +266,8 @@ CK_RV tk_pin_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	if (rc == PV_ERR_NOT_FOUND)
 		return who == CKU_USER ? CKR_USER_PIN_NOT_INITIALIZED
 		                       : CKR_GENERAL_ERROR;
+	if (rc == PV_ERR_LOCKED)
+		tk_locked_warn(s, who);
 	if (rc < 0)
 		return tk_rv_pin_count(rc);
 
@@ -289,6 +295,8 @@ CK_RV tk_pin_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	if (ok != 1) {
 		kc_wipe(ticket, TK_TICKET_LEN);
 		*tlen = 0;
+	} else {
+		tk_locked_clear(s, who);
 	}
 	if (ok == PV_ERR_WRAPPED)
 		return CKR_DEVICE_ERROR;

@@ -219,13 +219,21 @@ CK_RV tk_slot_check(CK_SLOT_ID id)
 
 CK_RV tk_slot_info(CK_SLOT_ID id, CK_SLOT_INFO *info)
 {
-	char desc[64];
+	static const char *const state[] = {
+		[TK_VAULT_READY] = "",
+		[TK_VAULT_SEALED] = " (vault sealed: see pvault status)",
+		[TK_VAULT_NONE] = " (no vault: see pvault status)",
+	};
+	char desc[65], why[8];
 	CK_RV rv = tk_slot_check(id);
 
 	if (rv != CKR_OK)
 		return rv;
 	memset(info, 0, sizeof *info);
-	snprintf(desc, sizeof desc, "PixelVault slot %lu", (unsigned long)id);
+	/* what pkcs11-tool -L shows of a slot whether or not its token is
+	 * initialized: a sealed vault is visible there */
+	snprintf(desc, sizeof desc, "PixelVault slot %lu%s", (unsigned long)id,
+	         state[tk_vault_why(why, sizeof why)]);
 	tk_pad(info->slotDescription, sizeof info->slotDescription, desc);
 	tk_pad(info->manufacturerID, sizeof info->manufacturerID, "PixelVault");
 	info->flags = CKF_TOKEN_PRESENT;
@@ -459,6 +467,13 @@ CK_RV tk_init_token(CK_SLOT_ID id, const CK_UTF8CHAR *pin, CK_ULONG len,
 		return tk_reinit(s, pin, len, label);
 	if (rv != CKR_OK)
 		return rv;
+	/* a token made without a master key could never hold a key: refuse
+	 * before anything is written (the module logged why, once) */
+	{
+		char why[8];
+		if (tk_vault_why(why, sizeof why) != TK_VAULT_READY)
+			return CKR_DEVICE_ERROR;
+	}
 
 	rc = tk_mkdirs(tk_g.token_dir);
 	if (rc == PV_OK) {

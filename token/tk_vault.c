@@ -24,11 +24,13 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "gpu/core/pv_err.h"
 #include "gpu/host/pv_conf.h"
+#include "gpu/host/pv_log.h"
 #include "gpu/host/pv_pid.h"
 #include "token/tk_crypto.h"
 #include "token/tk_int.h"
@@ -47,6 +49,10 @@ static pv_vault_info tk_v_info;
 static int tk_v_failed;           /* open failed in this process: don't retry */
 static int tk_v_removed;          /* ... REMOVED or BUSY: retry at tk_v_next */
 static struct timespec tk_v_next;
+static pv_conf tk_v_conf;         /* the configuration of the last open */
+static int tk_v_rc;               /* the last open's answer */
+static int tk_v_told;             /* the state last reported, 0: none */
+static char tk_v_why[512];        /* why keys cannot be used, "" if they can */
 static _Atomic(struct pv_vault *) tk_v_live;
 static _Atomic pid_t tk_v_live_pid;
 
@@ -91,6 +97,25 @@ static void tk_v_atfork(void)
 	pthread_atfork(NULL, NULL, tk_v_child);
 }
 
+/* Under tk_v_mu, after an open or a refresh: tk_v_why from the state,
+ * and one warning line the first time this process sees each state that
+ * keeps keys out of reach (sealed, pvaultd unreachable), so that a person
+ * running any client learns why every operation fails and what to do. */
+static void tk_v_state(void)
+{
+	int state = tk_v_rc != PV_OK ? tk_v_rc :
+	            tk_v_info.sealed ? 1000 - tk_v_info.seal_reason : 0;
+
+	(void)pv_vault_explain(&tk_v_conf, tk_v_rc, tk_v != NULL ? &tk_v_info : NULL,
+	                       tk_v_why, sizeof tk_v_why);
+	if (state == tk_v_told)
+		return;
+	tk_v_told = state;
+	if (state != 0)
+		pv_log(PV_LOG_WARN, "%s: %s",
+		       tk_v_rc != PV_OK ? "no vault" : "vault sealed", tk_v_why);
+}
+
 /* The vault and, when info is not NULL, a fresh copy of its info (its
  * health, pvaultd's), both taken under tk_v_mu: tk_v_info is read nowhere
  * else.  A request on its way to the vault needs no info, nor does the
@@ -98,7 +123,6 @@ static void tk_v_atfork(void)
 static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info)
 {
 	struct pv_vault *v;
-	pv_conf c;
 	int rc = PV_OK;
 
 	pthread_once(&tk_v_once, tk_v_atfork);
@@ -108,22 +132,32 @@ static CK_RV tk_vault_get(struct pv_vault **out, pv_vault_info *info)
 		tk_v = NULL;
 		tk_v_failed = 0;
 		tk_v_removed = 0;
+		tk_v_told = 0;
 		tk_v_pid = pv_pid();
 	}
 	if (tk_v == NULL && tk_v_failed && tk_v_removed && tk_v_due())
 		tk_v_failed = 0;              /* pvaultd may be up now: try again */
 	if (tk_v != NULL && info != NULL) {
 		pv_vault_info i;
-		if (pv_vault_get_info(tk_v, &i) == PV_OK)
+		if (pv_vault_get_info(tk_v, &i) == PV_OK) {
 			tk_v_info = i;
+			tk_v_state();        /* pvaultd may have changed */
+		}
 	}
 	if (tk_v == NULL && !tk_v_failed) {
-		rc = pv_conf_load(&c);
-		c.no_threads = (uint32_t)tk_g.no_threads;
-		if (rc == PV_OK)
-			rc = pv_vault_open(&c, &tk_v);
-		if (rc == PV_OK)
-			rc = pv_vault_get_info(tk_v, &tk_v_info);
+		rc = pv_conf_load(&tk_v_conf);
+		tk_v_conf.no_threads = (uint32_t)tk_g.no_threads;
+		if (rc == PV_OK) {
+			rc = pv_vault_open(&tk_v_conf, &tk_v);
+			if (rc == PV_OK)
+				rc = pv_vault_get_info(tk_v, &tk_v_info);
+			tk_v_rc = rc;
+			tk_v_state();
+		} else {
+			tk_v_rc = rc;         /* pv_conf_load said why */
+			snprintf(tk_v_why, sizeof tk_v_why, "the configuration cannot be read: "
+			         "`pvault status` names the problem");
+		}
 		if (rc != PV_OK) {
 			if (tk_v != NULL)
 				pv_vault_close(tk_v);
@@ -184,6 +218,18 @@ int tk_vault_ready(void)
 	return tk_vault_get(&v, &i) == CKR_OK && !i.sealed;
 }
 
+int tk_vault_why(char *why, size_t cap)
+{
+	struct pv_vault *v;
+	pv_vault_info i;
+	int ready = tk_vault_get(&v, &i) == CKR_OK && !i.sealed;
+
+	pthread_mutex_lock(&tk_v_mu);
+	snprintf(why, cap, "%s", ready ? "" : tk_v_why);
+	pthread_mutex_unlock(&tk_v_mu);
+	return ready ? TK_VAULT_READY : v != NULL ? TK_VAULT_SEALED : TK_VAULT_NONE;
+}
+
 size_t tk_vault_max_data(void)
 {
 	struct pv_vault *v;
@@ -215,6 +261,7 @@ void tk_vault_close(void)
 	tk_v_failed = 0;
 	tk_v_removed = 0;
 	tk_v_pid = 0;
+	tk_v_told = 0;
 	memset(&tk_v_info, 0, sizeof tk_v_info);
 	tk_v_publish();
 	pthread_mutex_unlock(&tk_v_mu);

@@ -246,7 +246,7 @@ static int open_embedded(const pv_conf *conf, const uint8_t *master, size_t mast
 #endif
 		if (rc != PV_OK && !required) {
 			/* auto: e.g. another process's vault holds the GPU */
-			pv_log(PV_LOG_WARN, "CUDA vault did not open (error %d): using the CPU backend", rc);
+			pv_log(PV_LOG_WARN, "the CUDA vault did not open (%s): using the CPU backend", pv_strerror(rc));
 			pv_vault_close(v);
 			return open_embedded(conf, master, master_len, workers, nslots, max_data, out, 1);
 		}

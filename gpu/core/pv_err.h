@@ -44,5 +44,6 @@
 #define PV_ERR_FULL         -32   /* storage full (disk, store size limit)    */
 #define PV_ERR_LOCKED       -33   /* PIN locked: too many failed tries        */
 #define PV_ERR_INSECURE     -34   /* secret file open to others / wrong owner */
+#define PV_ERR_PASSPHRASE   -35   /* passphrase-protected file, none given    */
 
 #endif /* PV_ERR_H */

@@ -255,7 +255,8 @@ int main(int argc, char **argv)
 	pv_log_setup(verbose ? PV_LOG_INFO : PV_LOG_WARN, 0);
 	rc = cfile ? pv_conf_load_file(&conf, cfile) : pv_conf_load(&conf);
 	if (rc != PV_OK) {
-		fprintf(stderr, "pvaultd: cannot load the configuration (%d)\n", rc);
+		fprintf(stderr, "pvaultd: cannot load the configuration (%s): the line "
+		        "above names the problem\n", pv_strerror(rc));
 		return 1;
 	}
 	if (sock != NULL)
@@ -291,10 +292,19 @@ int main(int argc, char **argv)
 	snprintf(bconf.cpu_exec, sizeof bconf.cpu_exec, "workers");
 	rc = pv_vault_open(&bconf, &d.backend);
 	if (rc != PV_OK) {
-		fprintf(stderr, "pvaultd: cannot open the backend (%d)\n", rc);
+		char why[1024];
+		fprintf(stderr, "pvaultd: cannot open the backend: %s\n",
+		        pv_vault_explain(&bconf, rc, NULL, why, sizeof why));
 		return 1;
 	}
 	pv_vault_get_info(d.backend, &d.binfo);
+	if (d.binfo.sealed) {
+		/* served anyway: clients learn it and say so; the operator
+		 * learns it here */
+		char why[1024];
+		pv_log(PV_LOG_WARN, "vault sealed: %s",
+		       pv_vault_explain(&bconf, PV_OK, &d.binfo, why, sizeof why));
+	}
 	pthread_mutex_init(&d.mu, NULL);
 	pthread_mutex_init(&d.note_mu, NULL);
 	pthread_cond_init(&d.cv, NULL);

@@ -19,4 +19,8 @@ void pv_log(int level, const char *fmt, ...)
 /* Override the environment: level and destination (0 stderr, 1 syslog). */
 void pv_log_setup(int level, int use_syslog);
 
+/* A short phrase for a PV_ERR_* code, for messages a person reads (never
+ * the raw number alone). */
+const char *pv_strerror(int err);
+
 #endif

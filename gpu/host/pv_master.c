@@ -248,7 +248,7 @@ static int master_read(const char *path, const char *passphrase,
 	} else if (rc == 1) {
 		uint32_t iters = kc_load_be32(buf + 24);
 		if (!passphrase || !*passphrase)
-			rc = PV_ERR_PERM;
+			rc = PV_ERR_PASSPHRASE;
 		else if (iters < 1000)
 			rc = PV_ERR_CORRUPT;
 		else
@@ -317,8 +317,10 @@ const char *pv_master_strerror(int err)
 {
 	switch (err) {
 	case PV_OK: return "ok";
+	case PV_ERR_NOT_FOUND: return "the master key file does not exist";
 	case PV_ERR_IO: return "cannot read or write the master key file";
-	case PV_ERR_PERM: return "permission denied, the file exists, or a passphrase is required";
+	case PV_ERR_PERM: return "permission denied";
+	case PV_ERR_PASSPHRASE: return "the master key file is passphrase-protected and no passphrase was given";
 	case PV_ERR_CORRUPT: return "the master key file is corrupted (bad format or checksum)";
 	case PV_ERR_WRAPPED: return "wrong passphrase for the master key file";
 	case PV_ERR_RANDOM: return "the OS random generator failed";
@@ -329,29 +331,72 @@ const char *pv_master_strerror(int err)
 
 const char *pv_master_explain(const char *path, int err, char *buf, size_t cap)
 {
-	if (err == PV_ERR_INSECURE && cap > 0 &&
-	    pv_master_perm_check(path, buf, cap) == PV_ERR_INSECURE)
-		return buf;
-	return pv_master_strerror(err);
+	const char *p = path != NULL ? path : "";
+
+	if (cap == 0)
+		return pv_master_strerror(err);
+	switch (err) {
+	case PV_ERR_NOT_FOUND:
+		if (p[0] == '\0')
+			snprintf(buf, cap, "no master key is configured: name its file in "
+			         "pixelvault.conf (master_key = FILE), or make a first one with "
+			         "`pvault master new --out FILE`");
+		else
+			snprintf(buf, cap, "the master key file %s does not exist: attach the "
+			         "medium that holds it, or make a first key with `pvault master "
+			         "new --out %s` (a new key cannot open tokens made under another)",
+			         p, p);
+		break;
+	case PV_ERR_PERM:
+		snprintf(buf, cap, "this user (uid %u) may not read the master key file %s: run "
+		         "as the user who owns it, or let pvaultd hold the key for every "
+		         "user (mode = daemon in pixelvault.conf)", (unsigned)geteuid(), p);
+		break;
+	case PV_ERR_PASSPHRASE:
+		snprintf(buf, cap, "the master key file %s is passphrase-protected and no "
+		         "passphrase was given: set PIXELVAULT_MASTER_PASSPHRASE for the "
+		         "program that opens the vault", p);
+		break;
+	case PV_ERR_WRAPPED:
+		snprintf(buf, cap, "wrong passphrase for the master key file %s "
+		         "(PIXELVAULT_MASTER_PASSPHRASE): `pvault master check %s` tries one "
+		         "typed on a terminal", p, p);
+		break;
+	case PV_ERR_CORRUPT:
+		snprintf(buf, cap, "the master key file %s is corrupted (bad format or "
+		         "checksum): put back its backup copy; `pvault master check FILE` "
+		         "verifies a copy", p);
+		break;
+	case PV_ERR_IO:
+		snprintf(buf, cap, "cannot read the master key file %s: check that its "
+		         "medium is attached and readable", p);
+		break;
+	case PV_ERR_INSECURE:
+		/* the file may have been fixed since: then the general text */
+		if (pv_master_perm_check(p, buf, cap) == PV_ERR_INSECURE)
+			break;
+		/* fall through */
+	default:
+		snprintf(buf, cap, "the master key file %s cannot be used: %s", p,
+		         pv_master_strerror(err));
+		break;
+	}
+	return buf;
 }
 
 int pv_master_load(const char *path, uint8_t key[PV_MASTER_KEY_LEN])
 {
 	int rc;
 
-	if (path == NULL || path[0] == '\0' || access(path, F_OK) != 0)
+	if (path == NULL || path[0] == '\0' ||
+	    (access(path, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR)))
 		rc = PV_ERR_NOT_FOUND;
 	else
 		rc = pv_master_read(path, getenv("PIXELVAULT_MASTER_PASSPHRASE"), key);
-	if (rc == PV_ERR_INSECURE) {
+	if (rc != PV_OK) {
 		char msg[PV_MASTER_MSG_MAX];
 		kc_wipe(key, PV_MASTER_KEY_LEN);
-		pv_log(PV_LOG_WARN, "vault sealed: %s", pv_master_explain(path, rc, msg, sizeof msg));
-	} else if (rc != PV_OK) {
-		kc_wipe(key, PV_MASTER_KEY_LEN);
-		pv_log(rc == PV_ERR_NOT_FOUND ? PV_LOG_INFO : PV_LOG_WARN,
-		       "vault sealed: master key %s: error %d",
-		       path != NULL && path[0] ? path : "(not configured)", rc);
+		pv_log(PV_LOG_INFO, "vault sealed: %s", pv_master_explain(path, rc, msg, sizeof msg));
 	}
 	return rc;
 }

@@ -43,19 +43,22 @@ int pv_master_generate(uint8_t key[PV_MASTER_KEY_LEN]);
 int pv_master_write(const char *path, const uint8_t key[PV_MASTER_KEY_LEN],
                     const char *passphrase);
 
-/* Read and check.  PV_ERR_IO (unreadable), PV_ERR_INSECURE (the file's
- * mode or owner, checked on the open file before it is read),
- * PV_ERR_CORRUPT (bad magic, version, length or checksum), PV_ERR_PERM
- * (passphrase needed but none given), PV_ERR_WRAPPED (wrong passphrase),
+/* Read and check.  PV_ERR_PERM (this user may not read it), PV_ERR_IO
+ * (unreadable), PV_ERR_INSECURE (the file's mode or owner, checked on the
+ * open file before it is read), PV_ERR_CORRUPT (bad magic, version,
+ * length or checksum), PV_ERR_PASSPHRASE (passphrase needed but none
+ * given), PV_ERR_WRAPPED (wrong passphrase),
  * PV_ERR_NOMEM.  key is wiped on error.  The work runs on a pv_secstack
  * (nothing of the key file on the caller's stack). */
 int pv_master_read(const char *path, const char *passphrase,
                    uint8_t key[PV_MASTER_KEY_LEN]);
 
 /* The backends' boot step: read the configured master key file (path ""
- * or absent: PV_ERR_NOT_FOUND, logged at info level; passphrase from
- * $PIXELVAULT_MASTER_PASSPHRASE; other errors logged as warnings).  The
- * vault boots sealed when this fails.  key is wiped on error. */
+ * or absent: PV_ERR_NOT_FOUND; passphrase from
+ * $PIXELVAULT_MASTER_PASSPHRASE).  The vault boots sealed when this
+ * fails, and its info carries the code: whoever reports the state to a
+ * person says why (pv_master_explain); here it is logged at info level
+ * only.  key is wiped on error. */
 int pv_master_load(const char *path, uint8_t key[PV_MASTER_KEY_LEN]);
 
 /* 1 if the file at path is passphrase-protected, 0 if not, <0 on error. */
@@ -74,8 +77,10 @@ void pv_master_fingerprint(const uint8_t key[PV_MASTER_KEY_LEN],
 
 /* A one-line message for a pv_master_* error code. */
 const char *pv_master_strerror(int err);
-/* The same for err from reading path, with PV_ERR_INSECURE's own message
- * (pv_master_perm_check) in buf; returns buf or a constant string. */
+/* For a person: what is wrong with the master key file at path (err from
+ * reading it) and what to do next, one sentence in buf (PV_ERR_INSECURE:
+ * pv_master_perm_check's message).  Returns buf (a constant string when
+ * cap is 0). */
 const char *pv_master_explain(const char *path, int err, char *buf, size_t cap);
 
 #endif

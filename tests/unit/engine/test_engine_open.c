@@ -384,7 +384,7 @@ static void test_master(void)
 	CU_ASSERT(memcmp(got, key, 32) == 0);
 	CU_ASSERT_EQUAL(pv_master_needs_passphrase(path), 1);
 	/* no passphrase, a wrong one */
-	CU_ASSERT_EQUAL(mk_read(path, f, NULL, got, &wiped), PV_ERR_PERM);
+	CU_ASSERT_EQUAL(mk_read(path, f, NULL, got, &wiped), PV_ERR_PASSPHRASE);
 	CU_ASSERT(wiped);
 	CU_ASSERT_EQUAL(mk_read(path, f, "correct horse battery stapler", got, &wiped),
 	                PV_ERR_WRAPPED);

@@ -610,6 +610,27 @@ static void t_storm_right_random(void) { storm_right(0, 0); }
 static void t_storm_right_first(void) { storm_right(1, 0); }
 static void t_storm_right_clears(void) { storm_right(1, 1); }
 
+/* A PIN shorter or longer than the token accepts cannot be right: the
+ * answer is CKR_PIN_INCORRECT, and no try is counted or checked. */
+static void t_impossible_length(void)
+{
+	static char long_pin[TK_PIN_MAX + 2];
+	CK_SESSION_HANDLE h;
+
+	so_unlock();
+	memset(sh, 0, sizeof *sh);
+	memset(long_pin, '7', TK_PIN_MAX + 1);
+	h = open_rw();
+	CU_ASSERT(C_Login(h, CKU_USER, PIN("123")) == CKR_PIN_INCORRECT);
+	CU_ASSERT(C_Login(h, CKU_USER, PIN(long_pin)) == CKR_PIN_INCORRECT);
+	CU_ASSERT(C_Login(h, CKU_SO, PIN("1")) == CKR_PIN_INCORRECT);
+	CU_ASSERT(sh->checks == 0);
+	CU_ASSERT(raw_q(USER_FAILS) == 0 && raw_q(IN_FLIGHT) == 0);
+	CU_ASSERT(raw_q("SELECT fails FROM pins WHERE who = 0") == 0);
+	CU_ASSERT(C_Login(h, CKU_USER, PIN(USER_PIN)) == CKR_OK);
+	CU_ASSERT(C_CloseSession(h) == CKR_OK);
+}
+
 /* ---- a store that cannot be written ---- */
 /* The disk is full before the login: no try is counted, so none is
  * checked, and each answer is CKR_DEVICE_MEMORY - right PIN or wrong.
@@ -738,6 +759,7 @@ int main(void)
 	CU_add_test(s, "300 wrong + right, all at once", t_storm_right_random);
 	CU_add_test(s, "300 wrong + right counted first", t_storm_right_first);
 	CU_add_test(s, "300 wrong + right, its check the last", t_storm_right_clears);
+	CU_add_test(s, "a PIN of impossible length: not counted", t_impossible_length);
 	CU_add_test(s, "disk full: not counted, not checked", t_disk_full);
 	CU_add_test(s, "disk fills during the check", t_disk_full_during_check);
 	CU_add_test(s, "read-only store: not checked", t_readonly);
