@@ -10,7 +10,7 @@
  * when it was made.
  *
  *   pv_vault *v;
- *   pv_vault_open(&conf, &v);                 // embedded CPU vault today
+ *   pv_vault_open(&conf, &v);                 // conf: backend, mode
  *   pv_req r;
  *   pv_req_init(&r, PV_OP_ENCRYPT, PV_MECH_AES_GCM);
  *   r.key = blob; r.key_len = blob_len; memcpy(r.key_id, id, 16);
@@ -116,7 +116,7 @@
 typedef struct pv_vault pv_vault;
 
 typedef struct pv_vault_info {
-	char backend[16];      /* "cpu" (or "cuda")                           */
+	char backend[16];      /* "cpu" or "cuda"                             */
 	char device[64];       /* e.g. "host CPU, 8 worker threads"           */
 	int sealed;            /* 1: no master key loaded                     */
 	int seal_reason;       /* PV_ERR_* why sealed (NOT_FOUND, CORRUPT...) */
@@ -126,8 +126,8 @@ typedef struct pv_vault_info {
 	uint32_t max_data;     /* max bytes of one request's inputs+outputs   */
 	/* fingerprint of the loaded master key (16 hex digits, gpu/host/
 	 * pv_master.h), "" when sealed -- and in daemon mode, where pvaultd's
-	 * hello answer does not carry it yet (the token layer then cannot
-	 * check a store's recorded master_fpr and skips the check). */
+	 * hello answer does not carry it (the token layer then cannot check
+	 * a store's recorded master_fpr and skips the check). */
 	char master_fpr[17];
 } pv_vault_info;
 
@@ -165,14 +165,20 @@ typedef struct pv_req {
 	uint64_t t_pub_;             /* pv_ringstat.h, when it is on */
 } pv_req;
 
-/* Open the vault described by conf (backend "auto" | "cpu"; mode
- * "embedded", or "daemon": a thin client of pvaultd at conf->socket, see
- * docs/daemon.md; PV_ERR_REMOVED if no daemon answers, PV_ERR_PERM if its
+/* Open the vault described by conf.  Mode "embedded" (or ""): the vault
+ * runs in this process on backend "cuda" (the persistent kernel on GPU
+ * conf->gpu_device), "cpu" (host threads), or "auto" (CUDA when a GPU
+ * vault boots here, else the CPU: one GPU holds one process's vault);
+ * "cuda" without a usable GPU is PV_ERR_DEVICE.  Mode "daemon": a thin
+ * client of pvaultd at conf->socket, whose backend serves it (see
+ * docs/daemon.md); PV_ERR_REMOVED if no daemon answers, PV_ERR_PERM if its
  * policy refuses this uid or if the socket's listener is neither root nor
  * conf->daemon_uid (default: our own uid), PV_ERR_BUSY if its limits
  * refuse one more connection; after the daemon goes away calls answer
- * PV_ERR_REMOVED and a later call with nothing in flight reconnects).  A missing or invalid master key still opens: sealed.
- * PV_ERR_CONFIG for an unsupported backend/mode (cuda, daemon: not yet). */
+ * PV_ERR_REMOVED and a later call with nothing in flight reconnects).
+ * A missing or invalid master key still opens: sealed.  PV_ERR_CONFIG for
+ * an unknown backend or mode, and for "cuda" when conf->no_threads (the
+ * CUDA backend needs a thread of its own). */
 int pv_vault_open(const pv_conf *conf, pv_vault **out);
 /* For a person: why the vault conf describes cannot serve keys, and what
  * to do next, one sentence in buf (cap bytes; 512 is enough).  open_rc is

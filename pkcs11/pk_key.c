@@ -1,7 +1,7 @@
 /*
- * pk_key.c - key generation (AES, SM4, generic secrets), wrapping and
- * unwrapping (AES key wrap, RFC 3394 / RFC 5649), derivation (HKDF).  Key
- * pairs arrive with the public-key issue.
+ * pk_key.c - key generation (AES, SM4, generic secrets) and key pair
+ * generation (token/tk_pk.h), wrapping and unwrapping (AES key wrap, RFC
+ * 3394 / RFC 5649), derivation (HKDF, ECDH).
  */
 #include "pkcs11/pk_mech.h"
 #include "token/tk_pk.h"

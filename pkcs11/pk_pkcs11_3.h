@@ -336,7 +336,7 @@ typedef struct CK_FUNCTION_LIST_3_2 {
 } CK_FUNCTION_LIST_3_2;
 typedef CK_FUNCTION_LIST_3_2 *CK_FUNCTION_LIST_3_2_PTR;
 
-/* ---- 3.0 mechanisms and parameters used by issue 3 ---- */
+/* ---- 3.0 mechanisms and parameters the token offers ---- */
 #ifndef CKM_SHA3_256
 #define CKM_SHA3_256              0x000002b0UL
 #define CKM_SHA3_256_HMAC         0x000002b1UL

@@ -1,5 +1,5 @@
 /*
- * tk_crypto.h - the token layer's crypto half (issue 3): the vault handle,
+ * tk_crypto.h - the token layer's crypto half: the vault handle,
  * secret key objects, per-session operations (encrypt, decrypt, digest,
  * sign, verify), key generation, wrap/unwrap, derive, random.
  *

@@ -27,8 +27,9 @@
  * there are enough of them for the sessions of many threads: with 256
  * buckets of 48 bytes, 768 async sessions of 12 threads put three
  * threads' calls (7 lock / unlock pairs an async digest) on each bucket.
- * On the H200 host that alone made no measurable difference (run 215:
- * the producer's shared words were the cost). */
+ * Measured alone they gain nothing - an async call's cost lies in the
+ * ring producer's shared words (gpu/host/pv_slots.h) - but they keep the
+ * token's locks from adding to it. */
 #define TK_OPS_BUCKETS 1024u
 typedef struct tk_opsbucket {
 	pthread_mutex_t mu;

@@ -259,8 +259,8 @@ int pvp_submit(pv_producer *p, pv_req *r, int block, pvp_lost_fn lost, void *arg
 /* Step 9's wipe of a slot's arena (its wipe_len bytes, at most cap)
  * after its outputs were taken.  Everything but a successful encryption's ciphertext: those
  * out_len bytes are public and now in the caller's buffer, and for a
- * 1 MiB GCM request they are half the arena - on the H200 host the
- * producer's copies and wipes, not the GPU, bound that row
+ * 1 MiB GCM request they are half the arena - on a GPU host the
+ * producer's copies and wipes, not the GPU, bound that rate
  * (docs/benchmarks.md).  The rest of that span (scratch), the inputs (the
  * plaintext), the state and every other op's outputs are wiped
  * (pv_bulk_wipe: explicit_bzero, or non-temporal stores from
@@ -387,8 +387,8 @@ static uint64_t now_ns(void)
  * bounded number of waiters (PV_MAX_POLLING) poll the word - yielding the
  * core for 2 ms, then in 50 us naps, for up to 100 ms - so that a lone
  * request never waits for pv_cuda's watchdog (~1 ms when idle); more
- * would take the cores from the threads that have work (run 19: 512
- * threads), and under load nobody polls.  The others sleep until their wake, which comes
+ * would take the cores from the threads that have work, and under load
+ * nobody polls.  The others sleep until their wake, which comes
  * within ~20 us while completions flow. */
 static void wait_change(pv_producer *p, ve_slot *s, uint32_t seen, const uint32_t *busy)
 {

@@ -10,7 +10,7 @@
  * The master keys are read from their files here and go straight into the
  * two vault states (locked, non-dumpable memory), as pv_vault_open does;
  * the caller never sees them.  Embedded CPU backend: the keys are opened in
- * host memory (the CUDA backend's ring op for this is not written yet).
+ * host memory (the CUDA backend's ring has no rotation request).
  */
 #ifndef PV_REWRAP_H
 #define PV_REWRAP_H

@@ -38,9 +38,9 @@ typedef struct pv_cpu_params {
 
 /* Requests in flight.  In the caller mode a request holds its slot and an
  * engine state while its thread runs it, so a thread beyond either count
- * waits, and on a few cores those waits cost more than the work: on the
- * 2-core build machine, 64 threads with 32 slots and 2 states did 24k
- * SHA-256 4 KiB /s, with 128 and 128 107k (docs/benchmarks.md).  An
+ * waits, and on a few cores those waits cost more than the work: on two
+ * cores, 64 threads with 32 slots and 2 states hash about a quarter as
+ * many 4 KiB messages as with 128 of each (docs/benchmarks.md).  An
  * engine state is 200 bytes, and its stack (PV_SECSTACK_SIZE) is made on
  * its first use; the ring is reserved, not touched, beyond the bytes
  * requests use. */

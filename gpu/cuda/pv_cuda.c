@@ -236,7 +236,7 @@ static int pvc_health(pv_cuda *v)
  * 5 ms after the latest), every ms otherwise, and when the word moved or
  * a ms passed scans its part of done[] (the slots' done_seq packed in a
  * few cache lines; the slots themselves lie a page apart).  Several
- * threads: one issued at most ~350k wakes/s (runs 21-23), and a waiter
+ * threads: one issues at most a few hundred thousand wakes/s, and a waiter
  * that does not poll sleeps until its wake. */
 #define PVC_WD_TICK_NS  1000000u
 #define PVC_WD_FAST_NS  20000u

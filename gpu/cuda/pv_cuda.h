@@ -62,8 +62,8 @@ typedef struct pv_cuda_params {
 	int profile;                  /* 1: the kernel stamps each request's
 	                                 row (pv_cuda_profile_rows); benchmarks */
 	int no_pairs;                 /* 1: no worker pairs, a lone RSA request
-	                                 on its own block (pvc_pair.cuh);
-	                                 benchmarks' A/B                        */
+	                                 on its own block (pvc_pair.cuh), for
+	                                 benchmarks that compare the two       */
 } pv_cuda_params;
 
 #define PV_CUDA_DEFAULT_SLOTS 256u
@@ -128,8 +128,8 @@ int pv_cuda_wait(pv_cuda *c, uint32_t handle, ve_result *res, uint8_t *arena_out
  * into the kernel's device arena of that slot by the copy engine, and
  * return once they are there (the calling thread sleeps meanwhile).  The
  * slot must be held by the caller and not yet published (ve_ring.h
- * staged_len).  For large inputs: the kernel's own loads of mapped host
- * memory stop at ~25 GB/s on the H200 host, the copy engine's at ~53.
+ * staged_len).  For large inputs: over a PCIe 5.0 link the kernel's own
+ * loads of mapped host memory stop at ~25 GB/s, the copy engine's at ~53.
  * PV_OK; PV_ERR_DEVICE (sealed, or the copy failed: that seals); PV_ERR_ARGS. */
 int pv_cuda_stage(pv_cuda *c, uint32_t slot, uint32_t bytes);
 

@@ -21,9 +21,9 @@
  * carry; the division by 2^32 is one shuffle down; every lane computes q
  * itself from the position-0 word, which it gets by two shuffles issued
  * with the shift (one shuffle on the dependent chain per step by design);
- * a_(i+1) is fetched during step i.  Alone on one warp of the H200: 75.5
- * cycles a step with one limb per lane, 91.9 with two (gpu_bench mm,
- * docs/gpu-validation.md runs 64-77).
+ * a_(i+1) is fetched during step i.  Alone on one warp of an sm_90 GPU:
+ * ~75 cycles a step with one limb per lane, ~92 with two (gpu_bench mm
+ * measures it).
  * The carries left at the end and the final conditional subtraction are
  * resolved across the warp with ballots: a limb generates or propagates a
  * carry (borrow), and (G << 1) + P gives every limb its carry-in at once.

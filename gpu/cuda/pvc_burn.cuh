@@ -22,7 +22,7 @@
  * checks on the device that a burn leaves nothing of an earlier call's
  * locals.
  *
- * The entry's own frame (1,088 B at 843be15: ticket numbers, spans,
+ * The entry's own frame (about 1 KB: ticket numbers, spans,
  * pointers and the entry's spills) is not in the region; no engine code
  * runs there.
  */
@@ -36,17 +36,17 @@
 #endif
 
 /* Under load (a request queued whenever a job ends) a block burns after
- * every PVC_BURN_EVERY jobs only: a burn of 64 threads (1.7 MB of local
- * stores at 843be15) after every P-256 signature cost 23 % of the rate at 1,024
- * threads (docs/gpu-validation.md run 205).  A request's traces then stay
+ * every PVC_BURN_EVERY jobs only: a burn of 64 threads is over a megabyte
+ * of local stores, and one after every P-256 signature costs about a
+ * quarter of the signing rate under full load.  A request's traces then stay
  * until the block has waited PVC_BURN_WAIT_NS for its next ticket or ran
  * 15 more jobs. */
 #define PVC_BURN_EVERY 16u
 /* A block with unburnt jobs burns when the ticket it holds is still not
  * ready after this wait (ns), then polls it again.  A burn before every
- * wait (843be15) cost async SHA3-256 / SM3 4 KiB ~8 %: with fewer
+ * wait would cost async SHA3-256 / SM3 4 KiB digests ~8 %: with fewer
  * requests in flight than blocks a block waits after almost every
- * request, but mostly for less than this (run 210).  A lone request's
+ * request, but mostly for less than this.  A lone request's
  * ticket is held by the block that waited longest, which burnt long
  * before. */
 #define PVC_BURN_WAIT_NS 1000000u

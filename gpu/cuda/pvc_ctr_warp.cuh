@@ -220,8 +220,9 @@ __device__ static inline void pvcw_gather_out(uint8_t *out, size_t r, size_t n,
  * L encrypts counter blocks r + 2L and r + 2L + 1 and every lane then
  * writes all the round's output blocks into its own out.  Either way ctr
  * advances by n (kc_ctr_add, kc_ctr.c).  Worth it from 2 blocks on: one
- * AES block on a lone GPU thread costs ~6 us (an RSA key blob has 144
- * blocks, an EC key blob ~8; run 25).  in may equal out: a round reads its
+ * AES block on a lone GPU thread costs microseconds (the bitsliced,
+ * table-free cipher), and an RSA key blob alone is dozens of blocks, an EC
+ * key blob ~8.  in may equal out: a round reads its
  * blocks before the shuffles and writes only its own blocks after them. */
 __host__ __device__ static int pvcw_hook_ctr(const struct kc_bc *bc, uint8_t ctr[16], uint32_t cb,
 	const uint8_t *in, uint8_t *out, size_t n)

@@ -10,7 +10,7 @@
  * (four shuffles from the column, then two from the neighbouring
  * columns), rho in the source lane and pi as one shuffle, chi from the
  * two next lanes of the row, iota in lane 0.  One lane alone runs the 24
- * rounds over all 25 words, ~8 us a permutation on the H200; the warp
+ * rounds over all 25 words, ~8 us a permutation on an sm_90 GPU; the warp
  * does it in a few hundred cycles a round.  The absorb keeps the state
  * in the lanes' registers over every full block of a call (lanes below
  * rate / 8 load their word of each block); the state is gathered back

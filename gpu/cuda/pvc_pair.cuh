@@ -12,14 +12,14 @@
  * masks: constant time) and computes prod B_d^d = x^e in 2 (2^w - 2) + 1
  * products after the last y_j.  The squarings are then the only chain:
  * ~ebits products instead of the window method's ebits + ebits / 4 + 16
- * on one warp (gpu_bench mm, docs/gpu-validation.md runs 186, 189).
+ * on one warp (gpu_bench mm measures both).
  * w = 2: the requesting warp has one product to do while the partner
  * squares twice (it keeps up with half its time to spare), and the
- * combination on the chain's end is 5 products instead of w = 4's 29
- * (42 us in run 192).  The squarings run in
- * pvcx_serve, one copy for both halves: ptxas scheduled warp 1's copy of
+ * combination on the chain's end is 5 products instead of w = 4's 29.
+ * The squarings run in
+ * pvcx_serve, one copy for both halves: ptxas schedules warp 1's copy of
  * the product loop inside pvcw_helper with each limb's shuffle just
- * before its use, 18 % slower than warp 0's (run 191), and the chain is
+ * before its use, ~18 % slower than warp 0's, and the chain is
  * where that counts.  The exponent never leaves the requesting block.
  *
  * Hand-over through device memory, no fences on the squaring side: every

@@ -25,9 +25,9 @@
  * scan moves past the ready prefix.  While idle, only its thread 0 reads,
  * and only two words: ticket scan's entry and hdr.stop (mirrored into
  * dev.stop once set).  Idle workers poll dready and dev.stop (L2), never
- * PCIe: one PCIe reader however many blocks wait (run 2 measured 1,056
- * polling blocks at ~4 ms a round trip; 2026-11-30 run 7 measured ~6 ms
- * while every idle leader still read hdr.stop over PCIe).
+ * PCIe: one PCIe reader however many blocks wait (a thousand blocks
+ * polling host memory over PCIe, even one word each, stretch every round
+ * trip to milliseconds).
  *
  * Worker side of the protocol, ticket t:
  *   the block leader takes c = atomicAdd(claim, 1) (each number goes to

@@ -4,7 +4,7 @@
  * pvc_pair.cuh; gpu_bench includes them through pvc_bn_warp.cuh).
  * Polls load relaxed and take acquire with one fence once the awaited
  * value is there: on sm_90 every acquire load is followed by CCTL.IVALL,
- * which empties the multiprocessor's L1 (docs/gpu-validation.md run 193).
+ * which empties the multiprocessor's L1.
  */
 #ifndef PVC_SYNC_CUH
 #define PVC_SYNC_CUH

@@ -117,10 +117,10 @@ static_assert(PVC_BLOCK >= 64u, "RSA needs warps 0 and 1 of a block (pvc_lanes)"
 #define PVC_SMEM (PVC_VAULT_SMEM + (size_t)PVC_BLOCK * sizeof(ve_worker))
 
 /* Polling loops load relaxed and take acquire with one fence once the
- * awaited value is there: on the H200 every acquire load is followed by
+ * awaited value is there: on sm_90 every acquire load is followed by
  * CCTL.IVALL, which empties the multiprocessor's L1 - and with it the
  * local memory (ve_execute's locals) of every request running beside
- * the poller (docs/gpu-validation.md run 193). */
+ * the poller. */
 __device__ static inline void pvc_fence_acq_sys(void)
 {
 	cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_system);
@@ -378,7 +378,7 @@ __device__ static inline pvcx_pair *pvc_pair_of(const pvc_kparams &p, uint32_t *
  * a block that waits for a ticket, so a request that finds no block free
  * found every block busy.  Not called when requests are queued (the next
  * ticket ready): then the block takes a number at once, as without
- * pairs (parking under load cost P-256 at 1,024 threads 5 %, run 193). */
+ * pairs (parked under load, a block would idle while requests wait). */
 __device__ static uint32_t pvc_pair_wait(const pvc_kparams &p, pvcx_pair *pp, uint32_t s)
 {
 	cuda::atomic_ref<uint32_t, cuda::thread_scope_device> w(pp->word);
@@ -492,17 +492,17 @@ __device__ static void pvc_poll(const pvc_kparams &p, uint32_t *s_gap, uint32_t 
 /* Keeping the blocks of a multiprocessor in step (thread 0 of a worker
  * block, after each request).  Blocks that drift apart each run a
  * different stage, and a P-256 signature's ~220 KB of code then does not
- * stay in the instruction caches: gpu_bench veload measured 1.2 ms per
- * signature with the blocks starting each request together, 2.0-2.3 ms
- * drifting (docs/gpu-validation.md, run 50).  So a block that finishes
+ * stay in the instruction caches: a signature takes close to twice as
+ * long with the blocks drifting as with the blocks starting each request
+ * together (gpu_bench veload measures both).  So a block that finishes
  * while others of its multiprocessor still run a request waits for the
  * last of them (sm_busy drops to 0 and it bumps sm_gen), then all claim
  * their next tickets together - but never longer than its own request
  * took: behind a long request (a key generation) short ones lose at most
  * half their rate, and a lone request never waits (it is the last).
  * Blocks waiting for a ticket are not waited for, and with wait false
- * (an RSA request: small loops, nothing to gain; +8.9 % RSA-2048 at
- * 1,024 threads, run 56) the block only counts itself out.  Only a
+ * (an RSA request: its loops are small and stay cached, so waiting would
+ * only cost it throughput) the block only counts itself out.  Only a
  * hint: relaxed loads, no data passes through it. */
 __device__ static void pvc_sm_gather(const pvc_kparams &p, uint32_t sm, uint64_t tclaim, bool wait)
 {
@@ -625,12 +625,12 @@ pvc_vault_kernel(const pvc_kparams p)
 	}
 	for (;;) {
 		/* the next ticket: the leader takes its number from the claim
-		 * counter with one atomicAdd (the CAS it replaced, retried by
-		 * every block that lost the race for the same number, capped
-		 * small requests at ~1.1M/s: docs/gpu-validation.md run 168)
-		 * and polls its entry of the poller's mirror until the host
-		 * publishes it.  A block without a ticket computes ahead first
-		 * (ve_idle_wanted) if the next ticket is not ready; one that
+		 * counter with one atomicAdd (not a CAS: every block that lost
+		 * a CAS race for the same number would retry it, which bounds
+		 * the rate of small requests) and polls its entry of the
+		 * poller's mirror until the host publishes it.  A block
+		 * without a ticket computes ahead first (ve_idle_wanted) if
+		 * the next ticket is not ready; one that
 		 * holds a ticket only waits for it, so a lone request never
 		 * waits behind idle work.  A block burns the local memory its
 		 * jobs used (s_go 5, pvc_burn.cuh) when its held ticket has not
@@ -734,10 +734,9 @@ pvc_vault_kernel(const pvc_kparams p)
 			continue;
 		}
 		/* ticket c is this block's: thread 0 executes it, the block moves
-		 * its data.  (Several tickets per block faulted on the H200 with
-		 * cudaErrorIllegalAddress - docs/gpu-validation.md, 2026-11-29
-		 * runs - and the grid has more blocks than the ring has slots, so
-		 * one ticket per block loses no parallelism.) */
+		 * its data.  One ticket per block: the grid has more blocks than
+		 * the ring has slots, so a block holding several would gain no
+		 * parallelism. */
 		const uint32_t c = s_c;
 		const uint32_t t = c;
 		const uint32_t n = 1;

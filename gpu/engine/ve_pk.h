@@ -14,8 +14,8 @@
  *             core's limb counts): 1,160 bytes at 2048 bits, 1,736 at 3072,
  *             2,312 (VE_PK_RSA_LEN) at 4096; numbers big-endian, right-
  *             aligned.  A payload of VE_PK_RSA_LEN bytes has every number
- *             in the widths of 4096 bits whatever the size: the one layout
- *             before 2026-12-01, still opened, and what a key whose
+ *             in the widths of 4096 bits whatever the size: the original
+ *             layout, still opened, and what a key whose
  *             numbers do not fit its size's widths is sealed in.
  *   P-256/SM2 d (32) | public 04||X||Y (65)             =  97 bytes
  *   P-384     d (48) | public 04||X||Y (97)             = 145 bytes

@@ -143,7 +143,7 @@
 #define PV_MECH_HKDF             0x0500u  /* prf = a digest mech            */
 #define PV_MECH_GENERIC_KEY_GEN  0x0600u
 #define PV_MECH_RANDOM           0x0700u
-/* reserved (public key; not executed yet -> PV_ERR_MECHANISM) */
+/* public key (gpu/engine/ve_pk.c) */
 #define PV_MECH_RSA_KEY_PAIR_GEN 0x1000u
 #define PV_MECH_RSA_PKCS         0x1001u
 #define PV_MECH_RSA_PKCS_PSS     0x1002u  /* prf = hash, salt len in ctr_bits */

@@ -2,8 +2,8 @@
  * pv_bulk.h - copies and wipes of large buffers (host only).
  *
  * A 1 MiB GCM request costs the producer a copy into the ring's arena, a
- * copy out of it and a wipe of the plaintext; on the H200 host those, not
- * the GPU, bound the row (docs/benchmarks.md).  From PV_BULK_MIN bytes on,
+ * copy out of it and a wipe of the plaintext; on a GPU host those, not
+ * the GPU, bound the rate (docs/benchmarks.md).  From PV_BULK_MIN bytes on,
  * these use non-temporal stores: each destination line is written to
  * memory without being read first (the read-for-ownership an ordinary
  * store pays), and without evicting the cache's working set.  Below it,

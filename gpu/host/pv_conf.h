@@ -24,14 +24,14 @@
  *                           128).  Each holds 2 MiB + 64 KiB of pinned host
  *                           memory and as much device memory; the kernel
  *                           serves up to one request per resident block
- *                           (1,047 on an H200), so a host with that many
- *                           concurrent callers wants 1024 or 2048.
+ *                           (about a thousand on a 132-SM sm_90 GPU), so a
+ *                           host with that many concurrent callers wants
+ *                           1024 or 2048.
  *   gpu_blocks_per_sm = N   CUDA backend: at most N vault blocks per
  *                           multiprocessor (0..32; 0, the default, = as
- *                           many as fit, 8 on an H200).  Fewer trade RSA for EC:
- *                           on the H200 4 gave +7.5 % P-256 and +7 % SM2
- *                           signatures at 1,024 threads, -38 % RSA-2048
- *                           (docs/gpu-validation.md, run 39).
+ *                           many as fit, 8 on sm_90).  Fewer may help EC
+ *                           signing and cost RSA, which uses every block
+ *                           (measure: pvault bench --gpu-blocks-per-sm N).
  *   daemon_uid = UID|USER   daemon mode: the uid pvaultd runs as.  The
  *                           module talks only to a daemon whose socket
  *                           credentials (SO_PEERCRED) are root's or this

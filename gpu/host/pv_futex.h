@@ -56,7 +56,7 @@ static inline void pv_futex_wake_one(uint32_t *p, int scope)
 
 /* A word whose sleepers count themselves in *n (ve_ring.h's
  * host.sleepers for a slot's dev.done_seq), so that its waker can skip
- * the FUTEX_WAKE - a system call, ~3 us on the H200 host (pv_cuda.c) -
+ * the FUTEX_WAKE - a system call of a few microseconds (pv_cuda.c) -
  * when nobody sleeps, as nobody does while callers poll (PKCS#11 3.2
  * async sessions).  The sleeper counts itself before FUTEX_WAIT checks
  * the word; the waker stores or sees the word's new value, then (a full

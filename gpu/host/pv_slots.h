@@ -9,8 +9,7 @@
  * searches from a place of its own: with the words packed, the threads
  * holding neighbouring slots passed one line between their cores on
  * every take, completion and give, and a slot whose arena one core had
- * just wiped went to another core to fill (docs/gpu-validation.md, the
- * async-session runs of 2026-12-02).
+ * just wiped went to another core to fill.
  */
 #ifndef PV_SLOTS_H
 #define PV_SLOTS_H
@@ -26,7 +25,7 @@
  * lines: the words that every request writes (ticket counters, counts of
  * sleepers) go between such paddings, away from the fields every request
  * only reads (padding, not alignment: the structs live in calloc'ed
- * memory; docs/gpu-validation.md run 215: 2x the async digests). */
+ * memory; sharing lines halves the rate of async digests). */
 #define PV_APART(name) uint8_t name[64]
 
 typedef struct pv_slot_st {
@@ -50,10 +49,9 @@ static inline pv_slot_st *pv_slots_new(uint32_t nslots)
  * lie megabytes apart), spread over the pool, so that each thread keeps
  * taking the same few slots (their words and arenas stay in its core's
  * cache) and threads rarely search each other's.  Not thread-local
- * storage: a module loaded by dlopen next to CUDA's libraries found no
- * static TLS left on the H200 host (glibc: "cannot allocate memory in
- * static TLS block"), and LeakSanitizer faulted scanning the dynamic TLS
- * of ended threads. */
+ * storage: a module loaded by dlopen next to CUDA's libraries may find no
+ * static TLS left (glibc: "cannot allocate memory in static TLS block"),
+ * and LeakSanitizer faults scanning the dynamic TLS of ended threads. */
 static inline uint32_t pv_slot_start(void)
 {
 	char here;
@@ -66,9 +64,7 @@ static inline uint32_t pv_slot_start(void)
  * previous holder gave it back with release), searching from start (< n)
  * on; UINT32_MAX if none.  It reads a slot's word before trying it: a
  * compare-and-swap on a busy slot would still take its cache line from
- * the other producers (gpu_bench's 8 threads with 512 requests in flight:
- * 557k digests /s with a CAS on every word scanned, docs/gpu-validation.md
- * run 154). */
+ * the other producers. */
 static inline uint32_t pv_slot_take_at(pv_slot_st *pool, uint32_t n, uint32_t start)
 {
 	uint32_t i = start, k;

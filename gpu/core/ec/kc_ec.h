@@ -45,15 +45,12 @@
  * on the stack: the deepest path is the variable-base scalar multiplication
  * (a 16-entry table of projective points, 16 x 144 = 2304 bytes, plus the
  * accumulator) under kc_sm2_encrypt/decrypt and kc_ecdh, and the RFC 6979 /
- * SM3 contexts under the signers (~1 KiB).  Measured with ptxas -v (sm_90,
- * CUDA 13.0) on tests/unit/core_ec/gpu/ec_gpu_check.cu, whose kernel calls
- * ECDSA P-256/P-384 sign+verify, SM2 keygen/sign/verify/encrypt/decrypt and
- * ECDH in one thread: 7856 bytes cumulative stack, 220 registers, 0 spills.
- * Budget 8 KiB per thread (cudaLimitStackSize) for EC requests.  The
+ * SM3 contexts under the signers (~1 KiB).  The vault kernel's frames,
+ * function by function and path by path: ninja cuda-frame-paths.  The
  * window table is read only by masked full scans, but it, the secret-
  * dependent accumulator and the field temporaries live in local memory
- * (device DRAM/L1): the vault's "secrets only in registers" goal (design
- * brief §5, §12) is not met by this code yet.
+ * (device DRAM/L1), not in registers only; the vault kernel burns that
+ * memory between requests (gpu/cuda/pvc_burn.cuh).
  * Under nvcc the field and group operations are __noinline__
  * (KC_EC_NOINLINE in kc_ec_int.h) to bound code size and compile time.
  */

@@ -37,8 +37,8 @@ KC_API void kc_hmac_clear(kc_hmac_ctx *c);
  * (kc_hmac_md_start, _add, _end) runs in a kc_hmac_md state from a copy of
  * one chaining value, where a kc_hmac_ctx copy moves two kc_hash_ctx sized
  * for SHA-3: for one key that MACs many short messages (HMAC_DRBG, RFC
- * 6979 nonces), whose HMACs on a GPU thread spent half their time copying
- * and wiping those in local memory (gpu_bench hashlat, run 182).  Plain;
+ * 6979 nonces), where copying and wiping those in local memory would take
+ * half of each HMAC's time on a GPU thread.  Plain;
  * constant time as kc_hmac. */
 typedef struct kc_hmac_key {
 	uint32_t alg, md;           /* KC_HASH_*, its KC_MD_* compression */

@@ -11,8 +11,8 @@ KC_PRIV size_t kc_md_block(uint32_t md)
 }
 
 /* n blocks into h: the algorithm is chosen once per call, each loop calls
- * its compression directly (on the GPU, a choice per block cost a 4 KiB
- * SM3 digest 4 % more time, run 125) */
+ * its compression directly (on the GPU a choice per block costs a 4 KiB
+ * digest ~4 % more time) */
 KC_PRIV void kc_md_blocks(uint32_t md, void *h, const uint8_t *p, size_t n)
 {
 	size_t i;

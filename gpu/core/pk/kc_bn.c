@@ -22,9 +22,9 @@ KC_API void kc_bn_zero(uint32_t *x, size_t nl)
 
 /* Limb i holds the bytes of significance 4i..4i+3, src[len - 4i - 4 ..
  * len - 4i - 1]: each limb is assembled in a register and stored once (a
- * byte-wise read-modify-write of the limb array waited on local memory
- * for every byte on the GPU: a lone RSA signature's CRT preparation 319 ->
- * 296 us, run 81).  Where src + len is 4-byte aligned a limb is one
+ * byte-wise read-modify-write of the limb array would wait on local
+ * memory for every byte on the GPU).  Where src + len is 4-byte aligned a
+ * limb is one
  * 32-bit load, byte-swapped, and the bytes above the limbs are ORed by
  * words (kc_or_bytes): an RSA key's fields are right-aligned in fields
  * sized for the largest key, so a 2,048-bit key's n leaves 256 such

@@ -27,10 +27,10 @@
  * Stack: every array is sized for 4096-bit keys, whatever the key size
  * (kc_prime_gen's: for their primes, KC_PRIME_MAX_BITS).
  * Host: kc_rsa_private ~10 KiB of locals; the paddings add a 512-byte block.
- * GPU: in the vault kernel at 25ab8e3 (docs/gpu-kernel.md; per-function
- * frames and paths: ninja cuda-frame-paths) the deepest paths are PKCS #1
- * / PSS signing ~17.3 KB, decryption ~16.2 KB and key generation ~16.0 KB
- * per thread, and the kernel's whole frame is 17,600 B.  Another kernel that
+ * GPU: in the vault kernel (docs/gpu-kernel.md; per-function frames and
+ * paths: ninja cuda-frame-paths) the deepest paths are PKCS #1 / PSS
+ * signing, decryption and key generation, each about 16-17 KB per thread,
+ * and they set the kernel's whole frame.  Another kernel that
  * calls these sets cudaLimitStackSize from its own ptxas frame
  * (tests/gpu/gpu_kat.cu and gpu_bench.cu do).
  *

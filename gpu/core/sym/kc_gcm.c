@@ -245,8 +245,8 @@ KC_PRIV void kc_gcm_pw_chunk(uint8_t *x, size_t s, size_t m, size_t n, const uin
  * are consecutive counter blocks, so on the warp that is one cipher pass
  * for up to 64 blocks (a separate E(J0) cost RSA-2048's blob a third
  * pass, and a partial last block a serial one), read straight from the
- * caller's buffer (a copy of C into w cost RSA-2048's blob ~10 us a
- * lane, run 201).  A wrong tag wipes w. */
+ * caller's buffer (a copy of C into w would cost an RSA-2048 blob ~10 us
+ * a lane).  A wrong tag wipes w. */
 KC_API int kc_gcm_open_pw(const kc_bc *bc, const uint8_t pow[KC_GHASH_POW_N][16],
                           const uint8_t iv[12], const uint8_t *aad, size_t alen,
                           const uint8_t *ct, size_t len, const uint8_t tag[16], size_t plen,
