@@ -184,6 +184,10 @@ int main(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("pvault (PixelVault) %s\n", PV_VERSION);
+		return 0;
+	}
 	for (t = tables; *t; t++)
 		for (c = *t; c->name; c++) {
 			int shift;

@@ -113,7 +113,7 @@ static int status_run(int argc, char **argv)
 		printf("  slot %-3ld %-16s %-24s %4ld objects (%ld keys)  master %s: %s%s\n",
 		       t[i].slot_no, t[i].serial, t[i].label, t[i].nobjects, t[i].nwrapped,
 		       t[i].master_fpr[0] ? t[i].master_fpr : "-", state,
-		       fpr[0] || !t[i].master_fpr[0] ? "" : "");
+		       t[i].read_only ? "; store read-only for this user (no login possible)" : "");
 	}
 	free(t);
 	return bad ? 1 : 0;

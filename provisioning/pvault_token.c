@@ -345,8 +345,9 @@ static int token_list(int argc, char **argv)
 	}
 	printf("%-4s %-16s %-32s %7s  %s\n", "SLOT", "SERIAL", "LABEL", "OBJECTS", "MASTER KEY");
 	for (i = 0; i < n; i++)
-		printf("%-4ld %-16s %-32s %7ld  %s\n", v[i].slot_no, v[i].serial, v[i].label,
-		       v[i].nobjects, v[i].master_fpr[0] ? v[i].master_fpr : "(not recorded)");
+		printf("%-4ld %-16s %-32s %7ld  %s%s\n", v[i].slot_no, v[i].serial, v[i].label,
+		       v[i].nobjects, v[i].master_fpr[0] ? v[i].master_fpr : "(not recorded)",
+		       v[i].read_only ? "  (read-only for this user)" : "");
 	free(v);
 	return 0;
 }
@@ -367,8 +368,9 @@ static int token_info(int argc, char **argv)
 	ct = (time_t)t.created;
 	gmtime_r(&ct, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
-	printf("label:        %s\nserial:       %s\nslot:         %ld\ndirectory:    %s\n"
+	printf("label:        %s\nserial:       %s\nslot:         %ld\ndirectory:    %s%s\n"
 	       "created:      %s\nchanges:      %lld\n", t.label, t.serial, t.slot_no, t.dir,
+	       t.read_only ? " (read-only for this user: no login possible)" : "",
 	       when, (long long)t.changes);
 	if (t.user_pin_set && t.user_fails >= TK_PIN_MAX_FAILS)
 		printf("user PIN:     set, locked (%d failed tries): %s\n", t.user_fails,

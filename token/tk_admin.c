@@ -36,8 +36,13 @@ static int adm_open(const char *path, int write, sqlite3 **db)
 
 	if (access(path, F_OK) != 0)
 		return PV_ERR_NOT_FOUND;
-	rc = sqlite3_open_v2(path, db, (write ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) |
-	                     SQLITE_OPEN_NOMUTEX, NULL);
+	if (!write) {
+		rc = tk_store_conn_ro(path, db);
+		if (rc == PV_OK)
+			sqlite3_busy_timeout(*db, TK_ADMIN_BUSY_MS);
+		return rc == PV_ERR_IO ? PV_ERR_PERM : rc;
+	}
+	rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		sqlite3_close(*db);
 		*db = NULL;
@@ -106,6 +111,7 @@ int tk_admin_get(const char *dbpath, tk_admin_token *t)
 	if (rc != PV_OK)
 		return rc;
 	snprintf(t->dbpath, sizeof t->dbpath, "%s", dbpath);
+	t->read_only = !tk_store_writable(dbpath);
 	slash = strrchr(dbpath, '/');
 	n = slash ? (size_t)(slash - dbpath) : 0;
 	if (n >= sizeof t->dir)

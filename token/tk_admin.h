@@ -37,6 +37,7 @@ typedef struct tk_admin_token {
 	char master_fpr[17];        /* "" when not recorded               */
 	char owner[64], group[64];  /* "" when not recorded               */
 	int no_login;               /* a "no login" record is stored      */
+	int read_only;              /* this user may read, not write it   */
 } tk_admin_token;
 
 /* The token directory named by pixelvault.conf. */

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpu/core/hash/kc_hash.h"
 #include "gpu/core/hash/kc_kdf.h"
@@ -331,6 +332,17 @@ void tk_locked_warn(tk_slot *s, CK_USER_TYPE who)
 void tk_locked_clear(tk_slot *s, CK_USER_TYPE who)
 {
 	__atomic_fetch_and(&s->warned, ~tk_locked_bit(who), __ATOMIC_RELAXED);
+}
+
+void tk_readonly_warn(tk_slot *s)
+{
+	if (!tk_warn_once(s, TK_WARN_READONLY))
+		return;
+	pv_log(PV_LOG_WARN, "token %s: this user (uid %u) may read but not write its store "
+	       "%s: a PIN try cannot be counted there, so no login is possible; give this "
+	       "user write access to that directory and its files (owner or group, "
+	       "as `pvault token init --owner/--group` sets them)",
+	       s->serial, (unsigned)geteuid(), s->dir);
 }
 
 void tk_foreign_record_warn(tk_slot *s)

@@ -89,5 +89,7 @@ void tk_legacy_store_warn(tk_slot *s);
  * who succeeds again). */
 void tk_locked_warn(tk_slot *s, CK_USER_TYPE who);
 void tk_locked_clear(tk_slot *s, CK_USER_TYPE who);
+/* s's store is read-only for this user: say why no login is possible. */
+void tk_readonly_warn(tk_slot *s);
 
 #endif

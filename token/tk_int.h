@@ -123,12 +123,20 @@ typedef struct tk_pinrec {
 /* Create a new token database at path (fails if it exists). */
 int tk_store_create(const char *path, CK_SLOT_ID slot_no, const char *serial,
                     const uint8_t label[32], const tk_pinrec *so);
-/* Open a connection (WAL, busy_timeout, schema check). */
+/* Open a connection (WAL, busy_timeout, schema check); read-only where
+ * this user cannot write the store (tk_store_writable). */
 int tk_store_open(const char *path, tk_db **out);
 void tk_store_close(tk_db *d);
 int tk_store_info(tk_db *d, tk_tokinfo *ti);
 /* Read-only peek at a token file's slot number (used by the slot scan). */
 int tk_store_peek_slot(const char *path, CK_SLOT_ID *slot_no, char serial[17]);
+/* 1 when this process may write the store at path: the file and its
+ * directory (WAL keeps -wal and -shm files beside it). */
+int tk_store_writable(const char *path);
+/* A read-only SQLite connection to the store at path, also where this
+ * user may read but not write it (tk_store_open and pvault use it then:
+ * such a token is listed, read-only, rather than hidden). */
+int tk_store_conn_ro(const char *path, struct sqlite3 **out);
 
 /* One counted PIN try: tk_store_pin_try_begin fills it, the check reads
  * rec, tk_store_pin_try_end settles it.  Wipe it after use (rec). */
@@ -187,6 +195,7 @@ int tk_store_find(tk_db *d, const CK_ATTRIBUTE *t, CK_ULONG n, int priv_ok,
 typedef struct tk_slot {
 	CK_SLOT_ID id;
 	int initialized;              /* 0: the "new token" slot            */
+	int read_only;                /* this user cannot write its store   */
 	char serial[17];
 	char dir[4200];
 	char dbpath[4300];
@@ -216,6 +225,7 @@ typedef struct tk_slot {
 #define TK_WARN_FOREIGN 4u
 #define TK_WARN_LOCKED_USER 8u
 #define TK_WARN_LOCKED_SO 16u
+#define TK_WARN_READONLY 32u
 /* 1 the first time bit is asked for on s. */
 int tk_warn_once(tk_slot *s, unsigned bit);
 

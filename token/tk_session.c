@@ -130,7 +130,9 @@ CK_RV tk_open_session(CK_SLOT_ID id, CK_FLAGS flags, CK_SESSION_HANDLE *out)
 	if (se == NULL)
 		return CKR_HOST_MEMORY;
 	tk_mutex_lock(tk_g.mu);
-	if (!(flags & CKF_RW_SESSION) && s->login == CKU_SO) {
+	if ((flags & CKF_RW_SESSION) && s->read_only) {
+		rv = CKR_TOKEN_WRITE_PROTECTED;     /* CKF_WRITE_PROTECTED */
+	} else if (!(flags & CKF_RW_SESSION) && s->login == CKU_SO) {
 		rv = CKR_SESSION_READ_WRITE_SO_EXISTS;
 	} else if (s->nsess >= TK_MAX_SESSIONS) {
 		rv = CKR_SESSION_COUNT;
@@ -258,6 +260,10 @@ CK_RV tk_pin_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	 * is spent on it (the range is public: C_GetTokenInfo) */
 	if (pin == NULL || len < TK_PIN_MIN || len > TK_PIN_MAX)
 		return CKR_PIN_INCORRECT;
+	if (s->read_only) {
+		tk_readonly_warn(s);
+		return CKR_DEVICE_ERROR;      /* as any store that cannot count */
+	}
 	rc = tk_slot_db(s, &d);
 	if (rc == PV_OK) {
 		rc = tk_store_pin_try_begin(d, who, &t);

@@ -99,6 +99,7 @@ static void tk_slot_set_token(tk_slot *s, const char *serial)
 	memcpy(s->tid, s->serial, strnlen(s->serial, sizeof s->tid));
 	snprintf(s->dir, sizeof s->dir, "%s/%s", tk_g.token_dir, serial);
 	snprintf(s->dbpath, sizeof s->dbpath, "%s/token.db", s->dir);
+	s->read_only = !tk_store_writable(s->dbpath);
 	s->initialized = 1;
 }
 
@@ -225,15 +226,24 @@ CK_RV tk_slot_info(CK_SLOT_ID id, CK_SLOT_INFO *info)
 		[TK_VAULT_NONE] = " (no vault: see pvault status)",
 	};
 	char desc[65], why[8];
+	const char *note;
+	tk_slot *s;
+	int ro;
 	CK_RV rv = tk_slot_check(id);
 
 	if (rv != CKR_OK)
 		return rv;
+	tk_mutex_lock(tk_g.mu);
+	s = tk_slot_find(id);
+	ro = s != NULL && s->initialized && s->read_only;
+	tk_mutex_unlock(tk_g.mu);
 	memset(info, 0, sizeof *info);
 	/* what pkcs11-tool -L shows of a slot whether or not its token is
-	 * initialized: a sealed vault is visible there */
-	snprintf(desc, sizeof desc, "PixelVault slot %lu%s", (unsigned long)id,
-	         state[tk_vault_why(why, sizeof why)]);
+	 * initialized: a sealed vault, or a store this user cannot write */
+	note = state[tk_vault_why(why, sizeof why)];
+	if (note[0] == '\0' && ro)
+		note = " (token store read-only for this user)";
+	snprintf(desc, sizeof desc, "PixelVault slot %lu%s", (unsigned long)id, note);
 	tk_pad(info->slotDescription, sizeof info->slotDescription, desc);
 	tk_pad(info->manufacturerID, sizeof info->manufacturerID, "PixelVault");
 	info->flags = CKF_TOKEN_PRESENT;
@@ -271,6 +281,7 @@ CK_RV tk_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info)
 	}
 	if (s != NULL) {
 		copy.initialized = s->initialized;
+		copy.read_only = s->read_only;
 		copy.nsess = s->nsess;
 		copy.nrw = s->nrw;
 	}
@@ -305,6 +316,8 @@ CK_RV tk_token_info(CK_SLOT_ID id, CK_TOKEN_INFO *info)
 	memcpy(info->label, ti.label, sizeof info->label);
 	tk_pad(info->serialNumber, sizeof info->serialNumber, ti.serial);
 	info->flags = CKF_TOKEN_INITIALIZED | CKF_ASYNC_SESSION_SUPPORTED;
+	if (copy.read_only)
+		info->flags |= CKF_WRITE_PROTECTED;
 	/* "no login" only where the vault opens the token's record */
 	if (ti.no_login && tk_nologin_ticket(s, ti.nologin_rec) != PV_OK)
 		ti.no_login = 0;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "gpu/core/kc_util.h"
@@ -240,6 +241,66 @@ static int tk_conn(const char *path, int flags, sqlite3 **out)
 	return PV_OK;
 }
 
+int tk_store_writable(const char *path)
+{
+	char dir[4400];
+	char *sl;
+
+	snprintf(dir, sizeof dir, "%s", path);
+	sl = strrchr(dir, '/');
+	if (sl == NULL)
+		snprintf(dir, sizeof dir, ".");
+	else if (sl == dir)
+		sl[1] = '\0';
+	else
+		*sl = '\0';
+	return access(path, W_OK) == 0 && access(dir, W_OK | X_OK) == 0;
+}
+
+/* path as a file: URI (RFC 3986: %, ?, # and non-ASCII escaped). */
+static int tk_uri(const char *path, const char *query, char *out, size_t cap)
+{
+	static const char hx[] = "0123456789ABCDEF";
+	size_t n = 0;
+	const unsigned char *p;
+
+	n = (size_t)snprintf(out, cap, "file:");
+	for (p = (const unsigned char *)path; *p != '\0'; p++) {
+		if (n + 4 >= cap)
+			return PV_ERR_CONFIG;
+		if (*p == '%' || *p == '?' || *p == '#' || *p < 0x21 || *p > 0x7e) {
+			out[n++] = '%';
+			out[n++] = hx[*p >> 4];
+			out[n++] = hx[*p & 15];
+		} else {
+			out[n++] = (char)*p;
+		}
+	}
+	if (n + strlen(query) + 1 > cap)
+		return PV_ERR_CONFIG;
+	memcpy(out + n, query, strlen(query) + 1);
+	return PV_OK;
+}
+
+int tk_store_conn_ro(const char *path, sqlite3 **out)
+{
+	char shm[4400], uri[13300];
+	int rc;
+
+	snprintf(shm, sizeof shm, "%s-shm", path);
+	if (tk_store_writable(path) || access(shm, R_OK) == 0)
+		return tk_conn(path, SQLITE_OPEN_READONLY, out);
+	/* A WAL store with no -shm beside it, in a directory this user may
+	 * not write: SQLite cannot make the shared index, so it opens only
+	 * as immutable.  No -shm means no connection has it open, so its
+	 * file is the whole store; a writer that comes later is not seen by
+	 * this connection (tk_store_open's are short-lived). */
+	rc = tk_uri(path, "?immutable=1", uri, sizeof uri);
+	if (rc == PV_OK)
+		rc = tk_conn(uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, out);
+	return rc;
+}
+
 int tk_store_create(const char *path, CK_SLOT_ID slot_no, const char *serial,
                     const uint8_t label[32], const tk_pinrec *so)
 {
@@ -350,6 +411,21 @@ int tk_store_open(const char *path, tk_db **out)
 
 	if (d == NULL)
 		return PV_ERR_NOMEM;
+	if (!tk_store_writable(path)) {
+		rc = tk_store_conn_ro(path, &d->db);   /* writes: PV_ERR_PERM */
+		if (rc < 0) {
+			free(d);
+			return rc;
+		}
+		ver = tk_user_version(d->db);
+		rc = ver == TK_SCHEMA_VERSION ? PV_OK : ver >= 1 ? PV_ERR_PERM : PV_ERR_CORRUPT;
+		if (rc < 0) {
+			tk_store_close(d);
+			return rc;
+		}
+		*out = d;
+		return PV_OK;
+	}
 	rc = tk_conn(path, SQLITE_OPEN_READWRITE, &d->db);
 	if (rc < 0) {
 		free(d);
@@ -389,7 +465,7 @@ int tk_store_peek_slot(const char *path, CK_SLOT_ID *slot_no, char serial[17])
 {
 	sqlite3 *db;
 	sqlite3_stmt *st = NULL;
-	int rc = tk_conn(path, SQLITE_OPEN_READONLY, &db);
+	int rc = tk_store_conn_ro(path, &db);
 
 	if (rc < 0)
 		return rc;
