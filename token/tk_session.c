@@ -264,6 +264,11 @@ CK_RV tk_pin_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 		tk_readonly_warn(s);
 		return CKR_DEVICE_ERROR;      /* as any store that cannot count */
 	}
+	/* a vault that cannot check the PIN (sealed, pvaultd away): refused
+	 * before a try is counted, so the store stays as it was (the module
+	 * logged why, once) */
+	if (!tk_vault_ready())
+		return CKR_DEVICE_ERROR;
 	rc = tk_slot_db(s, &d);
 	if (rc == PV_OK) {
 		rc = tk_store_pin_try_begin(d, who, &t);
