@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6 end to end: the module as a thin client of pvaultd (mode = daemon).
+# End to end: the module as a thin client of pvaultd (mode = daemon).
 # pkcs11-tool --test --login in daemon mode; --test-fork and --test-threads
 # in both modes; a pvaultd restart (the application-level sequence: the
 # next pkcs11-tool run works again); pvaultd SIGTERM exits 0.

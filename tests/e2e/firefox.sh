@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8, Firefox: Firefox ESR headless, with the module loaded into its
+# Firefox: Firefox ESR headless, with the module loaded into its
 # profile, completes a TLS handshake that requires a client certificate whose
 # key is on the token, against openssl s_server -Verify on 127.0.0.1; the
 # server log shows the verified client certificate.  The token is made with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8, GnuTLS 3.7: p11tool through p11-kit (the module registered in the
+# GnuTLS 3.7: p11tool through p11-kit (the module registered in the
 # user's p11-kit config): --list-all, the private keys after login, and
 # --test-sign with RSA and ECDSA P-256 keys generated on the token.
 . "$(dirname "$0")/lib.sh" "$@"

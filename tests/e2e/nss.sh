@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8, NSS: the module added to a fresh NSS database with modutil, the
+# NSS: the module added to a fresh NSS database with modutil, the
 # token, its certificate and its private keys listed by certutil (NSS 3.87).
 . "$(dirname "$0")/lib.sh" "$@"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8, OpenSSL 3.0 through libp11's pkcs11 engine (Debian 12 has no
+# OpenSSL 3.0 through libp11's pkcs11 engine (Debian 12 has no
 # pkcs11-provider): openssl pkeyutl -sign with pkcs11: URIs (RSA, ECDSA P-256)
 # checked by OpenSSL with the exported public keys, a certificate signed by
 # the token key, and an openssl s_server whose private key is on the token
@@ -7,8 +7,8 @@
 . "$(dirname "$0")/lib.sh" "$@"
 
 T=$E2E_TMP
-# (E2E_SYSROOT: where tests/gpu/device-phases.sh unpacked the Debian
-# packages on the GPU machine, which has no libengine-pkcs11-openssl)
+# (E2E_SYSROOT: a directory holding the unpacked Debian packages, for a
+# host where libengine-pkcs11-openssl is not installed)
 ENGINE=$(ls ${E2E_SYSROOT:+"$E2E_SYSROOT"/usr/lib/*/engines-3/pkcs11.so} /usr/lib/*/engines-3/pkcs11.so 2>/dev/null | head -1)
 ok "libp11's engine is installed (libengine-pkcs11-openssl)" test -n "$ENGINE"
 # the engine, its module and nothing else, in an OpenSSL config of our own

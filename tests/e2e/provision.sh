@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7 end to end: from an empty directory to a token that pkcs11-tool
+# End to end: from an empty directory to a token that pkcs11-tool
 # signs with, provisioned with pvault only; then the error paths, each of
 # which must print one message, exit non-zero and leave the store unchanged.
 . "$(dirname "$0")/lib.sh" "$@"

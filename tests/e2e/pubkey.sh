@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4 end to end: key pairs generated in the vault through pkcs11-tool
+# End to end: key pairs generated in the vault through pkcs11-tool
 # (RSA-2048, EC P-256, Ed25519), signatures checked by pkcs11-tool and by
 # OpenSSL against the token's public objects, RSA decryption of an OpenSSL
 # ciphertext, ssh-keygen -D, pkcs11-tool --test and --test-ec.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7: pvault backup / restore.  A restored token signs as before; a
+# pvault backup / restore.  A restored token signs as before; a
 # truncated or corrupted backup, a backup from another vault and an
 # unwritable token directory each give one message, a non-zero exit and an
 # unchanged store (hashed before and after).

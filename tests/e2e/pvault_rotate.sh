@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7: pvault master rotate, and rotation killed with SIGKILL at random
+# pvault master rotate, and rotation killed with SIGKILL at random
 # points 30 times.  After every kill, `pvault status` names the master key
 # the token is under; with that key configured, every key signs / encrypts
 # and the results equal OpenSSL's with the original key bytes.

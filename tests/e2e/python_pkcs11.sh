@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8, python-pkcs11 (PyPI), in a virtual environment cached in the build
+# python-pkcs11 (PyPI), in a virtual environment cached in the build
 # dir (BUILD/e2e-venv: exactly tests/e2e/py/requirements.txt, remade when
 # that file changes):
 # 1. our script (tests/e2e/clients/pv_python_pkcs11.py): open, login, AES

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issues 4, 6, 8: real OpenSSH logins with keys held by the token, RSA-2048
+# Real OpenSSH logins with keys held by the token, RSA-2048
 # and ECDSA P-256.  sshd runs on 127.0.0.1 at a random high port with a
 # throwaway config and host key in the test's temp dir; authorized_keys holds
 # only the key under test (from ssh-keygen -D); the PIN comes from SSH_ASKPASS
@@ -47,8 +47,8 @@ PidFile $T/sshd.pid
 LogLevel VERBOSE
 CONF
   mkdir -p /run/sshd 2>/dev/null || true
-  # sshd needs its privilege-separation user.  A system without one (the
-  # GPU machine: openssh-server unpacked, not installed) gets it from
+  # sshd needs its privilege-separation user.  A system without one (e.g.
+  # openssh-server unpacked, not installed) gets it from
   # nss_wrapper, which adds it to a copy of the passwd and group files
   # for sshd alone (PV_E2E_NSS_WRAPPER=1 forces this, for testing it).
   local env=()

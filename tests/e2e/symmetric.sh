@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 3 end to end: pkcs11-tool round trips give the same bytes as
+# End to end: pkcs11-tool round trips give the same bytes as
 # openssl enc / dgst / mac with the same key.
 . "$(dirname "$0")/lib.sh" "$@"
 

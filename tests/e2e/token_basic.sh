@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 2 end to end: pkcs11-tool, p11-kit and GnuTLS p11tool against the
+# End to end: pkcs11-tool, p11-kit and GnuTLS p11tool against the
 # built module, on a fresh token directory.
 . "$(dirname "$0")/lib.sh" "$@"
 

@@ -2,7 +2,7 @@
  * test_daemon_load.c - PVD_LOAD_PROCS processes x PVD_LOAD_THREADS threads
  * (default 8 x 8) sign (HMAC-SHA256), encrypt (AES-256-GCM) and digest
  * (SHA-256) through one pvaultd for PVD_LOAD_SECS seconds (default 3 in
- * `./run test`; the issue's 30 s run: PVD_LOAD_SECS=30, see docs/daemon.md).
+ * `./run test`; PVD_LOAD_SECS=30 gives docs/daemon.md's 30 s load run).
  * Every result is checked against OpenSSL; per-process throughput is
  * printed.  PVD_LOAD_EMBEDDED=1: the same load with each process running
  * its own embedded vault (same master key) instead of pvaultd's - the

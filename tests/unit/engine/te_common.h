@@ -19,10 +19,10 @@ extern uint8_t te_master[32];
 
 int te_open(uint32_t workers);  /* random master key */
 /* The backend te_open's vault runs on: "cuda" when $PIXELVAULT_BACKEND
- * says so (the GPU machine's runs), else "cpu". */
+ * says so (the suite run on a GPU), else "cpu". */
 const char *te_backend(void);
 /* A second vault while te_v is open: always on the CPU backend, since a GPU
- * holds one vault (docs/gpu-validation.md); on the GPU machine's runs this
+ * holds one vault (docs/gpu-validation.md); where te_v runs on a GPU this
  * also checks blobs across backends. */
 int te_open_other(const uint8_t *master, size_t mlen, uint32_t workers, uint32_t nslots,
                   uint32_t max_data, pv_vault **v);

@@ -341,7 +341,7 @@ static void t_info_state_random(void)
 	CU_ASSERT(pkt_f->C_GetMechanismInfo(pc_slot, CKM_AES_GCM, &mi) == CKR_OK);
 	CU_ASSERT((mi.flags & (CKF_ENCRYPT | CKF_DECRYPT)) == (CKF_ENCRYPT | CKF_DECRYPT));
 	/* CKF_HW and the model say which backend serves ($PIXELVAULT_BACKEND
-	 * = cuda on the GPU machine's runs) */
+	 * = cuda where the suite runs on a GPU) */
 	gpu = getenv("PIXELVAULT_BACKEND") != NULL && strcmp(getenv("PIXELVAULT_BACKEND"), "cuda") == 0;
 	CU_ASSERT(((mi.flags & CKF_HW) != 0) == gpu);
 	CU_ASSERT(mi.ulMinKeySize == 16 && mi.ulMaxKeySize == 32);

@@ -154,8 +154,8 @@ static void conf_set(const char *line)
 
 /* Without the flag: cpu_exec = caller (the default) runs requests in the
  * calling thread too; cpu_exec = workers starts the backend's workers.
- * A CPU backend setting: with backend = auto a machine with a GPU would
- * boot the CUDA backend, whose threads then count too (run 59). */
+ * The backend is forced to cpu: with backend = auto a machine with a GPU
+ * boots the CUDA backend, whose threads would count too. */
 static void t_cpu_exec(void)
 {
 	CK_SESSION_HANDLE s;

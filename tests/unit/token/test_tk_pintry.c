@@ -445,8 +445,8 @@ static void storm_child(int first, int n)
 	int i, bad = 0;
 
 	/* CUDA does not cross fork: where the parent's vault runs on a GPU
-	 * (a device run forces backend cuda), the child's opens on the CPU,
-	 * as backend auto does for any forked client */
+	 * (PIXELVAULT_BACKEND=cuda, as the GPU checks set it), the child's
+	 * opens on the CPU, as backend auto does for any forked client */
 	if (getenv("PIXELVAULT_BACKEND") != NULL)
 		setenv("PIXELVAULT_BACKEND", "auto", 1);
 	if (C_Initialize(NULL) != CKR_OK)
