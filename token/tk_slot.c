@@ -20,6 +20,7 @@
 
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
+#include "gpu/host/pv_log.h"
 #include "token/tk_crypto.h"
 #include "token/tk_auth.h"
 #include "token/tk_int.h"
@@ -493,7 +494,16 @@ CK_RV tk_init_token(CK_SLOT_ID id, const CK_UTF8CHAR *pin, CK_ULONG len,
 		snprintf(lockp, sizeof lockp, "%s/.lock", tk_g.token_dir);
 		fd = open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 		if (fd < 0 || flock(fd, LOCK_EX) != 0)
-			rc = PV_ERR_IO;
+			rc = errno == EACCES || errno == EPERM || errno == EROFS ? PV_ERR_PERM
+			                                                       : PV_ERR_IO;
+	}
+	if (rc == PV_ERR_PERM || (rc == PV_OK && access(tk_g.token_dir, W_OK | X_OK) != 0)) {
+		/* nobody else would say why the new token cannot be made */
+		pv_log(PV_LOG_WARN, "cannot make a token in %s: this user (uid %u) may not "
+		       "write there; run as the directory's owner, or set token_dir in "
+		       "pixelvault.conf to a directory of this user's (`pvault status` "
+		       "shows it)", tk_g.token_dir, (unsigned)geteuid());
+		rc = PV_ERR_PERM;
 	}
 	if (rc == PV_OK) {
 		tk_mutex_lock(tk_g.mu);

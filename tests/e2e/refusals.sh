@@ -135,6 +135,10 @@ ok "read-only store: login refused, the directory and fix named; store unchanged
   ! as_ro pkcs11-tool --module "$MODULE" --token-label e2e --login --pin "$USER_PIN" -O >"$T/out" 2>&1 &&
   [ "$before" = "$(store_hash)" ] && has "$T/out" "may read but not write its store" &&
   has "$T/out" "a PIN try cannot be counted there, so no login is possible"'
+ok "unwritable token directory: C_InitToken refused, the directory named" bash -c '
+  before=$(store_hash)
+  ! as_ro pkcs11-tool --module "$MODULE" --slot 1 --init-token --label x --so-pin "$SO_PIN" >"$T/out" 2>&1 &&
+  [ "$before" = "$(store_hash)" ] && has "$T/out" "$W cannot make a token in $T/tokens: this user"'
 ok "read-only store: pvault token list marks it" bash -c '
   as_ro "$PV" token list >"$T/out" 2>&1; has "$T/out" "(read-only for this user)"'
 ro_teardown
