@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh" "$@"
 
 T=$E2E_TMP
-# (E2E_SYSROOT: where tests/gpu/device-phases.sh unpacked the Debian
+# (E2E_SYSROOT: where tests/tools/device-phases.sh unpacked the Debian
 # packages on the GPU machine, which has no libengine-pkcs11-openssl)
 ENGINE=$(ls ${E2E_SYSROOT:+"$E2E_SYSROOT"/usr/lib/*/engines-3/pkcs11.so} /usr/lib/*/engines-3/pkcs11.so 2>/dev/null | head -1)
 ok "libp11's engine is installed (libengine-pkcs11-openssl)" test -n "$ENGINE"
