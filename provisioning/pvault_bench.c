@@ -1,11 +1,14 @@
 /*
  * pvault_bench.c - pvault bench: measure the token on this host.
  *
- * One benchmark implementation: p11bench (tests/bench/p11bench) is the
- * engine, installed to libexecdir/pixelvault; this command only checks the
- * option names and execs it with --module naming the PKCS#11 module.
- * From the build tree (pvault itself is the build tree's binary) it runs
- * the build tree's p11bench and module, else the installed ones.
+ * One benchmark implementation: p11bench (provisioning/p11bench) is the
+ * engine, installed with pvault to LIBEXECDIR/pixelvault; this command only
+ * checks the option names and execs it with --module naming the PKCS#11
+ * module.  From the build tree (pvault itself is the build tree's binary)
+ * it runs the build tree's p11bench and module.  Otherwise the installed
+ * ones: under the root pvault runs from (pvault at ROOT/BINDIR/pvault: ROOT
+ * is "" for an installed pvault, DESTDIR for a staged one), else at their
+ * configured absolute paths.
  */
 #include "provisioning/pvault.h"
 
@@ -16,48 +19,82 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef PVAULT_BUILD_DIR
-#error "PVAULT_BUILD_DIR, PVAULT_P11BENCH_* and PVAULT_MODULE_* come from provisioning/meson.build"
+#if !defined(PVAULT_BUILD_DIR) || !defined(PVAULT_BINDIR)
+#error "PVAULT_BUILD_DIR, PVAULT_BINDIR, PVAULT_P11BENCH_* and PVAULT_MODULE_* come from provisioning/meson.build"
 #endif
+
+/* The directory of this process's executable into dir; 0 or -1. */
+static int self_dir(char *dir, size_t cap)
+{
+	ssize_t n = readlink("/proc/self/exe", dir, cap - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	dir[n] = 0;
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		return -1;
+	*slash = 0;
+	return 0;
+}
 
 /* 1 when this process is the pvault of the build directory it was built in. */
 static int from_build_tree(void)
 {
 	char self[PATH_MAX], dir[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	char *slash;
 
-	if (n <= 0)
+	if (self_dir(self, sizeof self) != 0 || realpath(PVAULT_BUILD_DIR, dir) == NULL)
 		return 0;
-	self[n] = 0;
-	slash = strrchr(self, '/');
-	if (slash == NULL || realpath(PVAULT_BUILD_DIR, dir) == NULL)
-		return 0;
-	*slash = 0;
 	return strcmp(self, dir) == 0;
 }
 
-/* The build tree's path when running from it and it exists, else the
- * installed one if that exists, else NULL. */
-static const char *pick(int build, const char *in_build, const char *installed)
+/* The root this pvault is installed under: with pvault in ROOT/BINDIR,
+ * ROOT ("" at the configured place, DESTDIR in a staging tree); -1 when
+ * pvault is elsewhere. */
+static int install_root(char *root, size_t cap)
+{
+	char self[PATH_MAX];
+	size_t n, b = strlen(PVAULT_BINDIR);
+
+	if (self_dir(self, sizeof self) != 0)
+		return -1;
+	n = strlen(self);
+	if (n < b || strcmp(self + n - b, PVAULT_BINDIR) != 0 || n - b >= cap)
+		return -1;
+	memcpy(root, self, n - b);
+	root[n - b] = 0;
+	return 0;
+}
+
+/* The first that exists of: the build tree's path (when running from it),
+ * ROOT + the installed path, the installed path; NULL if none does. */
+static const char *pick(int build, const char *root, const char *in_build,
+                        const char *installed, char *buf, size_t cap)
 {
 	if (build && access(in_build, F_OK) == 0)
 		return in_build;
+	if (root != NULL && root[0] != 0 &&
+	    (size_t)snprintf(buf, cap, "%s%s", root, installed) < cap && access(buf, F_OK) == 0)
+		return buf;
 	if (access(installed, F_OK) == 0)
 		return installed;
 	return NULL;
 }
 
-static void not_found(const char *what, int build, const char *in_build,
-                      const char *installed, const char *hint)
+static void not_found(const char *what, int build, const char *root, const char *in_build,
+                      const char *installed)
 {
 	if (build)
 		pvault_err("bench: %s not found: neither %s (build tree) nor %s (installed) "
-		           "exists%s", what, in_build, installed, hint);
+		           "exists; build it with ninja", what, in_build, installed);
+	else if (root != NULL && root[0] != 0)
+		pvault_err("bench: %s not found: neither %s%s (beside this pvault) nor %s "
+		           "(installed) exists; install PixelVault again (meson install)",
+		           what, root, installed, installed);
 	else
-		pvault_err("bench: %s not found: %s (installed) does not exist, and this pvault "
-		           "is not the build tree's (%s is for that one)%s", what, installed,
-		           in_build, hint);
+		pvault_err("bench: %s not found: %s (installed) does not exist; install "
+		           "PixelVault again (meson install)", what, installed);
 }
 
 /* The options p11bench takes from an operator; 1: takes a value. */
@@ -100,22 +137,27 @@ static int check_opts(int argc, char **argv)
 
 static int bench_run(int argc, char **argv)
 {
-	const char *exe, *module;
+	char root[PATH_MAX], exe_buf[PATH_MAX], module_buf[PATH_MAX];
+	const char *exe, *module, *rootp = NULL;
 	char **av;
 	int build, i;
 
 	if (check_opts(argc, argv) != 0)
 		return PVAULT_EXIT_USAGE;
 	build = from_build_tree();
-	exe = pick(build, PVAULT_P11BENCH_BUILD, PVAULT_P11BENCH_INSTALLED);
-	module = pick(build, PVAULT_MODULE_BUILD, PVAULT_MODULE_INSTALLED);
+	if (!build && install_root(root, sizeof root) == 0)
+		rootp = root;
+	exe = pick(build, rootp, PVAULT_P11BENCH_BUILD, PVAULT_P11BENCH_INSTALLED,
+	           exe_buf, sizeof exe_buf);
+	module = pick(build, rootp, PVAULT_MODULE_BUILD, PVAULT_MODULE_INSTALLED,
+	              module_buf, sizeof module_buf);
 	if (exe == NULL || module == NULL) {
 		if (exe == NULL)
-			not_found("p11bench", build, PVAULT_P11BENCH_BUILD, PVAULT_P11BENCH_INSTALLED,
-			          "; it is built and installed only with the tests (meson -Dtests)");
+			not_found("p11bench", build, rootp, PVAULT_P11BENCH_BUILD,
+			          PVAULT_P11BENCH_INSTALLED);
 		else
-			not_found("the PKCS#11 module", build, PVAULT_MODULE_BUILD,
-			          PVAULT_MODULE_INSTALLED, "");
+			not_found("the PKCS#11 module", build, rootp, PVAULT_MODULE_BUILD,
+			          PVAULT_MODULE_INSTALLED);
 		return PVAULT_EXIT_FAIL;
 	}
 	av = calloc((size_t)argc + 3, sizeof *av);
@@ -147,7 +189,8 @@ const pv_cmd pv_bench_cmds[] = {
 	  "  output is checked with OpenSSL; a wrong answer fails the run.  The\n"
 	  "  benchmark is p11bench (docs/benchmarks.md), run with the module this\n"
 	  "  pvault belongs to: from the build tree the build tree's p11bench and\n"
-	  "  module, else LIBEXECDIR/pixelvault/p11bench and the installed module.\n\n"
+	  "  module, else LIBEXECDIR/pixelvault/p11bench and the installed module\n"
+	  "  (in the same installation tree as this pvault, e.g. under DESTDIR).\n\n"
 	  "  It makes its own temporary token (a new directory under /tmp with its\n"
 	  "  own master key and pixelvault.conf, removed at the end): it never\n"
 	  "  touches your tokens, master key or pixelvault.conf.  That\n"

@@ -14,7 +14,7 @@
  * exponentiations (kc_bn_modexp2) run on warps 0 and 1 at once: warp 1
  * waits in pvcw_helper for the second one (and for q's CRT preparation
  * and half of the fault check).
- * tests/gpu/pvcw_model.py models the lane algorithm in Python.
+ * tests/tools/pvcw_model.py models the lane algorithm in Python.
  *
  * Montgomery product (FIOS, one limb of a per step): each lane adds
  * a_i * b_L + q * m_L into its limb and keeps the high words in a 64-bit

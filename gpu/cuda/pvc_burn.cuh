@@ -16,11 +16,11 @@
  * PVC_BURN_BYTES is that region's size: the kernel's cumulative stack
  * size less the entry's own frame.  The burn covers every callee only
  * while it is the deepest call of the entry, i.e. while it sets the
- * kernel's stack size: ptxas-report.sh checks that (128 more bytes of
- * burn grow the cumulative stack size by 128; a multiple of 128 keeps the
- * loop below free of a remainder) and fails otherwise; tests/gpu/gpu_burn.cu
- * checks on the device that a burn leaves nothing of an earlier call's
- * locals.
+ * kernel's stack size: tests/tools/ptxas-report.sh (the cuda_ptxas_report
+ * test) checks that (128 more bytes of burn grow the cumulative stack size
+ * by 128; a multiple of 128 keeps the loop below free of a remainder) and
+ * fails otherwise; tests/gpu/gpu_burn.cu checks on the device that a burn
+ * leaves nothing of an earlier call's locals.
  *
  * The entry's own frame (about 1 KB: ticket numbers, spans,
  * pointers and the entry's spills) is not in the region; no engine code

@@ -20,7 +20,7 @@
  * 0's (one shuffle per word), so that every lane continues with exactly the
  * same projective point.  The result is the same point as the serial comb's,
  * possibly in another projective representation (callers only use it
- * through affine coordinates).  tests/gpu/pvce_model.py models the lane
+ * through affine coordinates).  tests/tools/pvce_model.py models the lane
  * decomposition and butterfly with the generated tables in Python.
  *
  * Constant time as the serial comb: idx is assembled from public bit

@@ -15,7 +15,7 @@
  * in the lanes' registers over every full block of a call (lanes below
  * rate / 8 load their word of each block); the state is gathered back
  * into every lane's copy at the end, so the serial code around the hook
- * sees what it would have computed itself.  tests/gpu/pvck_model.py
+ * sees what it would have computed itself.  tests/tools/pvck_model.py
  * models the lane algorithm in Python against hashlib.
  *
  * Constant time: every index and rotation is the lane's position or the

@@ -11,6 +11,6 @@ shift
 HERE=$(dirname "$(readlink -f "$0")")
 OUT=$BUILD/bench
 mkdir -p "$OUT"
-"$BUILD/tests/bench/p11bench/p11bench" --csv "$OUT/p11bench.csv" "$@" | tee "$OUT/p11bench.txt"
+"$BUILD/provisioning/p11bench/p11bench" --csv "$OUT/p11bench.csv" "$@" | tee "$OUT/p11bench.txt"
 python3 "$HERE/plot-threads.py" "$OUT/p11bench.csv" -o "$OUT/p11bench.svg"
 echo "results: $OUT/p11bench.txt, p11bench.csv, p11bench.svg"

@@ -20,7 +20,7 @@ i = 1..15 the affine point 2^s * T[i-1] in Montgomery form, laid out as
     pvce_comb_<curve>[g][i-1][coord][limb][lane],   s = 32 g + lane,
 coord 0 = x, 1 = y, limb 0..nl-1 (little-endian 32-bit words), so that the
 32 lanes of a warp, lane L reading column 32 g + L, load 32 consecutive
-words per instruction.  tests/gpu/pvce_model.py checks it.
+words per instruction.  tests/tools/pvce_model.py checks it.
 
     python3 gpu/core/ec/gen_tables.py --host-comb > kc_cpu_comb_tables.h
 

@@ -15,9 +15,7 @@
 #include <openssl/param_build.h>
 #include <openssl/rand.h>
 
-#include "tests/bench/p11bench/p11bench.h"
-#include "tests/unit/p11pk/pk_ossl.h"
-
+#include "provisioning/p11bench/p11bench.h"
 
 void p11b_next_iv(uint8_t iv[12])
 {
@@ -102,10 +100,96 @@ void p11b_ossl_free(p11b_state *st)
 	free(st->in);
 }
 
-/* RSA and P-256.  SM2 goes through pk_ossl's po_sm2_* (the default ID set
- * on the key's context), as p11stress does: with the ID as a DIST_ID init
- * parameter, Ubuntu's OpenSSL 3.0.13 on the H200 host refused the token's
- * SM2 signatures that p11stress's path accepted from the same GPU. */
+/* The token's ECDSA and SM2 signatures are r||s (an SM2 one: 32 bytes
+ * each); OpenSSL's are DER. */
+static int rs_to_der(const uint8_t *rs, size_t len, uint8_t **der)
+{
+	ECDSA_SIG *s = ECDSA_SIG_new();
+	BIGNUM *r = BN_bin2bn(rs, (int)len / 2, NULL), *t = BN_bin2bn(rs + len / 2, (int)len / 2, NULL);
+	int n = -1;
+
+	if (s != NULL && r != NULL && t != NULL && ECDSA_SIG_set0(s, r, t) == 1) {
+		r = t = NULL;
+		n = i2d_ECDSA_SIG(s, der);
+	}
+	BN_free(r);
+	BN_free(t);
+	ECDSA_SIG_free(s);
+	return n;
+}
+
+static int der_to_rs(const uint8_t *der, size_t dl, uint8_t *rs, size_t len)
+{
+	ECDSA_SIG *s = d2i_ECDSA_SIG(NULL, &der, (long)dl);
+	int ok = s != NULL &&
+	         BN_bn2binpad(ECDSA_SIG_get0_r(s), rs, (int)len / 2) == (int)len / 2 &&
+	         BN_bn2binpad(ECDSA_SIG_get0_s(s), rs + len / 2, (int)len / 2) == (int)len / 2;
+
+	ECDSA_SIG_free(s);
+	return ok ? 0 : -1;
+}
+
+/* SM2 with SM3 and the default distinguishing ID, set on the key's own
+ * context (EVP_PKEY_CTX_set1_id): some OpenSSL 3.0 builds refuse a valid
+ * signature when the ID comes as a DIST_ID init parameter instead. */
+static int sm2_init(EVP_MD_CTX *c, EVP_PKEY *k, int verify)
+{
+	static const uint8_t id[] = "1234567812345678";
+	EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new(k, NULL);
+
+	if (pc == NULL || EVP_PKEY_CTX_set1_id(pc, id, 16) <= 0) {
+		EVP_PKEY_CTX_free(pc);
+		return -1;
+	}
+	EVP_MD_CTX_reset(c);
+	EVP_MD_CTX_set_pkey_ctx(c, pc);       /* c does not own pc: freed below */
+	if ((verify ? EVP_DigestVerifyInit(c, NULL, EVP_sm3(), NULL, k)
+	            : EVP_DigestSignInit(c, NULL, EVP_sm3(), NULL, k)) <= 0) {
+		EVP_MD_CTX_set_pkey_ctx(c, NULL);
+		EVP_PKEY_CTX_free(pc);
+		return -1;
+	}
+	return 0;
+}
+
+static void sm2_done(EVP_MD_CTX *c)
+{
+	EVP_PKEY_CTX *pc = EVP_MD_CTX_get_pkey_ctx(c);
+
+	EVP_MD_CTX_set_pkey_ctx(c, NULL);
+	EVP_PKEY_CTX_free(pc);
+}
+
+/* 1: rs (64 bytes) is k's SM2 signature of msg. */
+static int sm2_verify(EVP_MD_CTX *c, EVP_PKEY *k, const uint8_t *msg, size_t len,
+                      const uint8_t rs[64])
+{
+	uint8_t *der = NULL;
+	int n, ok = 0;
+
+	if ((n = rs_to_der(rs, 64, &der)) > 0 && sm2_init(c, k, 1) == 0) {
+		ok = EVP_DigestVerify(c, der, (size_t)n, msg, len) == 1;
+		sm2_done(c);
+	}
+	OPENSSL_free(der);
+	return ok;
+}
+
+static int sm2_sign(EVP_MD_CTX *c, EVP_PKEY *k, const uint8_t *msg, size_t len,
+                    uint8_t rs[64])
+{
+	uint8_t der[80];
+	size_t dl = sizeof der;
+	int ok;
+
+	if (sm2_init(c, k, 0) != 0)
+		return -1;
+	ok = EVP_DigestSign(c, der, &dl, msg, len) == 1;
+	sm2_done(c);
+	return ok ? der_to_rs(der, dl, rs, 64) : -1;
+}
+
+/* RSA and P-256 (SM2: sm2_init). */
 static int sign_init(EVP_MD_CTX *c, const p11b_state *st, EVP_PKEY *k, int verify)
 {
 	const char *md = md_name(st->m->alg);
@@ -131,7 +215,7 @@ int p11b_ossl_op(EVP_MD_CTX *c, EVP_CIPHER_CTX *cx, const p11b_state *st, p11b_o
 	case K_SIGN:
 		if (st->m->alg == A_SM2) {
 			o->len = 64;
-			return po_sm2_sign(st->ossl_key, NULL, 0, st->in, len, o->buf) ? 0 : -1;
+			return sm2_sign(c, st->ossl_key, st->in, len, o->buf);
 		}
 		o->len = o->cap;
 		return sign_init(c, st, st->ossl_key, 0) == 0 &&
@@ -153,23 +237,6 @@ int p11b_ossl_op(EVP_MD_CTX *c, EVP_CIPHER_CTX *cx, const p11b_state *st, p11b_o
 	}
 }
 
-/* The token's ECDSA / SM2 signatures are r||s; OpenSSL verifies DER. */
-static int rs_to_der(const uint8_t *rs, size_t len, uint8_t **der)
-{
-	ECDSA_SIG *s = ECDSA_SIG_new();
-	BIGNUM *r = BN_bin2bn(rs, (int)len / 2, NULL), *t = BN_bin2bn(rs + len / 2, (int)len / 2, NULL);
-	int n = -1;
-
-	if (s != NULL && r != NULL && t != NULL && ECDSA_SIG_set0(s, r, t) == 1) {
-		r = t = NULL;
-		n = i2d_ECDSA_SIG(s, der);
-	}
-	BN_free(r);
-	BN_free(t);
-	ECDSA_SIG_free(s);
-	return n;
-}
-
 static int check_sig(const p11b_state *st, const p11b_out *o, int token)
 {
 	EVP_MD_CTX *c = EVP_MD_CTX_new();
@@ -179,8 +246,8 @@ static int check_sig(const p11b_state *st, const p11b_out *o, int token)
 	int ok = 0, n;
 
 	if (st->m->alg == A_SM2) {
-		ok = o->len == 64 && po_sm2_verify(token ? st->tok_pub : st->ossl_key, NULL, 0,
-		                                   st->in, st->m->len, o->buf);
+		ok = c != NULL && o->len == 64 &&
+		     sm2_verify(c, token ? st->tok_pub : st->ossl_key, st->in, st->m->len, o->buf);
 		goto out;
 	}
 	if (token && st->m->alg == A_P256) {

@@ -1,5 +1,5 @@
 /*
- * p11bench.c - issue 5's benchmark: drives pixelvault-pkcs11.so through the
+ * p11bench.c - the PKCS#11 benchmark: drives pixelvault-pkcs11.so through the
  * PKCS#11 API with N threads (one session each, every operation a full
  * Init + single-part call) and OpenSSL 3 EVP with the same data in the same
  * run; per (implementation, mechanism, threads): ops/s, MB/s and latency
@@ -25,7 +25,7 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
-#include "tests/bench/p11bench/p11bench.h"
+#include "provisioning/p11bench/p11bench.h"
 
 #ifndef P11B_MODULE_PATH
 #define P11B_MODULE_PATH "pixelvault-pkcs11.so"

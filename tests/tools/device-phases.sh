@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# tests/gpu/device-phases.sh - the GPU machine's checks over a bundle made by
-# tests/gpu/pack-device; started by `tests/gpu/run-device --bundle DIR`.
+# tests/tools/device-phases.sh - the GPU machine's checks over a bundle made
+# by tests/tools/pack-device; started by `tests/tools/run-device --bundle
+# DIR` (tests/tools/README.md lists the phases and their PV_* settings).
 #
 # Environment (from run-device): ROOT (repo), OUT (results), BUNDLE,
-# PHASES (comma list of kat ring unit e2e stress load ecprof bench), SCALE.
-# Every phase runs with PIXELVAULT_BACKEND=cuda (the token's embedded vault
-# and pvaultd boot the CUDA backend), except the CPU reference rows of
-# `load`.  Logs: $OUT/logs.tgz; table: $OUT/summary.txt, printed last.
+# PHASES (comma list of kat ring unit e2e stress load ecprof nsys bench
+# speed), SCALE.  Every phase runs with PIXELVAULT_BACKEND=cuda (the
+# token's embedded vault and pvaultd boot the CUDA backend), except the CPU
+# reference rows of `load` and `speed` (OpenSSL alone).  Logs:
+# $OUT/logs.tgz; table: $OUT/summary.txt, printed last.
 set -uo pipefail
 cd "$ROOT"
 BD_NAME=$(basename "$(cat "$BUNDLE/build-path")")
@@ -40,10 +42,14 @@ MODULE=$BD/pkcs11/pixelvault-pkcs11.so
   ldd "$(command -v pkcs11-tool)" 2>&1 | grep -i "not found" || echo "pkcs11-tool: all libraries found"
   [ -x "$SYS/usr/sbin/sshd" ] && { ldd "$SYS/usr/sbin/sshd" 2>&1 | grep -i "not found" || echo "sshd: all libraries found"; }
 } | tee "$OUT/env.txt"
-RT="python3 tests/gpu/run-tests.py $BUNDLE/$BD_NAME/tests.json"
+RT="python3 tests/tools/run-tests.py $BUNDLE/$BD_NAME/tests.json"
+# p11bench: provisioning/p11bench (tests/bench/p11bench in older bundles)
+P11BENCH=$BD/provisioning/p11bench/p11bench
+[ -x "$P11BENCH" ] || P11BENCH=$BD/tests/bench/p11bench/p11bench
 
 # logs come back even when the device tool's limit cuts the run short
-trap 'tar -C "$L/.." -czf "$OUT/logs.tgz" "$(basename "$L")" 2>/dev/null' EXIT
+# (not Nsight Compute's reports: their CSVs come back)
+trap 'tar -C "$L/.." --exclude="*.ncu-rep" -czf "$OUT/logs.tgz" "$(basename "$L")" 2>/dev/null' EXIT
 
 phase() {  # name, timeout, command...
   local name=$1 lim=$2; shift 2
@@ -54,8 +60,8 @@ phase() {  # name, timeout, command...
   say "$(printf '%-10s rc=%-3s %4ss  %s' "$name" "$rc" "$(( $(date +%s) - s ))" \
         "$(grep -E '^(gpu_(kat|ring): [0-9]+ passed|gpu_burn: |tests: [0-9]+ passed|Run Summary|.*wrong answers)' "$L/$name.log" | tail -1)")"
   if [ "$rc" != 0 ]; then
-    # a cut test-runner phase: which tests had finished (tail -5 alone
-    # hid passes before a slow one, run 29)
+    # a cut test-runner phase: which tests had finished (the log's tail
+    # alone hides the passes before a slow one)
     grep -E '^(OK|SKIP) ' "$L/$name.log" | cut -c1-120 | sed 's/^/    + /' | tee -a "$OUT/summary.txt"
     grep -E 'FAIL|fail|error|Error|sealed|not ok' "$L/$name.log" | head -12 | cut -c1-200 | sed 's/^/    | /' | tee -a "$OUT/summary.txt"
     tail -5 "$L/$name.log" | cut -c1-200 | sed 's/^/    $ /' | tee -a "$OUT/summary.txt"
@@ -145,6 +151,24 @@ if has ecprof; then
     done
   else say "ncu        not found"; fi
 fi
+# nsys: Nsight Systems over p11bench through the vault - the persistent
+# kernel, the CUDA calls and the host threads' system calls (osrt) - for
+# PV_NSYS_MECH (p256-sign) at PV_NSYS_THREADS (1,128), PV_NSYS_SECS (2) s a
+# row, without OpenSSL rows: $OUT/nsys-p11bench.nsys-rep and nsys stats'
+# summaries in $OUT/nsys-stats.txt
+if has nsys; then
+  NSYS=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
+  if [ -z "$NSYS" ]; then say "nsys       not found"
+  elif [ ! -x "$P11BENCH" ]; then say "nsys       no p11bench in the bundle"
+  else
+    phase nsys "${PV_NSYS_LIMIT:-180}" "$NSYS" profile --trace=cuda,osrt --sample=none \
+      --force-overwrite=true -o "$OUT/nsys-p11bench" "$P11BENCH" --module "$MODULE" \
+      --mech "${PV_NSYS_MECH:-p256-sign}" --threads "${PV_NSYS_THREADS:-1,128}" \
+      --openssl-threads none --gpu-slots 2048 --seconds "${PV_NSYS_SECS:-2}"
+    "$NSYS" stats --report cuda_api_sum,cuda_gpu_kern_sum,osrt_sum "$OUT/nsys-p11bench.nsys-rep" \
+      > "$OUT/nsys-stats.txt" 2>&1
+  fi
+fi
 if has bench; then
   if [ "${PV_GPU_BENCH:-1}" != 0 ]; then
     # PV_GPU_BENCH_ONLY: gpu_bench's modes, comma-separated, one process each
@@ -172,7 +196,7 @@ if has bench; then
           "$PV_PERF" report -i "$L/perf-$m-$t.data" --no-children --stdio --sort dso,sym 2>/dev/null |
             grep -E '^ +[0-9]' | head -45 > "$L/perf-$m-$t.txt"; rm -f "$L/perf-$m-$t.data" ) &
         PIXELVAULT_RING_STATS=1 phase "p11b-$m-$t" "${PV_P11BENCH_LIMIT:-60}" \
-          "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" --mech "$m" --threads "$t" \
+          "$P11BENCH" --module "$MODULE" --mech "$m" --threads "$t" \
           --openssl-threads "${PV_BENCH_OSSL:-none}" ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
           ${PV_BENCH_GPU_BPS:+--gpu-blocks-per-sm $PV_BENCH_GPU_BPS} ${PV_BENCH_ASYNC:+--async $PV_BENCH_ASYNC} \
           --seconds "${PV_BENCH_SECS:-2}"
@@ -189,17 +213,48 @@ if has bench; then
         fi
       done
     done
-  elif [ -x "$BD/tests/bench/p11bench/p11bench" ]; then
+  elif [ -x "$P11BENCH" ]; then
     # one p11bench over every row; PV_BENCH_OSSL (OpenSSL's thread counts,
     # default 1,16, "none" skips them) and PV_BENCH_GPU_BPS reach it as they
-    # reach the split rows above (before 2026-11-30 20:00 UTC they did not)
-    phase p11bench "${PV_P11BENCH_LIMIT:-480}" "$BD/tests/bench/p11bench/p11bench" --module "$MODULE" \
+    # reach the split rows above
+    phase p11bench "${PV_P11BENCH_LIMIT:-480}" "$P11BENCH" --module "$MODULE" \
       ${PV_BENCH_MECH:+--mech $PV_BENCH_MECH} ${PV_BENCH_GPU_SLOTS:+--gpu-slots $PV_BENCH_GPU_SLOTS} \
       ${PV_BENCH_GPU_BPS:+--gpu-blocks-per-sm $PV_BENCH_GPU_BPS} ${PV_BENCH_ASYNC:+--async $PV_BENCH_ASYNC} \
       --threads "${PV_BENCH_THREADS:-1,4,16,64,128}" --openssl-threads "${PV_BENCH_OSSL:-1,16}" \
       --seconds "${PV_BENCH_SECS:-2}" --csv "$OUT/p11bench.csv"
     cp "$L/p11bench.log" "$OUT/p11bench.txt"
   else say "p11bench   not in the bundle"; fi
+fi
+# speed: `openssl speed` on the host's cores (-multi PV_SPEED_MULTI, 16 by
+# default), PV_SPEED_SECS (3) s a measurement, for each of p11bench's
+# mechanisms (the digests and GCM at p11bench's sizes): OpenSSL's own best
+# on this host, beside p11bench's OpenSSL rows (full EVP init per
+# operation).  Raw output in $L/speed.log; one line a mechanism, ops/s, in
+# $OUT/openssl-speed.txt.  Run it while nothing else loads the host.
+if has speed; then
+  if command -v openssl >/dev/null 2>&1; then
+    export SPEED_MULTI=${PV_SPEED_MULTI:-16} SPEED_SECS=${PV_SPEED_SECS:-3}
+    phase speed "${PV_SPEED_LIMIT:-150}" bash -c '
+      for a in rsa2048 ecdsap256 sm2 ed25519; do
+        echo "== $a"; openssl speed -seconds "$SPEED_SECS" -multi "$SPEED_MULTI" "$a" 2>&1
+      done
+      for e in sha3-256:4096 sm3:4096 sha256:4096 sha3-256:64 aes-256-gcm:1048576 aes-256-gcm:16384; do
+        echo "== ${e%:*} ${e#*:}"
+        openssl speed -seconds "$SPEED_SECS" -multi "$SPEED_MULTI" -bytes "${e#*:}" -evp "${e%:*}" 2>&1
+      done'
+    awk -v multi="$SPEED_MULTI" '
+      BEGIN { split("rsa2048:rsa2048-sign ecdsap256:p256-sign sm2:sm2-sign ed25519:ed25519-sign", a, " ")
+              for (i in a) { split(a[i], p, ":"); pk[p[1]] = p[2] }
+              print "# openssl speed -multi " multi ": ops/s (signatures: sign/s)" }
+      /^== / { alg = $2; size = $3; next }
+      alg in pk && / bits / && $(NF-1) ~ /^[0-9.]+$/ { printf "%-14s %14.0f\n", pk[alg], $(NF-1); next }
+      size != "" && NF == 2 && $2 ~ /^[0-9.]+k$/ {
+        if (alg == "aes-256-gcm") m = size == 1048576 ? "aes256gcm-1m" : "aes256gcm-16k"
+        else m = size == 64 ? alg "-64" : alg "-4k"
+        printf "%-14s %14.0f\n", m, substr($2, 1, length($2) - 1) * 1000 / size }' \
+      "$L/speed.log" > "$OUT/openssl-speed.txt"
+    cat "$OUT/openssl-speed.txt" >> "$OUT/summary.txt"
+  else say "speed      no openssl program here"; fi
 fi
 echo
 echo "================ PixelVault GPU validation (bundle) ================"

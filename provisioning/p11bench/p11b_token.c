@@ -15,7 +15,7 @@
 
 #include "gpu/host/pv_master.h"
 #include "include/pixelvault/pkcs11-vendor.h"
-#include "tests/bench/p11bench/p11bench.h"
+#include "provisioning/p11bench/p11bench.h"
 
 const p11b_mech p11b_mechs[] = {
 	{ "rsa2048-sign",  K_SIGN,   A_RSA,      CKM_SHA256_RSA_PKCS, 64 },

@@ -25,4 +25,4 @@ flags=(-arch="$ARCH" -std=c++17 -rdc=true -I"$SRC" -I"$BLD" -diag-suppress 1675)
   2> "$OUT/ptxas.txt" &
 "$NVCC" "${flags[@]}" -ptx -o "$OUT/vault_kernel.ptx" "$SRC/gpu/cuda/vault_kernel.cu"
 wait $!
-python3 "$SRC/gpu/cuda/frame_paths.py" "$OUT/ptxas.txt" "$OUT/vault_kernel.ptx" | tee "$OUT/report.txt"
+python3 "$SRC/tests/tools/frame_paths.py" "$OUT/ptxas.txt" "$OUT/vault_kernel.ptx" | tee "$OUT/report.txt"

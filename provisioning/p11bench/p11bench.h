@@ -1,5 +1,5 @@
 /*
- * p11bench.h - shared types of p11bench, the PKCS#11 benchmark (issue 5).
+ * p11bench.h - shared types of p11bench, the PKCS#11 benchmark.
  *
  * p11bench.c     options, thread sweep, latency percentiles, table and CSV
  * p11b_token.c   the module: temporary token, keys generated in the vault,
