@@ -169,9 +169,12 @@ static void t_pin_counter_and_lockout(void)
 	CU_ASSERT(pkt_f->C_Logout(h) == CKR_OK);
 	CU_ASSERT(pkt_f->C_GetTokenInfo(lk, &ti) == CKR_OK);
 	CU_ASSERT(!(ti.flags & CKF_USER_PIN_COUNT_LOW));
-	/* too short / too long PINs are wrong PINs */
+	/* a PIN of a length the token never accepts is wrong, and spends no
+	 * try */
 	CU_ASSERT(pkt_f->C_Login(h, CKU_USER, PIN("1")) == CKR_PIN_INCORRECT);
-	for (i = 1; i < 9; i++)
+	CU_ASSERT(pkt_f->C_GetTokenInfo(lk, &ti) == CKR_OK);
+	CU_ASSERT(!(ti.flags & CKF_USER_PIN_COUNT_LOW));
+	for (i = 0; i < 9; i++)
 		CU_ASSERT(pkt_f->C_Login(h, CKU_USER, PIN("00000000")) ==
 		          CKR_PIN_INCORRECT);
 	CU_ASSERT(pkt_f->C_GetTokenInfo(lk, &ti) == CKR_OK);
