@@ -319,11 +319,54 @@ CK_RV tk_attr_key_check(const CK_ATTRIBUTE *a, int so_logged_in)
 	return CKR_OK;
 }
 
-static int tk_set_default(tk_obj *o, const tk_adef *d)
+/* Usage attributes: a template naming any of them leaves the others
+ * CK_FALSE (tk_int.h, tk_obj_names_usage). */
+static const CK_ATTRIBUTE_TYPE tk_usage[] = {
+	CKA_ENCRYPT, CKA_DECRYPT, CKA_SIGN, CKA_VERIFY, CKA_SIGN_RECOVER,
+	CKA_VERIFY_RECOVER, CKA_WRAP, CKA_UNWRAP, CKA_DERIVE,
+};
+
+static int tk_is_usage(CK_ATTRIBUTE_TYPE type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof tk_usage / sizeof tk_usage[0]; i++)
+		if (tk_usage[i] == type)
+			return 1;
+	return 0;
+}
+
+static int tk_tmpl_names_usage(const CK_ATTRIBUTE *t, CK_ULONG n)
+{
+	CK_ULONG i;
+
+	for (i = 0; i < n; i++)
+		if (tk_is_usage(t[i].type))
+			return 1;
+	return 0;
+}
+
+int tk_obj_names_usage(const tk_obj *o)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof tk_usage / sizeof tk_usage[0]; i++)
+		if (tk_obj_attr(o, tk_usage[i]) != NULL)
+			return 1;
+	return 0;
+}
+
+/* d's default in o; asked: the template names a usage, so an unnamed
+ * usage is CK_FALSE. */
+static int tk_set_default(tk_obj *o, const tk_adef *d, int asked)
 {
 	CK_BBOOL b;
 	CK_ULONG u;
 
+	if (asked && tk_is_usage(d->type)) {
+		b = CK_FALSE;
+		return tk_obj_set(o, d->type, &b, sizeof b);
+	}
 	switch (d->dflt) {
 	case D_FALSE: b = CK_FALSE; return tk_obj_set(o, d->type, &b, sizeof b);
 	case D_TRUE:  b = CK_TRUE;  return tk_obj_set(o, d->type, &b, sizeof b);
@@ -366,7 +409,7 @@ CK_RV tk_policy_apply(int op, const tk_obj *base, const CK_ATTRIBUTE *t,
 	CK_ULONG i;
 	CK_RV rv;
 	tk_obj *o;
-	int k, j;
+	int k, j, asked;
 
 	*out = NULL;
 	if (n > 0 && t == NULL)
@@ -426,9 +469,10 @@ CK_RV tk_policy_apply(int op, const tk_obj *base, const CK_ATTRIBUTE *t,
 					return CKR_TEMPLATE_INCOMPLETE;
 				}
 		/* defaults first, then the template overrides them */
+		asked = tk_tmpl_names_usage(t, n);
 		for (k = 0; p.t[k] != NULL; k++)
 			for (j = 0; p.t[k][j].type != (CK_ATTRIBUTE_TYPE)-1; j++)
-				if (tk_set_default(o, &p.t[k][j]) < 0) {
+				if (tk_set_default(o, &p.t[k][j], asked) < 0) {
 					tk_obj_free(o);
 					return CKR_HOST_MEMORY;
 				}

@@ -87,6 +87,13 @@ CK_RV tk_policy_apply(int op, const tk_obj *base, const CK_ATTRIBUTE *t,
  * CKA_ALLOWED_MECHANISMS a whole number of mechanisms, CKA_TRUSTED TRUE
  * only by the SO (CKR_ATTRIBUTE_READ_ONLY). */
 CK_RV tk_attr_key_check(const CK_ATTRIBUTE *a, int so_logged_in);
+/* 1 if the key object o already has a usage attribute (CKA_ENCRYPT,
+ * DECRYPT, SIGN, VERIFY, SIGN_RECOVER, VERIFY_RECOVER, WRAP, UNWRAP,
+ * DERIVE): its template asked for those usages, and every usage it left
+ * out defaults to CK_FALSE.  (The standard leaves defaults to the token;
+ * they "may depend on the values of other attributes".)  A template that
+ * names none gets the defaults of the key's class and type. */
+int tk_obj_names_usage(const tk_obj *o);
 /* 1 if the template has a duplicate attribute type. */
 int tk_tmpl_has_dup(const CK_ATTRIBUTE *t, CK_ULONG n);
 /* CKR_ATTRIBUTE_VALUE_INVALID if a value of t is longer than

@@ -160,15 +160,18 @@ CK_RV tk_tmpl_expect(const CK_ATTRIBUTE *t, CK_ULONG n, CK_ATTRIBUTE_TYPE type,
 }
 
 /* The defaults of a private key's attributes the template left out (the
- * same for generated and imported keys). */
+ * same for generated and imported keys).  A template that names a usage
+ * gets no other (tk_obj_names_usage). */
 static void tk_priv_defaults(tk_obj *so, CK_KEY_TYPE kt)
 {
+	CK_BBOOL dflt_use = tk_obj_names_usage(so) ? CK_FALSE : CK_TRUE;
+
 	tk_dflt(so, CKA_PRIVATE, CK_TRUE);
 	tk_dflt(so, CKA_SENSITIVE, CK_TRUE);
 	tk_dflt(so, CKA_EXTRACTABLE, CK_FALSE);
-	tk_dflt(so, CKA_SIGN, CK_TRUE);
-	tk_dflt(so, CKA_DECRYPT, kt == CKK_RSA || kt == CKK_PV_SM2);
-	tk_dflt(so, CKA_DERIVE, kt == CKK_EC);
+	tk_dflt(so, CKA_SIGN, dflt_use);
+	tk_dflt(so, CKA_DECRYPT, dflt_use && (kt == CKK_RSA || kt == CKK_PV_SM2));
+	tk_dflt(so, CKA_DERIVE, dflt_use && kt == CKK_EC);
 	tk_dflt(so, CKA_UNWRAP, CK_FALSE);
 	tk_dflt(so, CKA_SIGN_RECOVER, CK_FALSE);
 	tk_dflt(so, CKA_ALWAYS_AUTHENTICATE, CK_FALSE);
@@ -248,6 +251,7 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 	size_t ecpl = 0;
 	uint32_t pvk = 0, bits = 0;
 	CK_KEY_TYPE kt;
+	CK_BBOOL pub_use;
 	pv_req r;
 	CK_RV rv;
 	int rc, by_so;
@@ -318,10 +322,11 @@ CK_RV tk_pk_generate(CK_SESSION_HANDLE h, const CK_MECHANISM *m,
 		goto fail;
 	if ((rv = tk_pair_types(po, so, kt)) != CKR_OK)
 		goto fail;
+	pub_use = tk_obj_names_usage(po) ? CK_FALSE : CK_TRUE;
 	tk_dflt(po, CKA_PRIVATE, CK_FALSE);
 	tk_dflt(po, CKA_TOKEN, CK_FALSE);
-	tk_dflt(po, CKA_VERIFY, CK_TRUE);
-	tk_dflt(po, CKA_ENCRYPT, kt == CKK_RSA || kt == CKK_PV_SM2);
+	tk_dflt(po, CKA_VERIFY, pub_use);
+	tk_dflt(po, CKA_ENCRYPT, pub_use && (kt == CKK_RSA || kt == CKK_PV_SM2));
 	tk_dflt(po, CKA_DERIVE, CK_FALSE);
 	tk_dflt(po, CKA_WRAP, CK_FALSE);
 	tk_dflt(po, CKA_VERIFY_RECOVER, CK_FALSE);

@@ -25,10 +25,12 @@
  * declines (0), KC_RSA_COOP_PREP_TAKE(m, ex, px, r2, m0ip) waits for a
  * posted one and returns its ctl, as kc_rsa_core_prep would.  The vault
  * kernel's warp 1 does it (gpu/cuda/pvc_bn_warp.cuh); elsewhere nothing is
- * posted. */
+ * posted, and the TAKE that is never reached still sets *m0ip, so that no
+ * compiler sees the caller's m0q used unset (clang's
+ * -Wsometimes-uninitialized). */
 #ifndef KC_RSA_COOP_PREP_POST
 #define KC_RSA_COOP_PREP_POST(cw, qb, db, rnd, bits, hl) 0
-#define KC_RSA_COOP_PREP_TAKE(m, ex, px, r2, m0ip) 0u
+#define KC_RSA_COOP_PREP_TAKE(m, ex, px, r2, m0ip) (*(m0ip) = 0u, 0u)
 #endif
 /* q's half of the fault check likewise: KC_RSA_COOP_CHECK_POST(sw, cw, e,
  * px, r2, m0i, hl) starts kc_rsa_core_check elsewhere (1) or declines

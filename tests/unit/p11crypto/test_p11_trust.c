@@ -6,7 +6,8 @@
  * wrapped by the SO's trusted key and by no other (CKR_KEY_NOT_WRAPPABLE),
  * and stays so (the attribute cannot go back to FALSE, a copy keeps it);
  * a secret key made without CKA_PRIVATE is private: after C_Logout it is
- * neither found nor usable.
+ * neither found nor usable.  A key template that names usages gets those
+ * and no other; one that names none gets the class's default usages.
  */
 #include <string.h>
 
@@ -238,6 +239,60 @@ static void t_private_default(void)
 	pkt_f->C_DestroyObject(pc_s, der);
 }
 
+/* The usage flags of key h: ENCRYPT DECRYPT SIGN VERIFY WRAP UNWRAP
+ * DERIVE as a string of 0/1 ('?': not an attribute of its class). */
+static const char *usage(CK_OBJECT_HANDLE h)
+{
+	static const CK_ATTRIBUTE_TYPE u[] = { CKA_ENCRYPT, CKA_DECRYPT, CKA_SIGN, CKA_VERIFY,
+	                                       CKA_WRAP, CKA_UNWRAP, CKA_DERIVE };
+	static char s[N(u) + 1];
+	size_t i;
+
+	for (i = 0; i < N(u); i++) {
+		CK_BBOOL b = 0xff;
+		CK_ATTRIBUTE a = { u[i], &b, sizeof b };
+		s[i] = pkt_f->C_GetAttributeValue(pc_s, h, &a, 1) != CKR_OK ? '?' : b ? '1' : '0';
+	}
+	s[i] = 0;
+	return s;
+}
+
+static void t_usage_defaults(void)
+{
+	CK_ULONG len = 32;
+	CK_MECHANISM kg = { CKM_AES_KEY_GEN, NULL, 0 }, g = { CKM_EC_KEY_PAIR_GEN, NULL, 0 };
+	CK_ATTRIBUTE dec[] = { { CKA_DECRYPT, &T, 1 } };
+	CK_ATTRIBUTE gt[] = { { CKA_VALUE_LEN, &len, sizeof len }, { CKA_ENCRYPT, &T, 1 },
+	                      { CKA_DECRYPT, &T, 1 } };
+	CK_ATTRIBUTE hm[] = { { CKA_SIGN, &T, 1 }, { CKA_VERIFY, &FA, 1 } };
+	CK_ATTRIBUTE pt[] = { { CKA_EC_PARAMS, (void *)p256, sizeof p256 }, { CKA_VERIFY, &T, 1 } };
+	CK_ATTRIBUTE st[] = { { CKA_SIGN, &T, 1 } };
+	CK_OBJECT_HANDLE h[6], pub, prv;
+	size_t i;
+
+	/* secret keys: none named - every usage but DERIVE; some named - those */
+	CU_ASSERT_FATAL(aes(NULL, 0, &h[0]) == CKR_OK);
+	CU_ASSERT_STRING_EQUAL(usage(h[0]), "1111110");
+	CU_ASSERT_FATAL(aes(dec, N(dec), &h[1]) == CKR_OK);
+	CU_ASSERT_STRING_EQUAL(usage(h[1]), "0100000");
+	CU_ASSERT_FATAL(aes(hm, N(hm), &h[2]) == CKR_OK);         /* a FALSE names one too */
+	CU_ASSERT_STRING_EQUAL(usage(h[2]), "0010000");
+	CU_ASSERT_FATAL(pkt_f->C_GenerateKey(pc_s, &kg, gt, N(gt), &h[3]) == CKR_OK);
+	CU_ASSERT_STRING_EQUAL(usage(h[3]), "1100000");
+	/* EC pairs: by default sign / verify and derive (private), verify
+	 * (public); a template naming usages, only those */
+	CU_ASSERT_FATAL(pkt_f->C_GenerateKeyPair(pc_s, &g, pt, 1, NULL, 0, &h[4], &h[5]) == CKR_OK);
+	CU_ASSERT_STRING_EQUAL(usage(h[5]), "?01??01");
+	CU_ASSERT_STRING_EQUAL(usage(h[4]), "0??10?0");
+	CU_ASSERT_FATAL(pkt_f->C_GenerateKeyPair(pc_s, &g, pt, N(pt), st, N(st), &pub, &prv) == CKR_OK);
+	CU_ASSERT_STRING_EQUAL(usage(prv), "?01??00");
+	CU_ASSERT_STRING_EQUAL(usage(pub), "0??10?0");
+	for (i = 0; i < N(h); i++)
+		pkt_f->C_DestroyObject(pc_s, h[i]);
+	pkt_f->C_DestroyObject(pc_s, pub);
+	pkt_f->C_DestroyObject(pc_s, prv);
+}
+
 int main(void)
 {
 	CU_pSuite s = pc_suite("p11_trust");
@@ -248,5 +303,6 @@ int main(void)
 	            t_wrap_with_trusted);
 	CU_add_test(s, "secret keys are private by default: not found, not usable logged out",
 	            t_private_default);
+	CU_add_test(s, "a template that names usages gets those and no other", t_usage_defaults);
 	return pc_run();
 }

@@ -41,6 +41,8 @@ static CK_RV genpair(CK_MECHANISM_TYPE mech, const uint8_t *ecp, size_t ecpl, CK
 	st[sn++] = (CK_ATTRIBUTE){ CKA_PRIVATE, &F, sizeof F };
 	st[sn++] = (CK_ATTRIBUTE){ CKA_SIGN, &T, sizeof T };
 	st[sn++] = (CK_ATTRIBUTE){ CKA_DECRYPT, &T, sizeof T };
+	if (mech == CKM_EC_KEY_PAIR_GEN)       /* named usages only: ECDH too */
+		st[sn++] = (CK_ATTRIBUTE){ CKA_DERIVE, &T, sizeof T };
 	return pkt_f->C_GenerateKeyPair(pc_s, &m, pt, pn, st, sn, &p->pub, &p->priv);
 }
 
