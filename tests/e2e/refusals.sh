@@ -42,12 +42,13 @@ ok "no configuration: C_InitToken refused, nothing written" bash -c '
   ! env -u PIXELVAULT_CONF -u XDG_CONFIG_HOME -u XDG_DATA_HOME HOME="$T/bare" \
     pkcs11-tool --module "$MODULE" --init-token --label x --so-pin "$SO_PIN" >"$T/out" 2>&1 &&
   has "$T/out" "CKR_DEVICE_ERROR" && has "$T/out" "$W vault sealed: the master key file" &&
-  [ -z "$(ls -A "$T/bare")" ]'
+  [ ! -e "$T/bare/.local/share/pixelvault" ] && [ ! -e "$T/bare/.config/pixelvault" ]'
 ok "no configuration: pvault token init refuses with the same cause" bash -c '
   ! env -u PIXELVAULT_CONF -u XDG_CONFIG_HOME -u XDG_DATA_HOME HOME="$T/bare" \
     "$PV" token init --label x --so-pin-env SO_PIN --pin-env USER_PIN >"$T/out" 2>&1 &&
   has "$T/out" "pvault: token init: the vault has no usable master key: the master key file $T/bare/.config/pixelvault/master.key does not exist" &&
-  [ "$(wc -l <"$T/out")" -eq 1 ] && [ -z "$(ls -A "$T/bare")" ]'
+  [ "$(wc -l <"$T/out")" -eq 1 ] &&
+  [ ! -e "$T/bare/.local/share/pixelvault" ] && [ ! -e "$T/bare/.config/pixelvault" ]'
 
 # ---- a token, then its master key goes wrong in every way ----
 ok "pvault master new + token init" bash -c \
