@@ -28,9 +28,6 @@ CK_RV C_Initialize(CK_VOID_PTR init_args)
 	tk_mutex_ops ops;
 	int have, no_threads;
 
-	/* the token layer states the allowed mechanisms of the keys it makes
-	 * in the vault's terms: the secret-key ones through our table */
-	tk_auth_set_mech_entry(pk_mech_entry);
 	if (a == NULL)
 		return tk_initialize(NULL, 0);
 	if (a->pReserved != NULL)

@@ -1,9 +1,11 @@
 /*
- * pk_mech.c - the mechanism table and parameter decoding.
+ * pk_mech.c - the mechanism list and info, and parameter decoding, over
+ * the token layer's tables (token/tk_mechtab.c for secret keys and
+ * digests, token/tk_pk.c for public keys).
  *
- * Only mechanisms that work are listed.  Key sizes are in bytes (AES, SM4,
- * generic secrets).  CKF_HW is added when the vault runs on a GPU.  SM3/SM4
- * use our vendor constants (include/pixelvault/pkcs11-vendor.h); the IAIK/xipki generic codes
+ * Only mechanisms that work are listed.  CKF_HW is added when the vault
+ * runs on a GPU.  SM3/SM4 use our vendor constants
+ * (include/pixelvault/pkcs11-vendor.h); the IAIK/xipki generic codes
  * 0xFFFFF0xx with the same low byte are accepted as aliases.
  * docs/mechanisms.md describes every entry.
  */
@@ -16,124 +18,27 @@
  * fields consistently in this file */
 #include "gpu/vault.h"
 
-enum { P_NONE, P_IV16, P_CTR, P_GCM, P_MACLEN, P_HKDF };
-
-#define ANYK ((CK_KEY_TYPE)-1)
-#define F_CIPH (CKF_ENCRYPT | CKF_DECRYPT)
-#define F_MAC  (CKF_SIGN | CKF_VERIFY)
-#define F_WRAP (CKF_WRAP | CKF_UNWRAP)
-
-typedef struct pk_mdef {
-	CK_MECHANISM_TYPE ckm;
-	uint32_t pv;
-	CK_KEY_TYPE ckk;
-	uint32_t pv_key;
-	int param;
-	uint32_t maclen;             /* full MAC / digest length */
-	CK_ULONG min, max;
-	CK_FLAGS flags;
-} pk_mdef;
-
-static const pk_mdef pk_mdefs[] = {
-	/* AES */
-	{ CKM_AES_KEY_GEN, PV_MECH_AES_KEY_GEN, CKK_AES, PV_KEY_AES, P_NONE, 0, 16, 32, CKF_GENERATE },
-	{ CKM_AES_ECB, PV_MECH_AES_ECB, CKK_AES, PV_KEY_AES, P_NONE, 0, 16, 32, F_CIPH },
-	{ CKM_AES_CBC, PV_MECH_AES_CBC, CKK_AES, PV_KEY_AES, P_IV16, 0, 16, 32, F_CIPH },
-	{ CKM_AES_CBC_PAD, PV_MECH_AES_CBC_PAD, CKK_AES, PV_KEY_AES, P_IV16, 0, 16, 32, F_CIPH },
-	{ CKM_AES_CTR, PV_MECH_AES_CTR, CKK_AES, PV_KEY_AES, P_CTR, 0, 16, 32, F_CIPH },
-	{ CKM_AES_CFB128, PV_MECH_AES_CFB128, CKK_AES, PV_KEY_AES, P_IV16, 0, 16, 32, F_CIPH },
-	{ CKM_AES_GCM, PV_MECH_AES_GCM, CKK_AES, PV_KEY_AES, P_GCM, 0, 16, 32, F_CIPH },
-	{ CKM_AES_KEY_WRAP, PV_MECH_AES_KEY_WRAP, CKK_AES, PV_KEY_AES, P_NONE, 0, 16, 32, F_WRAP },
-	{ CKM_AES_KEY_WRAP_PAD, PV_MECH_AES_KEY_WRAP_KWP, CKK_AES, PV_KEY_AES, P_NONE, 0, 16, 32, F_WRAP },
-	{ CKM_AES_KEY_WRAP_KWP, PV_MECH_AES_KEY_WRAP_KWP, CKK_AES, PV_KEY_AES, P_NONE, 0, 16, 32, F_WRAP },
-	{ CKM_AES_CMAC, PV_MECH_AES_CMAC, CKK_AES, PV_KEY_AES, P_NONE, 16, 16, 32, F_MAC },
-	{ CKM_AES_CMAC_GENERAL, PV_MECH_AES_CMAC, CKK_AES, PV_KEY_AES, P_MACLEN, 16, 16, 32, F_MAC },
-	/* SM4 (vendor) */
-	{ CKM_PV_SM4_KEY_GEN, PV_MECH_SM4_KEY_GEN, CKK_PV_SM4, PV_KEY_SM4, P_NONE, 0, 16, 16, CKF_GENERATE },
-	{ CKM_PV_SM4_ECB, PV_MECH_SM4_ECB, CKK_PV_SM4, PV_KEY_SM4, P_NONE, 0, 16, 16, F_CIPH },
-	{ CKM_PV_SM4_CBC, PV_MECH_SM4_CBC, CKK_PV_SM4, PV_KEY_SM4, P_IV16, 0, 16, 16, F_CIPH },
-	{ CKM_PV_SM4_CBC_PAD, PV_MECH_SM4_CBC_PAD, CKK_PV_SM4, PV_KEY_SM4, P_IV16, 0, 16, 16, F_CIPH },
-	{ CKM_PV_SM4_CTR, PV_MECH_SM4_CTR, CKK_PV_SM4, PV_KEY_SM4, P_CTR, 0, 16, 16, F_CIPH },
-	{ CKM_PV_SM4_GCM, PV_MECH_SM4_GCM, CKK_PV_SM4, PV_KEY_SM4, P_GCM, 0, 16, 16, F_CIPH },
-	/* digests */
-	{ CKM_SHA_1, PV_MECH_SHA1, ANYK, 0, P_NONE, 20, 0, 0, CKF_DIGEST },
-	{ CKM_SHA224, PV_MECH_SHA224, ANYK, 0, P_NONE, 28, 0, 0, CKF_DIGEST },
-	{ CKM_SHA256, PV_MECH_SHA256, ANYK, 0, P_NONE, 32, 0, 0, CKF_DIGEST },
-	{ CKM_SHA384, PV_MECH_SHA384, ANYK, 0, P_NONE, 48, 0, 0, CKF_DIGEST },
-	{ CKM_SHA512, PV_MECH_SHA512, ANYK, 0, P_NONE, 64, 0, 0, CKF_DIGEST },
-	{ CKM_SHA3_224, PV_MECH_SHA3_224, ANYK, 0, P_NONE, 28, 0, 0, CKF_DIGEST },
-	{ CKM_SHA3_256, PV_MECH_SHA3_256, ANYK, 0, P_NONE, 32, 0, 0, CKF_DIGEST },
-	{ CKM_SHA3_384, PV_MECH_SHA3_384, ANYK, 0, P_NONE, 48, 0, 0, CKF_DIGEST },
-	{ CKM_SHA3_512, PV_MECH_SHA3_512, ANYK, 0, P_NONE, 64, 0, 0, CKF_DIGEST },
-	{ CKM_PV_SM3, PV_MECH_SM3, ANYK, 0, P_NONE, 32, 0, 0, CKF_DIGEST },
-	/* HMAC (generic secret keys) */
-	{ CKM_SHA_1_HMAC, PV_MECH_HMAC_SHA1, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_NONE, 20, 1, 512, F_MAC },
-	{ CKM_SHA_1_HMAC_GENERAL, PV_MECH_HMAC_SHA1, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_MACLEN, 20, 1, 512, F_MAC },
-	{ CKM_SHA224_HMAC, PV_MECH_HMAC_SHA224, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_NONE, 28, 1, 512, F_MAC },
-	{ CKM_SHA224_HMAC_GENERAL, PV_MECH_HMAC_SHA224, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_MACLEN, 28, 1, 512, F_MAC },
-	{ CKM_SHA256_HMAC, PV_MECH_HMAC_SHA256, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_NONE, 32, 1, 512, F_MAC },
-	{ CKM_SHA256_HMAC_GENERAL, PV_MECH_HMAC_SHA256, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_MACLEN, 32, 1, 512, F_MAC },
-	{ CKM_SHA384_HMAC, PV_MECH_HMAC_SHA384, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_NONE, 48, 1, 512, F_MAC },
-	{ CKM_SHA384_HMAC_GENERAL, PV_MECH_HMAC_SHA384, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_MACLEN, 48, 1, 512, F_MAC },
-	{ CKM_SHA512_HMAC, PV_MECH_HMAC_SHA512, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_NONE, 64, 1, 512, F_MAC },
-	{ CKM_SHA512_HMAC_GENERAL, PV_MECH_HMAC_SHA512, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_MACLEN, 64, 1, 512, F_MAC },
-	{ CKM_SHA3_224_HMAC, PV_MECH_HMAC_SHA3_224, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_NONE, 28, 1, 512, F_MAC },
-	{ CKM_SHA3_224_HMAC_GENERAL, PV_MECH_HMAC_SHA3_224, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_MACLEN, 28, 1, 512, F_MAC },
-	{ CKM_SHA3_256_HMAC, PV_MECH_HMAC_SHA3_256, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_NONE, 32, 1, 512, F_MAC },
-	{ CKM_SHA3_256_HMAC_GENERAL, PV_MECH_HMAC_SHA3_256, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_MACLEN, 32, 1, 512, F_MAC },
-	{ CKM_SHA3_384_HMAC, PV_MECH_HMAC_SHA3_384, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_NONE, 48, 1, 512, F_MAC },
-	{ CKM_SHA3_384_HMAC_GENERAL, PV_MECH_HMAC_SHA3_384, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_MACLEN, 48, 1, 512, F_MAC },
-	{ CKM_SHA3_512_HMAC, PV_MECH_HMAC_SHA3_512, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_NONE, 64, 1, 512, F_MAC },
-	{ CKM_SHA3_512_HMAC_GENERAL, PV_MECH_HMAC_SHA3_512, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_MACLEN, 64, 1, 512, F_MAC },
-	{ CKM_PV_SM3_HMAC, PV_MECH_HMAC_SM3, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_NONE, 32, 1, 512, F_MAC },
-	/* generic secrets, HKDF */
-	{ CKM_GENERIC_SECRET_KEY_GEN, PV_MECH_GENERIC_KEY_GEN, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_NONE, 0, 1, 512, CKF_GENERATE },
-	{ CKM_HKDF_DERIVE, PV_MECH_HKDF, CKK_GENERIC_SECRET, PV_KEY_GENERIC, P_HKDF, 0, 1, 512, CKF_DERIVE },
-};
-#define PK_NDEFS (sizeof pk_mdefs / sizeof pk_mdefs[0])
-
-static const pk_mdef *pk_mfind(CK_MECHANISM_TYPE t)
-{
-	size_t i;
-
-	t = tk_mech_unalias(t);
-	for (i = 0; i < PK_NDEFS; i++)
-		if (pk_mdefs[i].ckm == t)
-			return &pk_mdefs[i];
-	return NULL;
-}
-
-int pk_mech_entry(CK_MECHANISM_TYPE t, uint32_t *entry)
-{
-	const pk_mdef *d = pk_mfind(t);
-
-	if (d == NULL || d->pv_key == 0)
-		return 0;                  /* unknown, or no key (digests) */
-	*entry = d->pv << 16;          /* any variant's prf: the mechanism itself */
-	return 1;
-}
-
 CK_RV pk_mech_list(CK_MECHANISM_TYPE *list, CK_ULONG *count)
 {
 	size_t i;
 	CK_ULONG npk = tk_pk_mech_list(NULL, 0);   /* public key: token/tk_pk.c */
 
 	if (list != NULL) {
-		if (*count < PK_NDEFS + npk) {
-			*count = PK_NDEFS + npk;
+		if (*count < tk_nsymdefs + npk) {
+			*count = tk_nsymdefs + npk;
 			return CKR_BUFFER_TOO_SMALL;
 		}
-		for (i = 0; i < PK_NDEFS; i++)
-			list[i] = pk_mdefs[i].ckm;
-		tk_pk_mech_list(list + PK_NDEFS, npk);
+		for (i = 0; i < tk_nsymdefs; i++)
+			list[i] = tk_symdefs[i].ckm;
+		tk_pk_mech_list(list + tk_nsymdefs, npk);
 	}
-	*count = PK_NDEFS + npk;
+	*count = tk_nsymdefs + npk;
 	return CKR_OK;
 }
 
 CK_RV pk_mech_info(CK_MECHANISM_TYPE type, CK_MECHANISM_INFO *info)
 {
-	const pk_mdef *d = pk_mfind(type);
+	const tk_symdef *d = tk_symfind(type);
 
 	if (d == NULL && tk_pk_mech(type))
 		return tk_pk_mech_info(type, info);
@@ -156,26 +61,26 @@ typedef struct pk_gcm240 {
 
 static uint32_t pk_digest_pv(CK_MECHANISM_TYPE t)
 {
-	const pk_mdef *d = pk_mfind(t);
+	const tk_symdef *d = tk_symfind(t);
 
 	return d != NULL && d->flags == CKF_DIGEST ? d->pv : 0;
 }
 
-static CK_RV pk_params(const pk_mdef *d, const CK_MECHANISM *m, tk_mech *o)
+static CK_RV pk_params(const tk_symdef *d, const CK_MECHANISM *m, tk_mech *o)
 {
 	const void *p = m->pParameter;
 	CK_ULONG n = m->ulParameterLen;
 
 	switch (d->param) {
-	case P_NONE:
+	case TK_P_NONE:
 		return n == 0 ? CKR_OK : CKR_MECHANISM_PARAM_INVALID;
-	case P_IV16:
+	case TK_P_IV16:
 		if (p == NULL || n != 16)
 			return CKR_MECHANISM_PARAM_INVALID;
 		o->iv = p;
 		o->iv_len = 16;
 		return CKR_OK;
-	case P_CTR: {
+	case TK_P_CTR: {
 		const CK_AES_CTR_PARAMS *c = p;
 		if (p == NULL || n != sizeof *c || c->ulCounterBits == 0 ||
 		    c->ulCounterBits > 128)
@@ -185,7 +90,7 @@ static CK_RV pk_params(const pk_mdef *d, const CK_MECHANISM *m, tk_mech *o)
 		o->ctr_bits = (uint32_t)c->ulCounterBits;
 		return CKR_OK;
 	}
-	case P_GCM: {
+	case TK_P_GCM: {
 		const uint8_t *iv, *aad;
 		CK_ULONG ivl, aadl, tagb;
 		if (p != NULL && n == sizeof(CK_GCM_PARAMS)) {
@@ -208,7 +113,7 @@ static CK_RV pk_params(const pk_mdef *d, const CK_MECHANISM *m, tk_mech *o)
 		o->tag_len = (uint32_t)(tagb / 8);
 		return CKR_OK;
 	}
-	case P_MACLEN: {
+	case TK_P_MACLEN: {
 		CK_ULONG l;
 		if (p == NULL || n != sizeof(CK_ULONG))
 			return CKR_MECHANISM_PARAM_INVALID;
@@ -218,7 +123,7 @@ static CK_RV pk_params(const pk_mdef *d, const CK_MECHANISM *m, tk_mech *o)
 		o->tag_len = (uint32_t)l;
 		return CKR_OK;
 	}
-	case P_HKDF: {
+	case TK_P_HKDF: {
 		const CK_HKDF_PARAMS *h = p;
 		if (p == NULL || n != sizeof *h)
 			return CKR_MECHANISM_PARAM_INVALID;
@@ -253,7 +158,7 @@ static CK_RV pk_params(const pk_mdef *d, const CK_MECHANISM *m, tk_mech *o)
 
 CK_RV pk_mech_decode(const CK_MECHANISM *m, CK_FLAGS use, tk_mech *out)
 {
-	const pk_mdef *d = pk_mfind(m->mechanism);
+	const tk_symdef *d = tk_symfind(m->mechanism);
 
 	memset(out, 0, sizeof *out);
 	if (d == NULL || (d->flags & use) == 0)

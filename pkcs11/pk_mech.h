@@ -15,9 +15,6 @@
  * parameter. */
 CK_RV pk_mech_decode(const CK_MECHANISM *m, CK_FLAGS use, tk_mech *out);
 CK_RV pk_mech_list(CK_MECHANISM_TYPE *list, CK_ULONG *count);
-/* A secret-key mechanism as the vault's allowed-list entry (for the token
- * layer's tk_auth_set_mech_entry); 0 if unknown. */
-int pk_mech_entry(CK_MECHANISM_TYPE t, uint32_t *entry);
 CK_RV pk_mech_info(CK_MECHANISM_TYPE type, CK_MECHANISM_INFO *info);
 
 /* The init / one-call / final steps shared by the encrypt, decrypt and

@@ -337,28 +337,8 @@ typedef struct CK_FUNCTION_LIST_3_2 {
 typedef CK_FUNCTION_LIST_3_2 *CK_FUNCTION_LIST_3_2_PTR;
 
 /* ---- 3.0 mechanisms and parameters the token offers ---- */
-#ifndef CKM_SHA3_256
-#define CKM_SHA3_256              0x000002b0UL
-#define CKM_SHA3_256_HMAC         0x000002b1UL
-#define CKM_SHA3_256_HMAC_GENERAL 0x000002b2UL
-#define CKM_SHA3_224              0x000002b5UL
-#define CKM_SHA3_224_HMAC         0x000002b6UL
-#define CKM_SHA3_224_HMAC_GENERAL 0x000002b7UL
-#define CKM_SHA3_384              0x000002c0UL
-#define CKM_SHA3_384_HMAC         0x000002c1UL
-#define CKM_SHA3_384_HMAC_GENERAL 0x000002c2UL
-#define CKM_SHA3_512              0x000002d0UL
-#define CKM_SHA3_512_HMAC         0x000002d1UL
-#define CKM_SHA3_512_HMAC_GENERAL 0x000002d2UL
-#endif
-#ifndef CKM_AES_KEY_WRAP_KWP
-#define CKM_AES_KEY_WRAP_KWP      0x0000210bUL
-#endif
-#ifndef CKM_HKDF_DERIVE
-#define CKM_HKDF_DERIVE           0x0000402aUL
-#define CKM_HKDF_DATA             0x0000402bUL
-#define CKM_HKDF_KEY_GEN          0x0000402cUL
-#endif
+/* CKM_SHA3_*, CKM_AES_KEY_WRAP_KWP and CKM_HKDF_*: token/tk.h (the
+ * token layer's mechanism table names them) */
 #ifndef CKK_HKDF
 #define CKK_HKDF                  0x00000042UL
 #endif

@@ -34,6 +34,29 @@
 #ifndef CKR_OPERATION_CANCEL_FAILED
 #define CKR_OPERATION_CANCEL_FAILED     0x00000202UL
 #endif
+/* PKCS#11 3.0 mechanisms of the mechanism table (tk_mechtab.c) */
+#ifndef CKM_SHA3_256
+#define CKM_SHA3_256              0x000002b0UL
+#define CKM_SHA3_256_HMAC         0x000002b1UL
+#define CKM_SHA3_256_HMAC_GENERAL 0x000002b2UL
+#define CKM_SHA3_224              0x000002b5UL
+#define CKM_SHA3_224_HMAC         0x000002b6UL
+#define CKM_SHA3_224_HMAC_GENERAL 0x000002b7UL
+#define CKM_SHA3_384              0x000002c0UL
+#define CKM_SHA3_384_HMAC         0x000002c1UL
+#define CKM_SHA3_384_HMAC_GENERAL 0x000002c2UL
+#define CKM_SHA3_512              0x000002d0UL
+#define CKM_SHA3_512_HMAC         0x000002d1UL
+#define CKM_SHA3_512_HMAC_GENERAL 0x000002d2UL
+#endif
+#ifndef CKM_AES_KEY_WRAP_KWP
+#define CKM_AES_KEY_WRAP_KWP      0x0000210bUL
+#endif
+#ifndef CKM_HKDF_DERIVE
+#define CKM_HKDF_DERIVE           0x0000402aUL
+#define CKM_HKDF_DATA             0x0000402bUL
+#define CKM_HKDF_KEY_GEN          0x0000402cUL
+#endif
 
 /* ---- limits and policy (docs/token-store.md) ---- */
 #define TK_PIN_MIN            4
@@ -105,11 +128,6 @@ CK_RV tk_slot_check(CK_SLOT_ID slot);
 CK_RV tk_init_token(CK_SLOT_ID slot, const CK_UTF8CHAR *pin, CK_ULONG pin_len,
                     const CK_UTF8CHAR *label);
 CK_RV tk_init_pin(CK_SESSION_HANDLE s, const CK_UTF8CHAR *pin, CK_ULONG len);
-/* pkcs11/'s decoder of a secret-key mechanism into the vault's allowed-
- * list entry (1, *entry = PV_MECH_* << 16), or 0 if it does not know it:
- * how the token layer states CKA_ALLOWED_MECHANISMS to the vault (the
- * public-key mechanisms are the token's own, tk_pk.c). */
-void tk_auth_set_mech_entry(int (*fn)(CK_MECHANISM_TYPE ckm, uint32_t *entry));
 /* Make the session's token need no login (on) or a login again (off):
  * the vault makes the "no login" record from the session's login (SO or
  * user); CKR_USER_NOT_LOGGED_IN without one. */

@@ -51,25 +51,20 @@ CK_RV tk_auth_session(CK_SESSION_HANDLE h, tk_auth *a)
 	return se != NULL ? CKR_OK : CKR_SESSION_HANDLE_INVALID;
 }
 
-static int (*tk_mech_entry_fn)(CK_MECHANISM_TYPE, uint32_t *);
-
-void tk_auth_set_mech_entry(int (*fn)(CK_MECHANISM_TYPE ckm, uint32_t *entry))
-{
-	tk_mech_entry_fn = fn;
-}
-
 /* A mechanism as an allowed-list entry (ve_login.c's form: mech << 16 |
- * variant << 8 | prf & 0xff, prf 0 = any); a mechanism nobody here knows
+ * variant << 8 | prf & 0xff, prf 0 = any; a secret-key mechanism: any
+ * variant's prf, the mechanism itself); a mechanism nobody here knows
  * becomes an entry no request matches. */
 static uint32_t tk_mech_entry(CK_MECHANISM_TYPE ckm)
 {
 	const tk_pkdef *d = tk_pkfind(ckm);
-	uint32_t e;
+	const tk_symdef *s;
 
 	if (d != NULL)
 		return d->pv << 16 | (d->hashdata ? PV_MV_HASH_DATA : 0u) << 8 | (d->prf & 0xffu);
-	if (tk_mech_entry_fn != NULL && tk_mech_entry_fn(ckm, &e))
-		return e;
+	s = tk_symfind(ckm);
+	if (s != NULL && s->pv_key != 0)
+		return s->pv << 16;
 	return 0xffff0000u;
 }
 

@@ -69,6 +69,25 @@ typedef struct tk_mech {
  * (include/pixelvault/pkcs11-vendor.h), else t itself (tk_key.c). */
 CK_MECHANISM_TYPE tk_mech_unalias(CK_MECHANISM_TYPE t);
 
+/* ---- the secret-key and digest mechanisms (tk_mechtab.c) ---- */
+/* How a mechanism's parameter is decoded (pkcs11/pk_mech.c). */
+enum { TK_P_NONE, TK_P_IV16, TK_P_CTR, TK_P_GCM, TK_P_MACLEN, TK_P_HKDF };
+#define TK_ANYK ((CK_KEY_TYPE)-1)   /* digests: no key type */
+typedef struct tk_symdef {
+	CK_MECHANISM_TYPE ckm;
+	uint32_t pv;                /* PV_MECH_*                              */
+	CK_KEY_TYPE ckk;
+	uint32_t pv_key;            /* PV_KEY_* of ckk; 0: no key (digests)   */
+	int param;                  /* TK_P_*                                 */
+	uint32_t maclen;            /* full MAC / digest length               */
+	CK_ULONG min, max;          /* key sizes in bytes                     */
+	CK_FLAGS flags;             /* CKF_ENCRYPT, CKF_SIGN, ...             */
+} tk_symdef;
+extern const tk_symdef tk_symdefs[];
+extern const size_t tk_nsymdefs;
+/* The row of mechanism t (an alias: its vendor value's), or NULL. */
+const tk_symdef *tk_symfind(CK_MECHANISM_TYPE t);
+
 /* ---- vault (tk_vault.c) ---- */
 /* The process's vault, opened on first use (and again in a forked child).
  * CKR_DEVICE_ERROR if it cannot be opened. */
