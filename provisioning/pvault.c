@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 static const pv_cmd *const tables[] = { pv_status_cmds, pv_master_cmds, pv_rotate_cmds,
-					  pv_token_cmds,
+					  pv_token_cmds, pv_migrate_cmds,
 					  pv_key_cmds, pv_backup_cmds, pv_bench_cmds, NULL };
 
 void pvault_err(const char *fmt, ...)

@@ -15,6 +15,7 @@ typedef struct pv_cmd {
 extern const pv_cmd pv_master_cmds[];
 extern const pv_cmd pv_rotate_cmds[];
 extern const pv_cmd pv_token_cmds[];
+extern const pv_cmd pv_migrate_cmds[];
 extern const pv_cmd pv_key_cmds[];
 extern const pv_cmd pv_status_cmds[];
 extern const pv_cmd pv_backup_cmds[];

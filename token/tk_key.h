@@ -31,6 +31,8 @@ CK_RV tk_key_import(tk_obj *o, struct tk_auth *a);
 int tk_key_get_attr(CK_SESSION_HANDLE h, const tk_obj *o, CK_ATTRIBUTE *a, CK_RV *rv);
 /* The PV_USE_* flags of a secret key object's attributes. */
 uint32_t tk_key_usage(const tk_obj *o);
+/* The PV_USE_* flags of a private key object's attributes (tk_pk_keys.c). */
+uint32_t tk_pk_usage(const tk_obj *o);
 /* C_SetAttributeValue of secret key o (made from old): when a usage flag
  * or a policy attribute changed, the vault seals the blob again with them
  * (PV_OP_REPOLICY), into o.  CKR_KEY_FUNCTION_NOT_PERMITTED when the vault

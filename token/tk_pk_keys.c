@@ -128,7 +128,7 @@ static CK_RV tk_pubattrs(tk_obj *o, uint32_t pvk, const uint8_t *pub, size_t pl,
 /* The usage bound into a private key's blob: its CKA_SIGN, DECRYPT,
  * DERIVE, UNWRAP and EXTRACTABLE (a private key's attributes do not
  * change once it is made). */
-static uint32_t tk_pv_usage(const tk_obj *o)
+uint32_t tk_pk_usage(const tk_obj *o)
 {
 	uint32_t u = 0;
 
@@ -208,7 +208,7 @@ static int tk_pair_seal(CK_SESSION_HANDLE h, pv_req *r, tk_obj *so,
 	if (tk_auth_new(&a, so) != CKR_OK)  /* the policy of the private key */
 		return PV_ERR_ARGS;
 	tk_auth_req(&a, r);
-	r->new_usage = tk_pv_usage(so);
+	r->new_usage = tk_pk_usage(so);
 	memcpy(r->new_id, id, PV_OBJ_ID_LEN);
 	r->out = blob; r->out_cap = PV_PKBLOB_MAX;
 	r->out2 = pubenc; r->out2_cap = PV_PK_PUB_MAX;
