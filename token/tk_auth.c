@@ -305,9 +305,10 @@ void tk_legacy_store_warn(tk_slot *s)
 	if (!tk_warn_once(s, TK_WARN_LEGACY))
 		return;
 	pv_log(PV_LOG_WARN, "token %s: its store was made by an older PixelVault (PIN "
-	       "verifiers instead of the vault's PIN records), which this version cannot "
-	       "open; keep using the older version for it, or make a new token "
-	       "(`pvault token init`) and import its keys", s->serial);
+	       "verifiers instead of the vault's PIN records), which this version does not "
+	       "use; with the master key file at hand, and no program using the token, "
+	       "convert it: `pvault token migrate %s` (same PINs and keys)", s->serial,
+	       s->serial);
 }
 
 static unsigned tk_locked_bit(CK_USER_TYPE who)
