@@ -25,7 +25,8 @@
  * type) is PV_ERR_WRAPPED, with no hint which.  The version is in the
  * AAD: a blob's layout cannot be swapped.  Versions 1 and 2 had the first
  * 16 header bytes alone; they are opened only to be sealed again in this
- * format (ve_rewrap: `pvault token migrate`, `pvault master rotate`).
+ * format (ve_rewrap: `pvault master rotate`; on the host,
+ * gpu/client/pv_legacy.c: `pvault token migrate`).
  */
 #include "ve_internal.h"
 

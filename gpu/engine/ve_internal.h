@@ -43,7 +43,8 @@ KC_PRIV uint8_t *ve_wptr(const ve_req *r, ve_span s)
 }
 
 /* Blob format (ve_blob.c).  Versions 1 and 2 (no policy) are legacy:
- * opened only to be sealed again in the current format (ve_rewrap). */
+ * opened only to be sealed again in the current format (ve_rewrap,
+ * gpu/client/pv_legacy.c). */
 #define VE_BLOB_V1          1u
 #define VE_BLOB_V1_RSA_DLAST 2u
 #define VE_BLOB_VERSION     3u
