@@ -133,7 +133,7 @@ static int token_migrate(int argc, char **argv)
 	rc = tk_mig_begin(dir, t.serial, &m, &info);
 	if (rc != PV_OK) {
 		pvault_err("token migrate: token '%s': %s; nothing was changed", t.label,
-		           tk_mig_why(m)[0] ? tk_mig_why(m) : pv_strerror(rc));
+		           m != NULL && tk_mig_why(m)[0] ? tk_mig_why(m) : pv_strerror(rc));
 		goto out;
 	}
 	if (info.state == TK_MIG_FINISHED) {

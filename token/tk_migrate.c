@@ -37,8 +37,12 @@
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
 #include "gpu/host/pv_log.h"
+#include "gpu/host/pv_secmem.h"
 #include "token/tk_key.h"
 #include "token/tk_migrate_int.h"
+/* after pkcs11.h: its compat macros (iv_len, aad_len) rename pv_req
+ * fields consistently in this file */
+#include "gpu/vault.h"
 
 #define MIG_LOCK_WAIT_MS 15000
 #define MIG_BUSY_MS      2000     /* a slot scan's peek ends long before */
@@ -360,6 +364,41 @@ void tk_mig_end(tk_mig *m)
 	free(m);
 }
 
+/* The vault seals under the key file's master key: a throwaway key it
+ * imports under the master KEK opens with the key file (pvaultd does not
+ * tell its fingerprint, and a token sealed under another key than the one
+ * its store records could not be used). */
+static int mig_same_master(tk_mig *m, const tk_mig_cb *cb)
+{
+	uint8_t k[32], id[16], blob[PV_BLOB_MAX], *back = pv_secmem_alloc(TK_MIG_KEY_MAX);
+	size_t bl = 0;
+	uint32_t type = 0;
+	pv_req r;
+	int rc = back == NULL ? PV_ERR_NOMEM : tk_random(k, sizeof k);
+
+	if (rc == PV_OK)
+		rc = tk_random(id, sizeof id);
+	if (rc == PV_OK) {
+		pv_req_init(&r, PV_OP_IMPORT_KEY, PV_MECH_NONE);
+		r.in = k; r.in_len = sizeof k;
+		r.new_type = PV_KEY_AES;
+		memcpy(r.new_id, id, sizeof id);
+		r.out = blob; r.out_cap = sizeof blob;
+		rc = tk_vault_call(&r);
+		if (rc != PV_OK)
+			rc = tk_mig_fail(m, rc, "the vault cannot seal keys: %s", pv_strerror(rc));
+	}
+	if (rc == PV_OK) {
+		rc = cb->key(cb->arg, blob, r.out_len, id, back, TK_MIG_KEY_MAX, &bl, &type);
+		if (rc != PV_OK || bl != sizeof k || !kc_ct_eq(back, k, sizeof k))
+			rc = tk_mig_fail(m, PV_ERR_WRAPPED, "the vault runs under another master key "
+			                 "than the configured key file (%s)", cb->master_fpr);
+	}
+	kc_wipe(k, sizeof k);
+	pv_secmem_free(back);
+	return rc;
+}
+
 int tk_mig_run(tk_mig *m, const CK_UTF8CHAR *so, CK_ULONG so_len, const CK_UTF8CHAR *user,
                CK_ULONG user_len, const tk_mig_cb *cb, tk_mig_info *info)
 {
@@ -389,6 +428,8 @@ int tk_mig_run(tk_mig *m, const CK_UTF8CHAR *so, CK_ULONG so_len, const CK_UTF8C
 	if (tk_vault_master_fpr(fpr)[0] != '\0' && strcmp(fpr, cb->master_fpr) != 0)
 		return tk_mig_fail(m, PV_ERR_WRAPPED, "the vault runs under master key %s, the "
 		                "configured key file is %s", fpr, cb->master_fpr);
+	if ((rc = mig_same_master(m, cb)) != PV_OK)
+		return rc;
 
 	rc = tk_mig_build(m, so, so_len, user, user_len, cb, info);
 	if (rc == PV_OK && cb->delay_us)

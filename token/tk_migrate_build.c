@@ -29,8 +29,6 @@
  * fields consistently in this file */
 #include "gpu/vault.h"
 
-#define MIG_KEY_MAX 4096          /* an RSA-4096 key in IMPORT_KEY's form */
-
 /* The vault's side: the new token key's records and the logins that
  * seal keys for it. */
 typedef struct mig_auth {
@@ -185,16 +183,21 @@ static int mig_key(tk_mig *m, sqlite3 *db, int64_t oid, tk_obj *o, const tk_auth
 	}
 	if (rv != CKR_OK) {
 		tk_auth_clear(&a);
+		if (rv == CKR_HOST_MEMORY)
+			return PV_ERR_NOMEM;
 		return tk_mig_fail(m, PV_ERR_ARGS, "%s: its CKA_ALLOWED_MECHANISMS names more than %d "
 		                "mechanisms", mig_name(o, oid, nm, sizeof nm), TK_MECHS_MAX);
 	}
+	/* o's attribute array may have moved (TK_CKA_BLOB_MECHS was added) */
+	b = tk_obj_attr(o, TK_CKA_BLOB);
+	id = tk_obj_attr(o, TK_CKA_BLOB_ID);
 	if ((a.new_policy & PV_POL_TOKEN) && (a.new_policy & PV_POL_TRUSTED)) {
 		tk_auth_clear(&a);
 		return tk_mig_fail(m, PV_ERR_ARGS, "%s is both CKA_PRIVATE and CKA_TRUSTED, which a "
 		                "token cannot hold (a trusted key is the SO's, a private one the "
 		                "user's)", mig_name(o, oid, nm, sizeof nm));
 	}
-	rc = cb->key(cb->arg, b->val, b->len, id->val, key, MIG_KEY_MAX, &klen, &type);
+	rc = cb->key(cb->arg, b->val, b->len, id->val, key, TK_MIG_KEY_MAX, &klen, &type);
 	if (rc != PV_OK) {
 		tk_auth_clear(&a);
 		return tk_mig_fail(m, rc, "%s: its key blob does not open under master key %s (%s)",
@@ -203,7 +206,7 @@ static int mig_key(tk_mig *m, sqlite3 *db, int64_t oid, tk_obj *o, const tk_auth
 	pk = type == PV_KEY_RSA || type == PV_KEY_EC_P256 || type == PV_KEY_EC_P384 ||
 	     type == PV_KEY_ED25519 || type == PV_KEY_SM2;
 	if (pk != (cls == CKO_PRIVATE_KEY)) {
-		kc_wipe(key, MIG_KEY_MAX);
+		kc_wipe(key, TK_MIG_KEY_MAX);
 		tk_auth_clear(&a);
 		return tk_mig_fail(m, PV_ERR_CORRUPT, "%s: its blob holds a key of another class",
 		                mig_name(o, oid, nm, sizeof nm));
@@ -216,7 +219,7 @@ static int mig_key(tk_mig *m, sqlite3 *db, int64_t oid, tk_obj *o, const tk_auth
 	memcpy(r.new_id, id->val, PV_OBJ_ID_LEN);
 	r.out = nblob; r.out_cap = PV_PKBLOB_MAX;
 	rc = tk_vault_call(&r);
-	kc_wipe(key, MIG_KEY_MAX);
+	kc_wipe(key, TK_MIG_KEY_MAX);
 	if (rc != PV_OK) {
 		tk_auth_clear(&a);
 		return tk_mig_fail(m, rc, "%s: the vault did not seal its key again (%s)",
@@ -238,7 +241,7 @@ static int mig_keys(tk_mig *m, sqlite3 *db, mig_auth *x, const tk_mig_cb *cb, lo
                     long *npublic)
 {
 	sqlite3_stmt *st = NULL;
-	uint8_t *key = (uint8_t *)pv_secmem_alloc(MIG_KEY_MAX);
+	uint8_t *key = (uint8_t *)pv_secmem_alloc(TK_MIG_KEY_MAX);
 	uint8_t *nblob = (uint8_t *)malloc(PV_PKBLOB_MAX);
 	int64_t *oids = NULL;
 	long n = 0, i, done = 0;
@@ -428,6 +431,7 @@ int tk_mig_build(tk_mig *m, const CK_UTF8CHAR *so, CK_ULONG so_len,
 	memset(&x, 0, sizeof x);
 	rc = mig_auth_so(m, &x, so, so_len, user, user_len);
 	if (rc != PV_OK) {
+		tk_auth_logout(x.a_so.tid);
 		mig_auth_clear(&x);
 		return tk_mig_fail(m, rc, "the vault did not make the new token key (%s)",
 		                pv_strerror(rc));

@@ -14,6 +14,7 @@
 #include "token/tk_migrate.h"
 
 #define TK_MIG_PATH 4400
+#define TK_MIG_KEY_MAX 4096        /* an RSA-4096 key in IMPORT_KEY's form */
 
 typedef struct tk_mig_pin {
 	int set, ok;                  /* a row; checked by tk_mig_pin_check */
