@@ -9,7 +9,8 @@
 # same, the old store is kept byte for byte.  Refusals (wrong PINs, the
 # token open in a process, an unusable master key) change nothing.  Then
 # the migration is killed with SIGKILL before, during and after the swap,
-# and run again: the token is migrated, once, every time.
+# and run again: the token is migrated, once, every time.  Last, a token
+# is migrated in daemon mode (pvaultd makes its token key and seals keys).
 . "$(dirname "$0")/lib.sh" "$@"
 . "$(dirname "$0")/pvault_lib.sh"
 
@@ -201,4 +202,16 @@ echo "# $KILLS kills: $restart reruns migrated from the start, $finish finished 
 ok "$KILLS migrations killed with SIGKILL: run again, the token is migrated once, every time" test "$bad" -eq 0
 ok "the kills hit before and after the swap" test "$restart" -gt 0 -a "$finish" -gt 0
 ok "after the last round every key works" keys_work
+
+# ---- daemon mode: pvaultd seals the keys again ----
+ok "a third token, turned old" bash -c '
+  "$PV" token init --label mig3 --so-pin-env SO_PIN --pin-env USER_PIN >/dev/null &&
+  "$PV" key import --token mig3 --pin-env USER_PIN --type pkey --in "$T/ec1.pem" --label e --id 02 >/dev/null &&
+  s=$("$PV" token info mig3 | awk "/^serial:/{print \$2}") &&
+  "$MK" legacify "$T/tokens/$s/token.db" "$T/master.key" "$ITER" "$SO_PIN" "$USER_PIN" 02:"$T/ec1.pem":1'
+ok "pvaultd started (mode = daemon)" pvaultd_start
+ok "migrated through pvaultd; the key signs through pvaultd under its old public key" bash -c '
+  "$PV" token migrate mig3 --so-pin-env SO_PIN --pin-env USER_PIN &&
+  PV_TOKEN_LABEL=mig3 p11_user --sign -m ECDSA-SHA256 --id 02 -i "$T/msg" -o "$T/o2" --signature-format openssl &&
+  openssl dgst -sha256 -verify "$T/ec1.pub" -signature "$T/o2" "$T/msg"'
 done_testing
