@@ -100,7 +100,13 @@ static int status_run(int argc, char **argv)
 	printf("token dir:    %s\ntokens:       %zu\n", dir, n);
 	for (i = 0; i < n; i++) {
 		const char *state;
-		if (!t[i].master_fpr[0])
+		char mig[80];
+		if (t[i].legacy) {
+			snprintf(mig, sizeof mig, "NOT usable: an older format (`pvault token migrate %s`)",
+			         t[i].serial);
+			state = mig;
+			bad = 1;
+		} else if (!t[i].master_fpr[0])
 			state = "master key not recorded";
 		else if (!fpr[0])
 			state = "needs master key";
@@ -137,8 +143,8 @@ const pv_cmd pv_status_cmds[] = {
 	  "  PIXELVAULT_MASTER_PASSPHRASE  passphrase of a protected master key file\n"
 	  "\nEXIT STATUS\n"
 	  "  0 the vault is unsealed and every token is usable with the loaded master\n"
-	  "  key; 1 otherwise (sealed, a token wrapped under another key, unreadable\n"
-	  "  configuration); 2 bad command line.\n"
+	  "  key; 1 otherwise (sealed, a token wrapped under another key or of an\n"
+	  "  older format, unreadable configuration); 2 bad command line.\n"
 	  "\nEXAMPLE\n  PIXELVAULT_CONF=/etc/pixelvault.conf pvault status\n",
 	  status_run },
 	{ NULL, NULL, NULL, NULL, NULL }

@@ -345,9 +345,10 @@ static int token_list(int argc, char **argv)
 	}
 	printf("%-4s %-16s %-32s %7s  %s\n", "SLOT", "SERIAL", "LABEL", "OBJECTS", "MASTER KEY");
 	for (i = 0; i < n; i++)
-		printf("%-4ld %-16s %-32s %7ld  %s%s\n", v[i].slot_no, v[i].serial, v[i].label,
+		printf("%-4ld %-16s %-32s %7ld  %s%s%s\n", v[i].slot_no, v[i].serial, v[i].label,
 		       v[i].nobjects, v[i].master_fpr[0] ? v[i].master_fpr : "(not recorded)",
-		       v[i].read_only ? "  (read-only for this user)" : "");
+		       v[i].read_only ? "  (read-only for this user)" : "",
+		       v[i].legacy ? "  (older format: pvault token migrate)" : "");
 	free(v);
 	return 0;
 }
@@ -372,6 +373,9 @@ static int token_info(int argc, char **argv)
 	       "created:      %s\nchanges:      %lld\n", t.label, t.serial, t.slot_no, t.dir,
 	       t.read_only ? " (read-only for this user: no login possible)" : "",
 	       when, (long long)t.changes);
+	if (t.legacy)
+		printf("format:       older (PIN verifiers, keys under the master key alone): the "
+		       "module refuses it; `pvault token migrate %s` converts it\n", t.serial);
 	if (t.user_pin_set && t.user_fails >= TK_PIN_MAX_FAILS)
 		printf("user PIN:     set, locked (%d failed tries): %s\n", t.user_fails,
 		       TK_USER_UNLOCK);

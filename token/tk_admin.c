@@ -142,6 +142,7 @@ int tk_admin_get(const char *dbpath, tk_admin_token *t)
 	if (rc == PV_OK) {
 		char q[160];
 		t->user_pin_set = adm_count(db, "SELECT count(*) FROM pins WHERE who = 1") > 0;
+		t->legacy = adm_count(db, "SELECT count(*) FROM pins WHERE length(verifier) = 32") > 0;
 		t->so_fails = (int)adm_count(db, "SELECT coalesce(max(fails),0) FROM pins WHERE who = 0");
 		t->user_fails = (int)adm_count(db, "SELECT coalesce(max(fails),0) FROM pins WHERE who = 1");
 		t->nobjects = adm_count(db, "SELECT count(*) FROM objects");

@@ -38,6 +38,8 @@ typedef struct tk_admin_token {
 	char owner[64], group[64];  /* "" when not recorded               */
 	int no_login;               /* a "no login" record is stored      */
 	int read_only;              /* this user may read, not write it   */
+	int legacy;                 /* of the format before token keys (PIN
+	                               verifiers): pvault token migrate   */
 } tk_admin_token;
 
 /* The token directory named by pixelvault.conf. */

@@ -66,6 +66,11 @@ export IV
 ok "the module refuses the old store and names pvault token migrate" bash -c \
    '! p11_user --list-objects >"$T/out" 2>&1 && grep -q "pvault token migrate" "$T/out"'
 
+ok "pvault status, token info and token list name the command" bash -c '
+  ! "$PV" status >"$T/st" && grep -q "NOT usable: an older format (\`pvault token migrate $SERIAL\`)" "$T/st" &&
+  "$PV" token info mig | grep -q "^format: *older.*pvault token migrate $SERIAL" &&
+  "$PV" token list | grep -q "(older format: pvault token migrate)"'
+
 # ---- refusals: one message, non-zero exit, the store unchanged ----
 unchanged "a wrong SO PIN: refused, nothing changed" "wrong SO PIN; nothing was changed" \
   env SO_PIN=00000000 "$PV" token migrate mig --so-pin-env SO_PIN --pin-env USER_PIN
@@ -95,6 +100,8 @@ ok "today's format: PIN records, schema 2, no verifier left" bash -c '
   [ "$(sqlite3 "$LIVE/token.db" "PRAGMA user_version; SELECT group_concat(alg || length(verifier)) FROM pins")" = \
     "$(printf "2\npbkdf2-vault-record128,pbkdf2-vault-record128")" ]'
 ok "same objects (handles), slot, serial and label" bash -c 'objs | cmp - "$T/objs.before"'
+ok "pvault status: the token is usable" bash -c '
+  "$PV" status >"$T/st" && grep -q "usable with the loaded master key" "$T/st" && ! grep -q "older" "$T/st"'
 ok "run again: already in the current format" bash -c '
   ! "$PV" token migrate mig --so-pin-env SO_PIN --pin-env USER_PIN 2>"$T/err" && grep -q "already in the current format" "$T/err"'
 
