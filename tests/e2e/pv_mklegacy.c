@@ -15,7 +15,9 @@
  *     version: 1 or 2 (16-byte header, no policy; 2 = RSA with d last),
  *     3 or 4 (40-byte header, policy 0: what a master key rotation made of
  *     a legacy blob), with a "w" an RSA key's numbers in the widths of 4096
- *     bits (the first RSA layout); MECH... (hex CKM values) the CKA_ALLOWED_MECHANISMS
+ *     bits (the first RSA layout), with a "p" the object made public
+ *     (CKA_PRIVATE false, as older versions made secret keys by default);
+ *     MECH... (hex CKM values) the CKA_ALLOWED_MECHANISMS
  *     the old store held.  --no-user drops the user PIN, --no-login adds
  *     the old "no login" row (pv_meta login = none).
  *     The blobs are made here with OpenSSL (HKDF-SHA256 of the master key,
@@ -258,6 +260,19 @@ static void legacy_key(sqlite3 *db, const uint8_t kek[32], char *spec)
 	sqlite3_bind_int64(st, 2, BLOB_MECHS);
 	sqlite3_step(st);
 	sqlite3_finalize(st);
+	if (strchr(vers, 'p') != NULL) {       /* CKA_PRIVATE false */
+		sqlite3_prepare_v2(db, "UPDATE attributes SET value = x'00' WHERE oid = ?1 AND type = 2",
+		                   -1, &st, NULL);
+		sqlite3_bind_int64(st, 1, oid);
+		if (sqlite3_step(st) != SQLITE_DONE || sqlite3_changes(db) != 1)
+			die("CKA_PRIVATE");
+		sqlite3_finalize(st);
+		sqlite3_prepare_v2(db, "UPDATE objects SET private = 0 WHERE oid = ?1", -1, &st, NULL);
+		sqlite3_bind_int64(st, 1, oid);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			die("objects.private");
+		sqlite3_finalize(st);
+	}
 	if (mechs != NULL) {                   /* CK_ULONGs in host order */
 		CK_ULONG m[64];
 		size_t n = 0;

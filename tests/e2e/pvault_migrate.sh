@@ -149,14 +149,19 @@ ok "the SO PIN logs in and sets the user PIN again; the keys stay usable" bash -
   p11 --token-label mig --login --login-type so --so-pin "$SO_PIN" --init-pin --pin "$USER_PIN" && key_works 1'
 
 # ---- a store without a user PIN, set to need no login ----
-ok "a second token: no user PIN, the old no-login row" bash -c '
+ok "a second token: no user PIN, the old no-login row, a public key" bash -c '
   "$PV" token init --label mig2 --so-pin-env SO_PIN --pin-env USER_PIN >/dev/null &&
   "$PV" key import --token mig2 --pin-env USER_PIN --type aes --in "$T/aes1" --label k --id 01 >/dev/null &&
   s=$("$PV" token info mig2 | awk "/^serial:/{print \$2}") &&
-  "$MK" legacify "$T/tokens/$s/token.db" "$T/master.key" "$ITER" "$SO_PIN" x --no-user --no-login 01:"$T/aes1":1'
+  "$MK" legacify "$T/tokens/$s/token.db" "$T/master.key" "$ITER" "$SO_PIN" x --no-user --no-login 01:"$T/aes1":1p'
 ok "migrated with the SO PIN alone; the no-login claim is not carried over" bash -c '
   "$PV" token migrate mig2 --so-pin-env SO_PIN >"$T/out" && grep -q "not carried over" "$T/out" &&
+  grep -q "1 of the keys are not CKA_PRIVATE" "$T/out" &&
   "$PV" token info mig2 | grep -q "user PIN: *not set" && "$PV" token info mig2 | grep -q "login: *required"'
+ok "its public key is sealed under the master key, not the token key, as before" bash -c '
+  s=$("$PV" token info mig2 | awk "/^serial:/{print \$2}") &&
+  p=$(sqlite3 "$T/tokens/$s/token.db" "SELECT hex(substr(value, 17, 4)) FROM attributes
+      WHERE type = 3495358465") && echo "policy $p" && [ -n "$p" ] && [ $((0x$p & 1)) -eq 0 ]'
 ok "the SO sets a user PIN; its key works with it" bash -c '
   p11 --token-label mig2 --login --login-type so --so-pin "$SO_PIN" --init-pin --pin "$USER_PIN" &&
   PV_TOKEN_LABEL=mig2 p11_user --encrypt -m AES-CBC-PAD --id 01 --iv $IV -i "$T/msg" -o "$T/o1" &&
