@@ -18,6 +18,7 @@
 #include "gpu/host/pv_log.h"
 #include "token/tk_admin.h"
 #include "token/tk_backup.h"
+#include "token/tk_int.h"
 
 static int bk_fail(char *why, size_t cap, int rc, const char *fmt, ...)
 {
@@ -61,16 +62,10 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 
 static void fsync_dir(const char *path)
 {
-	char d[4400], *sl;
+	char d[4400];
 	int fd;
-	snprintf(d, sizeof d, "%s", path);
-	sl = strrchr(d, '/');
-	if (sl == NULL)
-		snprintf(d, sizeof d, ".");
-	else if (sl == d)
-		sl[1] = '\0';
-	else
-		*sl = '\0';
+
+	tk_dirname(path, d, sizeof d);
 	fd = open(d, O_RDONLY | O_DIRECTORY);
 	if (fd >= 0) {
 		fsync(fd);

@@ -314,6 +314,10 @@ int tk_hex_decode(const char *hex, uint8_t *out, size_t n);
 /* Random bytes (OS).  PV_ERR_RANDOM. */
 int tk_random(void *p, size_t n);
 
+/* The directory part of path into out (cap bytes): "." when path has no
+ * '/', "/" for a file at the root. */
+void tk_dirname(const char *path, char *out, size_t cap);
+
 /* Read the token directory from pixelvault.conf. */
 int tk_conf_token_dir(char *out, size_t cap);
 

@@ -244,16 +244,8 @@ static int tk_conn(const char *path, int flags, sqlite3 **out)
 int tk_store_writable(const char *path)
 {
 	char dir[4400];
-	char *sl;
 
-	snprintf(dir, sizeof dir, "%s", path);
-	sl = strrchr(dir, '/');
-	if (sl == NULL)
-		snprintf(dir, sizeof dir, ".");
-	else if (sl == dir)
-		sl[1] = '\0';
-	else
-		*sl = '\0';
+	tk_dirname(path, dir, sizeof dir);
 	return access(path, W_OK) == 0 && access(dir, W_OK | X_OK) == 0;
 }
 

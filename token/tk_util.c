@@ -4,6 +4,7 @@
  * a signature-first verification.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gpu/core/kc_util.h"
@@ -273,4 +274,18 @@ int tk_obj_match(const tk_obj *o, const CK_ATTRIBUTE *t, CK_ULONG n)
 			return 0;
 	}
 	return 1;
+}
+
+void tk_dirname(const char *path, char *out, size_t cap)
+{
+	char *sl;
+
+	snprintf(out, cap, "%s", path);
+	sl = strrchr(out, '/');
+	if (sl == NULL)
+		snprintf(out, cap, ".");
+	else if (sl == out)
+		sl[1] = '\0';
+	else
+		*sl = '\0';
 }
