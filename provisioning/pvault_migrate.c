@@ -24,10 +24,15 @@ typedef struct mig_ctx {
 } mig_ctx;
 
 static int mig_key(void *arg, const uint8_t *blob, size_t len, const uint8_t id[16],
-                   uint8_t *key, size_t cap, size_t *klen, uint32_t *type)
+                   uint8_t *key, size_t cap, size_t *klen, uint32_t *type, uint32_t *usage,
+                   uint32_t *policy)
 {
 	mig_ctx *c = (mig_ctx *)arg;
-	return pv_legacy_key(c->lg, blob, len, id, key, cap, klen, type);
+	int rc = pv_legacy_key(c->lg, blob, len, id, key, cap, klen, type, usage, policy);
+
+	if (*policy == PV_LEGACY_NO_POLICY)
+		*policy = TK_MIG_NO_POLICY;
+	return rc;
 }
 
 static void mig_progress(void *arg, unsigned long done, unsigned long total)

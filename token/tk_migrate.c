@@ -372,7 +372,7 @@ static int mig_same_master(tk_mig *m, const tk_mig_cb *cb)
 {
 	uint8_t k[32], id[16], blob[PV_BLOB_MAX], *back = pv_secmem_alloc(TK_MIG_KEY_MAX);
 	size_t bl = 0;
-	uint32_t type = 0;
+	uint32_t type = 0, usage = 0, policy = 0;
 	pv_req r;
 	int rc = back == NULL ? PV_ERR_NOMEM : tk_random(k, sizeof k);
 
@@ -389,7 +389,8 @@ static int mig_same_master(tk_mig *m, const tk_mig_cb *cb)
 			rc = tk_mig_fail(m, rc, "the vault cannot seal keys: %s", pv_strerror(rc));
 	}
 	if (rc == PV_OK) {
-		rc = cb->key(cb->arg, blob, r.out_len, id, back, TK_MIG_KEY_MAX, &bl, &type);
+		rc = cb->key(cb->arg, blob, r.out_len, id, back, TK_MIG_KEY_MAX, &bl, &type, &usage,
+		             &policy);
 		if (rc != PV_OK || bl != sizeof k || !kc_ct_eq(back, k, sizeof k))
 			rc = tk_mig_fail(m, PV_ERR_WRAPPED, "the vault runs under another master key "
 			                 "than the configured key file (%s)", cb->master_fpr);

@@ -70,9 +70,14 @@ int tk_mig_begin(const char *token_dir, const char *serial, tk_mig **out,
 int tk_mig_pin_check(tk_mig *m, CK_USER_TYPE who, const CK_UTF8CHAR *pin, CK_ULONG len);
 
 /* The key of a legacy blob (identity id) in PV_OP_IMPORT_KEY's form into
- * key (cap bytes), its PV_KEY_* type into *type (gpu/client/pv_legacy.h). */
+ * key (cap bytes), its PV_KEY_* type into *type, and what the blob's
+ * authenticated header bound (the old vault enforced it): PV_USE_* into
+ * *usage, PV_POL_* into *policy, or TK_MIG_NO_POLICY for a blob format
+ * that bound none (gpu/client/pv_legacy.h). */
+#define TK_MIG_NO_POLICY 0xffffffffu
 typedef int (*tk_mig_key_fn)(void *arg, const uint8_t *blob, size_t len, const uint8_t id[16],
-                             uint8_t *key, size_t cap, size_t *klen, uint32_t *type);
+                             uint8_t *key, size_t cap, size_t *klen, uint32_t *type,
+                             uint32_t *usage, uint32_t *policy);
 typedef struct tk_mig_cb {
 	tk_mig_key_fn key;
 	void *arg;

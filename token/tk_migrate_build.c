@@ -149,10 +149,54 @@ static int mig_set_attr(sqlite3 *db, int64_t oid, CK_ATTRIBUTE_TYPE t, const voi
 	return rc == SQLITE_DONE ? PV_OK : tk_mig_sqerr(rc);
 }
 
+/* The attribute of each PV_USE_* bit (secret and private keys alike: a
+ * private key's usage has no ENCRYPT, VERIFY or WRAP bit). */
+static const struct { uint32_t use; CK_ATTRIBUTE_TYPE a; } mig_use_attr[] = {
+	{ PV_USE_ENCRYPT, CKA_ENCRYPT }, { PV_USE_DECRYPT, CKA_DECRYPT },
+	{ PV_USE_SIGN, CKA_SIGN }, { PV_USE_VERIFY, CKA_VERIFY },
+	{ PV_USE_WRAP, CKA_WRAP }, { PV_USE_UNWRAP, CKA_UNWRAP },
+	{ PV_USE_DERIVE, CKA_DERIVE }, { PV_USE_EXTRACT, CKA_EXTRACTABLE },
+};
+
+/* The legacy store's attributes are not authenticated; the old blob's
+ * header is, and the old vault enforced it.  So the new blob gets no more
+ * than the old one allowed: usage is the attributes' AND the old blob's,
+ * SENSITIVE and WRAP_WITH_TRUSTED stay set (sticky, as PV_OP_REPOLICY
+ * keeps them) and TRUSTED is kept only where the old blob had it.  The
+ * attributes that said more are brought down to the new blob's, so the
+ * module and the vault agree. */
+static int mig_bound(sqlite3 *db, int64_t oid, uint32_t *usage, uint32_t *policy,
+                     uint32_t old_usage, uint32_t old_policy)
+{
+	static const CK_BBOOL f = CK_FALSE, t = CK_TRUE;
+	const uint32_t sticky = PV_POL_SENSITIVE | PV_POL_WRAP_TRUSTED;
+	uint32_t cut = *usage & ~old_usage, add = 0, drop = 0;
+	size_t i;
+	int rc = PV_OK;
+
+	*usage &= old_usage;
+	if (old_policy != TK_MIG_NO_POLICY) {
+		add = old_policy & sticky & ~*policy;
+		drop = *policy & PV_POL_TRUSTED & ~old_policy;
+		*policy = (*policy | add) & ~drop;
+	}
+	for (i = 0; i < sizeof mig_use_attr / sizeof mig_use_attr[0] && rc == PV_OK; i++)
+		if (cut & mig_use_attr[i].use)
+			rc = mig_set_attr(db, oid, mig_use_attr[i].a, &f, sizeof f);
+	if (rc == PV_OK && (add & PV_POL_SENSITIVE))
+		rc = mig_set_attr(db, oid, CKA_SENSITIVE, &t, sizeof t);
+	if (rc == PV_OK && (add & PV_POL_WRAP_TRUSTED))
+		rc = mig_set_attr(db, oid, CKA_WRAP_WITH_TRUSTED, &t, sizeof t);
+	if (rc == PV_OK && drop)
+		rc = mig_set_attr(db, oid, CKA_TRUSTED, &f, sizeof f);
+	return rc;
+}
+
 /* One key object: its key out of the legacy blob, into the vault, sealed
  * for the token with the policy and usage its attributes give (what
- * tk_key_import / tk_pk_import give a key made with them), and the new
- * blob and allowed list stored. */
+ * tk_key_import / tk_pk_import give a key made with them), never more
+ * than the old blob allowed (mig_bound), and the new blob and allowed
+ * list stored. */
 static int mig_key(tk_mig *m, sqlite3 *db, int64_t oid, tk_obj *o, const tk_auth *who,
                    const tk_mig_cb *cb, uint8_t *key, uint8_t *nblob, long *npublic)
 {
@@ -160,8 +204,8 @@ static int mig_key(tk_mig *m, sqlite3 *db, int64_t oid, tk_obj *o, const tk_auth
 	const tk_attr *b = tk_obj_attr(o, TK_CKA_BLOB), *id = tk_obj_attr(o, TK_CKA_BLOB_ID);
 	const tk_attr *am;
 	char nm[80];
-	tk_auth a = *who;
-	uint32_t type = 0, pk;
+	tk_auth a;
+	uint32_t type = 0, pk, usage, old_usage = 0, old_policy = 0;
 	size_t klen = 0;
 	pv_req r;
 	CK_RV rv;
@@ -169,8 +213,10 @@ static int mig_key(tk_mig *m, sqlite3 *db, int64_t oid, tk_obj *o, const tk_auth
 
 	if (b == NULL || id == NULL || id->len != PV_OBJ_ID_LEN ||
 	    (cls != CKO_SECRET_KEY && cls != CKO_PRIVATE_KEY))
-		return tk_mig_fail(m, PV_ERR_CORRUPT, "%s holds a key blob but is no key",
-		                mig_name(o, oid, nm, sizeof nm));
+		return tk_mig_fail(m, PV_ERR_CORRUPT, "%s holds a key blob but is no key: the store "
+		                "was edited or damaged; restore it from a backup, or delete that "
+		                "object with the older PixelVault", mig_name(o, oid, nm, sizeof nm));
+	a = *who;                         /* the ticket's copy: wiped on every path below */
 	rv = tk_auth_new(&a, o);          /* policy; TK_CKA_BLOB_MECHS into o */
 	am = tk_obj_attr(o, CKA_ALLOWED_MECHANISMS);
 	if (rv == CKR_ATTRIBUTE_VALUE_INVALID && am != NULL &&
@@ -186,7 +232,8 @@ static int mig_key(tk_mig *m, sqlite3 *db, int64_t oid, tk_obj *o, const tk_auth
 		if (rv == CKR_HOST_MEMORY)
 			return PV_ERR_NOMEM;
 		return tk_mig_fail(m, PV_ERR_ARGS, "%s: its CKA_ALLOWED_MECHANISMS names more than %d "
-		                "mechanisms", mig_name(o, oid, nm, sizeof nm), TK_MECHS_MAX);
+		                "mechanisms; shorten the list with the older PixelVault, then run "
+		                "the command again", mig_name(o, oid, nm, sizeof nm), TK_MECHS_MAX);
 	}
 	/* o's attribute array may have moved (TK_CKA_BLOB_MECHS was added) */
 	b = tk_obj_attr(o, TK_CKA_BLOB);
@@ -195,9 +242,11 @@ static int mig_key(tk_mig *m, sqlite3 *db, int64_t oid, tk_obj *o, const tk_auth
 		tk_auth_clear(&a);
 		return tk_mig_fail(m, PV_ERR_ARGS, "%s is both CKA_PRIVATE and CKA_TRUSTED, which a "
 		                "token cannot hold (a trusted key is the SO's, a private one the "
-		                "user's)", mig_name(o, oid, nm, sizeof nm));
+		                "user's); clear one of the two with the older PixelVault, then run "
+		                "the command again", mig_name(o, oid, nm, sizeof nm));
 	}
-	rc = cb->key(cb->arg, b->val, b->len, id->val, key, TK_MIG_KEY_MAX, &klen, &type);
+	rc = cb->key(cb->arg, b->val, b->len, id->val, key, TK_MIG_KEY_MAX, &klen, &type,
+	             &old_usage, &old_policy);
 	if (rc != PV_OK) {
 		tk_auth_clear(&a);
 		return tk_mig_fail(m, rc, "%s: its key blob does not open under master key %s (%s)",
@@ -211,11 +260,18 @@ static int mig_key(tk_mig *m, sqlite3 *db, int64_t oid, tk_obj *o, const tk_auth
 		return tk_mig_fail(m, PV_ERR_CORRUPT, "%s: its blob holds a key of another class",
 		                mig_name(o, oid, nm, sizeof nm));
 	}
+	usage = pk ? tk_pk_usage(o) : tk_key_usage(o);
+	rc = mig_bound(db, oid, &usage, &a.new_policy, old_usage, old_policy);
+	if (rc != PV_OK) {
+		kc_wipe(key, TK_MIG_KEY_MAX);
+		tk_auth_clear(&a);
+		return rc;
+	}
 	pv_req_init(&r, PV_OP_IMPORT_KEY, PV_MECH_NONE);
 	tk_auth_req(&a, &r);
 	r.in = key; r.in_len = klen;
 	r.new_type = type;
-	r.new_usage = pk ? tk_pk_usage(o) : tk_key_usage(o);
+	r.new_usage = usage;
 	memcpy(r.new_id, id->val, PV_OBJ_ID_LEN);
 	r.out = nblob; r.out_cap = PV_PKBLOB_MAX;
 	rc = tk_vault_call(&r);

@@ -49,7 +49,7 @@ typedef struct lg_job {
 	uint32_t len;
 	uint8_t *out;
 	size_t cap, out_len;
-	uint32_t type;
+	uint32_t type, usage, policy;
 	int rc;
 } lg_job;
 
@@ -222,17 +222,21 @@ static void lg_key(void *arg)
 		kc_wipe(j->out, j->cap);
 	kc_wipe(j->l->w, VE_BLOB_W(h.len));
 	j->type = h.type;
+	j->usage = h.usage;
+	j->policy = h.hlen == VE_BLOB_HDR ? h.policy : PV_LEGACY_NO_POLICY;
 	j->rc = rc;
 }
 
 int pv_legacy_key(pv_legacy *l, const uint8_t *blob, size_t len,
                   const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out, size_t cap,
-                  size_t *out_len, uint32_t *type)
+                  size_t *out_len, uint32_t *type, uint32_t *usage, uint32_t *policy)
 {
 	lg_job j;
 
 	*out_len = 0;
 	*type = 0;
+	*usage = 0;
+	*policy = 0;
 	if (len > PV_PKBLOB_MAX)
 		return PV_ERR_WRAPPED;
 	memset(&j, 0, sizeof j);
@@ -245,5 +249,7 @@ int pv_legacy_key(pv_legacy *l, const uint8_t *blob, size_t len,
 	pv_secstack_call(l->st, lg_key, &j);
 	*out_len = j.out_len;
 	*type = j.rc == PV_OK ? j.type : 0;
+	*usage = j.rc == PV_OK ? j.usage : 0;
+	*policy = j.rc == PV_OK ? j.policy : 0;
 	return j.rc;
 }

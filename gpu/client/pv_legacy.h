@@ -43,10 +43,15 @@ void pv_legacy_fpr(const pv_legacy *l, char fpr[17]);
  * the private scalar; Ed25519: the seed.  PV_ERR_WRAPPED if the blob does
  * not open under the master key with that identity, is bound to a token
  * (PV_POL_TOKEN: already migrated), is a PIN record or holds a payload
- * the format does not describe; PV_ERR_BUF_SMALL. */
+ * the format does not describe; PV_ERR_BUF_SMALL.  What the blob's
+ * authenticated header binds, which the old vault enforced: its PV_USE_*
+ * usage into *usage, its PV_POL_* policy into *policy (versions 3 and 4;
+ * PV_LEGACY_NO_POLICY for versions 1 and 2, which bound none).  A key
+ * sealed again must not be given more than these. */
+#define PV_LEGACY_NO_POLICY 0xffffffffu
 int pv_legacy_key(pv_legacy *l, const uint8_t *blob, size_t len,
                   const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out, size_t cap,
-                  size_t *out_len, uint32_t *type);
+                  size_t *out_len, uint32_t *type, uint32_t *usage, uint32_t *policy);
 void pv_legacy_close(pv_legacy *l);
 
 #endif /* PV_LEGACY_H */

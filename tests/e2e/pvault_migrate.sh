@@ -90,6 +90,16 @@ chmod 400 "$T/master.key"
 ok "the old store is still refused (nothing was migrated)" bash -c '! p11_user --list-objects'
 
 # ---- the migration ----
+# The old store's attributes are not authenticated, its blobs' headers
+# are: an edit that makes aes1 extractable must not reach the new blob.
+blobuse() { sqlite3 "$LIVE/token.db" "SELECT hex(substr(a.value, 9, 4)) FROM attributes a
+  JOIN attributes i ON i.oid = a.oid AND i.type = 258 AND i.value = x'01'
+  WHERE a.type = 3495358465"; }
+export -f blobuse
+ok "the store edited: aes1 says CKA_EXTRACTABLE, its old blob does not allow it" bash -c '
+  u=$(blobuse) && echo "usage $u" && [ $((0x$u & 0x80)) -eq 0 ] &&
+  sqlite3 "$LIVE/token.db" "INSERT OR REPLACE INTO attributes(oid, type, value)
+    SELECT oid, 354, x'\''01'\'' FROM attributes WHERE type = 258 AND value = x'\''01'\''"'
 cp "$LIVE/token.db" "$T/pre.db"
 ok "pvault token migrate" bash -c '
   "$PV" token migrate mig --so-pin-env SO_PIN --pin-env USER_PIN >"$T/mig.out" && cat "$T/mig.out" &&
@@ -99,6 +109,10 @@ ok "the old store is kept byte for byte; no work directory is left" bash -c '
 ok "today's format: PIN records, schema 2, no verifier left" bash -c '
   [ "$(sqlite3 "$LIVE/token.db" "PRAGMA user_version; SELECT group_concat(alg || length(verifier)) FROM pins")" = \
     "$(printf "2\npbkdf2-vault-record128,pbkdf2-vault-record128")" ]'
+ok "aes1 is sealed no more usable than its old blob: not extractable, and says so" bash -c '
+  u=$(blobuse) && echo "usage $u" && [ $((0x$u & 0x80)) -eq 0 ] &&
+  [ "$(sqlite3 "$LIVE/token.db" "SELECT hex(value) FROM attributes WHERE type = 354 AND oid =
+     (SELECT oid FROM attributes WHERE type = 258 AND value = x'\''01'\'')")" = 00 ]'
 ok "same objects (handles), slot, serial and label" bash -c 'objs | cmp - "$T/objs.before"'
 ok "pvault status: the token is usable" bash -c '
   "$PV" status >"$T/st" && grep -q "usable with the loaded master key" "$T/st" && ! grep -q "older" "$T/st"'

@@ -70,13 +70,17 @@ static void roundtrip(pv_legacy *l, uint32_t type, const uint8_t *key, size_t kl
 {
 	uint8_t id[16], blob[PV_PKBLOB_MAX], *out = pv_secmem_alloc(PV_LEGACY_KEY_MAX);
 	size_t blen, olen = 0;
-	uint32_t t = 0;
+	uint32_t t = 0, u = 0, p = 0;
 
 	CU_ASSERT_FATAL(out != NULL);
 	ts_rand(id, sizeof id);
 	blen = make_blob(type, key, klen, id, blob, sizeof blob);
-	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, PV_LEGACY_KEY_MAX, &olen, &t), PV_OK);
+	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, PV_LEGACY_KEY_MAX, &olen, &t, &u, &p),
+	                PV_OK);
 	CU_ASSERT_EQUAL(t, type);
+	/* what the header bound, for the migration to stay within */
+	CU_ASSERT_EQUAL(u, PV_USE_SIGN);
+	CU_ASSERT_EQUAL(p, 0u);
 	CU_ASSERT(olen == klen && memcmp(out, key, klen) == 0);
 	pv_secmem_free(out);
 }
@@ -122,7 +126,7 @@ static void test_rsa(void)
 	uint8_t enc[4096], id[16], blob[PV_PKBLOB_MAX], c[600], *out = pv_secmem_alloc(PV_LEGACY_KEY_MAX);
 	pv_legacy *l = NULL;
 	size_t el, blen, olen = 0, pos, n, cl;
-	uint32_t t = 0;
+	uint32_t t = 0, u = 0, pol = 0;
 	int b, f;
 
 	CU_ASSERT_FATAL(out != NULL);
@@ -133,7 +137,8 @@ static void test_rsa(void)
 		el = po_rsa_import_enc(p, enc, sizeof enc);
 		ts_rand(id, sizeof id);
 		blen = make_blob(PV_KEY_RSA, enc, el, id, blob, sizeof blob);
-		CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, PV_LEGACY_KEY_MAX, &olen, &t), PV_OK);
+		CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, PV_LEGACY_KEY_MAX, &olen, &t, &u,
+		                              &pol), PV_OK);
 		CU_ASSERT_EQUAL(t, PV_KEY_RSA);
 		for (f = 0, pos = 0; f < 8; f++) {
 			const uint8_t *v;
@@ -161,7 +166,7 @@ static void test_refusals(void)
 	uint8_t key[32], id[16], id2[16], blob[PV_BLOB_MAX], rec[PV_RECORD_LEN], out[64];
 	pv_legacy *l = NULL;
 	size_t blen, olen = 0;
-	uint32_t t = 0;
+	uint32_t t = 0, u = 0, p = 0;
 	pv_req r;
 
 	ts_rand(key, sizeof key);
@@ -171,20 +176,22 @@ static void test_refusals(void)
 	blen = make_blob(PV_KEY_AES, key, sizeof key, id, blob, sizeof blob);
 
 	CU_ASSERT_EQUAL_FATAL(pv_legacy_open(fb, NULL, &l), PV_OK);   /* another master key */
-	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, sizeof out, &olen, &t), PV_ERR_WRAPPED);
+	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, sizeof out, &olen, &t, &u, &p), PV_ERR_WRAPPED);
 	CU_ASSERT(olen == 0 && t == 0);
 	pv_legacy_close(l);
 
 	CU_ASSERT_EQUAL_FATAL(pv_legacy_open(fa, NULL, &l), PV_OK);
-	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id2, out, sizeof out, &olen, &t), PV_ERR_WRAPPED);
+	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id2, out, sizeof out, &olen, &t, &u, &p), PV_ERR_WRAPPED);
 	blob[blen - 5] ^= 0x10;
-	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, sizeof out, &olen, &t), PV_ERR_WRAPPED);
+	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, sizeof out, &olen, &t, &u, &p), PV_ERR_WRAPPED);
 	blob[blen - 5] ^= 0x10;
-	blob[19] ^= 0x01;                      /* the policy: as if token-bound */
-	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, sizeof out, &olen, &t), PV_ERR_WRAPPED);
+	/* an edited header word (the policy, as if token-bound) fails the tag:
+	 * a real token-bound blob is under the token's KEK and fails it too */
 	blob[19] ^= 0x01;
-	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, 31, &olen, &t), PV_ERR_BUF_SMALL);
-	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, sizeof out, &olen, &t), PV_OK);
+	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, sizeof out, &olen, &t, &u, &p), PV_ERR_WRAPPED);
+	blob[19] ^= 0x01;
+	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, 31, &olen, &t, &u, &p), PV_ERR_BUF_SMALL);
+	CU_ASSERT_EQUAL(pv_legacy_key(l, blob, blen, id, out, sizeof out, &olen, &t, &u, &p), PV_OK);
 	CU_ASSERT(olen == 32 && memcmp(out, key, 32) == 0);
 
 	/* a PIN record opens under the master key but is no key */
@@ -194,7 +201,7 @@ static void test_refusals(void)
 	r.in = key; r.in_len = 32;
 	r.out = rec; r.out_cap = sizeof rec;
 	CU_ASSERT_EQUAL_FATAL(pv_vault_call(va, &r), PV_OK);
-	CU_ASSERT_EQUAL(pv_legacy_key(l, rec, r.out_len, id, out, sizeof out, &olen, &t),
+	CU_ASSERT_EQUAL(pv_legacy_key(l, rec, r.out_len, id, out, sizeof out, &olen, &t, &u, &p),
 	                PV_ERR_WRAPPED);
 	pv_legacy_close(l);
 
