@@ -159,6 +159,7 @@ static int token_migrate(int argc, char **argv)
 		goto out;
 	memset(&cb, 0, sizeof cb);
 	cb.key = mig_key;
+	cb.mechs = pv_legacy_mechs;
 	cb.arg = &ctx;
 	cb.master_fpr = fpr;
 	cb.progress = mig_progress;

@@ -78,8 +78,13 @@ int tk_mig_pin_check(tk_mig *m, CK_USER_TYPE who, const CK_UTF8CHAR *pin, CK_ULO
 typedef int (*tk_mig_key_fn)(void *arg, const uint8_t *blob, size_t len, const uint8_t id[16],
                              uint8_t *key, size_t cap, size_t *klen, uint32_t *type,
                              uint32_t *usage, uint32_t *policy);
+/* The allowed list the same blob binds (entries, 0 for none; the first
+ * 16 bytes of its SHA-256), after key opened it. */
+typedef int (*tk_mig_mechs_fn)(const uint8_t *blob, size_t len, uint32_t *n,
+                               uint8_t dig[16]);
 typedef struct tk_mig_cb {
 	tk_mig_key_fn key;
+	tk_mig_mechs_fn mechs;
 	void *arg;
 	const char *master_fpr;  /* the key fn's master key (16 hex digits)     */
 	/* after each key sealed again (may be NULL) */

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu/core/hash/kc_hash.h"
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
 #include "gpu/host/pv_log.h"
@@ -192,6 +193,32 @@ static int mig_bound(sqlite3 *db, int64_t oid, uint32_t *usage, uint32_t *policy
 	return rc;
 }
 
+/* An allowed list the old blob bound (formats 3 and 4) was enforced by
+ * the old vault: the list the attribute gives now must be that one, or
+ * the attribute was edited and the key is refused (a list no request
+ * matched stays so: its digest is the one sealed). */
+static int mig_list_bound(tk_mig *m, const tk_mig_cb *cb, const uint8_t *blob, size_t len,
+                          const tk_auth *a, tk_obj *o, int64_t oid)
+{
+	uint8_t dig[16], full[32];
+	uint32_t n = 0;
+	char nm[80];
+	int rc;
+
+	if (cb->mechs == NULL)
+		return PV_OK;
+	rc = cb->mechs(blob, len, &n, dig);
+	if (rc != PV_OK || n == 0)
+		return rc;
+	rc = kc_hash(KC_HASH_SHA256, a->new_mechs, a->new_mechs_len, full);
+	if (rc == PV_OK && (a->new_mechs_len != 4u * n || !kc_ct_eq(full, dig, 16)))
+		rc = tk_mig_fail(m, PV_ERR_PERM, "%s: its CKA_ALLOWED_MECHANISMS is not the list "
+		                 "its key was sealed with (the store was edited); restore the store "
+		                 "from a backup, then run the command again",
+		                 mig_name(o, oid, nm, sizeof nm));
+	return rc;
+}
+
 /* One key object: its key out of the legacy blob, into the vault, sealed
  * for the token with the policy and usage its attributes give (what
  * tk_key_import / tk_pk_import give a key made with them), never more
@@ -261,7 +288,9 @@ static int mig_key(tk_mig *m, sqlite3 *db, int64_t oid, tk_obj *o, const tk_auth
 		                mig_name(o, oid, nm, sizeof nm));
 	}
 	usage = pk ? tk_pk_usage(o) : tk_key_usage(o);
-	rc = mig_bound(db, oid, &usage, &a.new_policy, old_usage, old_policy);
+	rc = mig_list_bound(m, cb, b->val, b->len, &a, o, oid);
+	if (rc == PV_OK)
+		rc = mig_bound(db, oid, &usage, &a.new_policy, old_usage, old_policy);
 	if (rc != PV_OK) {
 		kc_wipe(key, TK_MIG_KEY_MAX);
 		tk_auth_clear(&a);

@@ -28,6 +28,23 @@ struct pv_legacy {
 	char fpr[17];
 };
 
+int pv_legacy_mechs(const uint8_t *blob, size_t len, uint32_t *n, uint8_t dig[16])
+{
+	ve_bhdr h;
+	int rc;
+
+	*n = 0;
+	memset(dig, 0, 16);
+	if (len > PV_PKBLOB_MAX)
+		return PV_ERR_WRAPPED;
+	rc = ve_blob_parse(blob, (uint32_t)len, PV_PKBLOB_MAX, 0u, VE_BP_LEGACY, &h);
+	if (rc != PV_OK)
+		return rc;
+	*n = h.nmechs;
+	memcpy(dig, h.mdig, 16);
+	return PV_OK;
+}
+
 void pv_legacy_close(pv_legacy *l)
 {
 	if (l == NULL)

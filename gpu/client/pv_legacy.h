@@ -52,6 +52,12 @@ void pv_legacy_fpr(const pv_legacy *l, char fpr[17]);
 int pv_legacy_key(pv_legacy *l, const uint8_t *blob, size_t len,
                   const uint8_t id[PV_OBJ_ID_LEN], uint8_t *out, size_t cap,
                   size_t *out_len, uint32_t *type, uint32_t *usage, uint32_t *policy);
+/* The allowed-mechanism list a blob binds: its entry count into *n (0:
+ * none, and always for versions 1 and 2) and the first 16 bytes of the
+ * list's SHA-256 into dig, as the vault checks them on use.  Authentic
+ * once pv_legacy_key has opened the same blob (the header is in the
+ * tag).  PV_ERR_WRAPPED if blob does not parse. */
+int pv_legacy_mechs(const uint8_t *blob, size_t len, uint32_t *n, uint8_t dig[16]);
 void pv_legacy_close(pv_legacy *l);
 
 #endif /* PV_LEGACY_H */

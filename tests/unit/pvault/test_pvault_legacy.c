@@ -161,6 +161,40 @@ static void test_rsa(void)
 	pv_secmem_free(out);
 }
 
+/* The allowed list a blob binds, as the migration compares it with the
+ * attribute: count and SHA-256's first 16 bytes (OpenSSL's digest);
+ * none for a blob made without one. */
+static void test_mechs(void)
+{
+	static const uint8_t list[8] = { 0, 0, 0x10, 0x82, 0, 0, 0x10, 0x85 };
+	uint8_t id[16], key[32], blob[PV_PKBLOB_MAX], dig[16], want[32];
+	unsigned int wl = 0;
+	uint32_t n = 99;
+	pv_req r;
+
+	ts_rand(id, sizeof id);
+	ts_rand(key, sizeof key);
+	pv_req_init(&r, PV_OP_IMPORT_KEY, 0);
+	r.in = key; r.in_len = sizeof key;
+	r.new_type = PV_KEY_AES;
+	r.new_usage = PV_USE_ENCRYPT;
+	r.new_mechs = list; r.new_mechs_len = sizeof list;
+	memcpy(r.new_id, id, 16);
+	r.out = blob; r.out_cap = sizeof blob;
+	CU_ASSERT_EQUAL_FATAL(pv_vault_call(va, &r), PV_OK);
+	CU_ASSERT_EQUAL(pv_legacy_mechs(blob, r.out_len, &n, dig), PV_OK);
+	CU_ASSERT_EQUAL(n, 2u);
+	CU_ASSERT(EVP_Digest(list, sizeof list, want, &wl, EVP_sha256(), NULL) == 1);
+	CU_ASSERT(memcmp(dig, want, 16) == 0);
+	/* without a list */
+	r.new_mechs = NULL; r.new_mechs_len = 0;
+	CU_ASSERT_EQUAL_FATAL(pv_vault_call(va, &r), PV_OK);
+	CU_ASSERT_EQUAL(pv_legacy_mechs(blob, r.out_len, &n, dig), PV_OK);
+	CU_ASSERT_EQUAL(n, 0u);
+	/* not a blob */
+	CU_ASSERT_EQUAL(pv_legacy_mechs(blob, 10, &n, dig), PV_ERR_WRAPPED);
+}
+
 static void test_refusals(void)
 {
 	uint8_t key[32], id[16], id2[16], blob[PV_BLOB_MAX], rec[PV_RECORD_LEN], out[64];
@@ -219,6 +253,7 @@ int main(void)
 	s = CU_add_suite("pvault_legacy", setup, teardown);
 	CU_add_test(s, "secret, EC, SM2, Ed25519 keys back from their blobs", test_secret_ec);
 	CU_add_test(s, "RSA 2048 / 3072: the eight numbers = OpenSSL's", test_rsa);
+	CU_add_test(s, "the allowed list a blob binds", test_mechs);
 	CU_add_test(s, "another key or identity, flipped bits, a PIN record, small output",
 	            test_refusals);
 	return ts_run();
