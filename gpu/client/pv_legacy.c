@@ -6,10 +6,10 @@
  * ve_blob.c (secret keys); the RSA field order depends on the blob
  * version: d second in versions 1 and 3, last in 2 and 4 (VE_BLOB_DLAST).
  */
+#include "gpu/client/pv_keyboot.h"
 #include "gpu/client/pv_legacy.h"
 #include "gpu/engine/ve_pk.h"
 #include "gpu/host/pv_master.h"
-#include "gpu/host/pv_os_random.h"
 #include "gpu/host/pv_secmem.h"
 #include "gpu/host/pv_secstack.h"
 #include "gpu/core/kc_util.h"
@@ -61,7 +61,6 @@ void pv_legacy_close(pv_legacy *l)
 /* An engine call with its arguments, for pv_secstack_call. */
 typedef struct lg_job {
 	pv_legacy *l;
-	const char *path, *pass;  /* boot */
 	const uint8_t *blob, *id; /* key */
 	uint32_t len;
 	uint8_t *out;
@@ -70,35 +69,10 @@ typedef struct lg_job {
 	int rc;
 } lg_job;
 
-static void lg_boot(void *arg)
-{
-	lg_job *j = (lg_job *)arg;
-	uint8_t *mk = (uint8_t *)pv_secmem_alloc(PV_MASTER_KEY_LEN);
-	uint8_t e[48];
-	int rc;
-
-	if (mk == NULL) {
-		j->rc = PV_ERR_NOMEM;
-		return;
-	}
-	rc = pv_master_read(j->path, j->pass, mk);
-	if (rc == PV_OK)
-		rc = pv_os_random(e, sizeof e);
-	if (rc == PV_OK) {
-		pv_master_fingerprint(mk, j->l->fpr);
-		rc = ve_boot(j->l->v, mk, PV_MASTER_KEY_LEN, e, sizeof e);
-	}
-	if (rc == PV_OK && j->l->v->sealed)
-		rc = PV_ERR_SEALED;
-	kc_wipe(e, sizeof e);
-	pv_secmem_free(mk);       /* wipes */
-	j->rc = rc;
-}
-
 int pv_legacy_open(const char *path, const char *pass, pv_legacy **out)
 {
 	pv_legacy *l = (pv_legacy *)calloc(1, sizeof *l);
-	lg_job j;
+	int rc;
 
 	*out = NULL;
 	if (l == NULL)
@@ -110,15 +84,10 @@ int pv_legacy_open(const char *path, const char *pass, pv_legacy **out)
 		pv_legacy_close(l);
 		return PV_ERR_NOMEM;
 	}
-	memset(&j, 0, sizeof j);
-	j.l = l;
-	j.path = path;
-	j.pass = pass;
-	j.rc = PV_ERR_GENERAL;
-	pv_secstack_call(l->st, lg_boot, &j);
-	if (j.rc != PV_OK) {
+	rc = pv_keyboot(l->st, path, pass, l->v, l->fpr);
+	if (rc != PV_OK) {
 		pv_legacy_close(l);
-		return j.rc;
+		return rc;
 	}
 	*out = l;
 	return PV_OK;

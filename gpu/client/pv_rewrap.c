@@ -4,6 +4,7 @@
  * The engine calls (both boots, every rewrap, which unwraps a key) run on
  * a stack of the vault's own (pv_secstack.h), as the CPU backend's do.
  */
+#include "gpu/client/pv_keyboot.h"
 #include "gpu/client/pv_rewrap.h"
 #include "gpu/engine/ve_rewrap.h"
 #include "gpu/host/pv_master.h"
@@ -46,54 +47,11 @@ void pv_rewrap_close(pv_rewrap *r)
 /* An engine call with its arguments, for pv_secstack_call. */
 typedef struct rw_job {
 	pv_rewrap *r;
-	const char *path, *pass;      /* boot */
-	ve_vault *v;
-	char *fpr;
 	const uint8_t *blob, *id;     /* rewrap */
 	uint32_t len, cap, out_len;
 	uint8_t *out;
 	int rc;
 } rw_job;
-
-static void boot_one(void *arg)
-{
-	rw_job *j = (rw_job *)arg;
-	uint8_t *mk = (uint8_t *)pv_secmem_alloc(PV_MASTER_KEY_LEN);
-	uint8_t e[48];
-	int rc;
-
-	if (mk == NULL) {
-		j->rc = PV_ERR_NOMEM;
-		return;
-	}
-	rc = pv_master_read(j->path, j->pass, mk);
-	if (rc == PV_OK)
-		rc = pv_os_random(e, sizeof e);
-	if (rc == PV_OK) {
-		pv_master_fingerprint(mk, j->fpr);
-		rc = ve_boot(j->v, mk, PV_MASTER_KEY_LEN, e, sizeof e);
-	}
-	if (rc == PV_OK && j->v->sealed)
-		rc = PV_ERR_SEALED;
-	kc_wipe(e, sizeof e);
-	pv_secmem_free(mk);        /* wipes */
-	j->rc = rc;
-}
-
-static int boot_on_stack(pv_rewrap *r, const char *path, const char *pass, ve_vault *v,
-                         char fpr[17])
-{
-	rw_job j;
-
-	memset(&j, 0, sizeof j);
-	j.path = path;
-	j.pass = pass;
-	j.v = v;
-	j.fpr = fpr;
-	j.rc = PV_ERR_GENERAL;
-	pv_secstack_call(r->st, boot_one, &j);
-	return j.rc;
-}
 
 static void worker_init(void *arg)
 {
@@ -127,10 +85,10 @@ int pv_rewrap_open(const char *old_path, const char *old_pass,
 		return PV_ERR_NOMEM;
 	}
 	*which = 0;
-	rc = boot_on_stack(r, old_path, old_pass, r->from, r->fpr[0]);
+	rc = pv_keyboot(r->st, old_path, old_pass, r->from, r->fpr[0]);
 	if (rc == PV_OK) {
 		*which = 1;
-		rc = boot_on_stack(r, new_path, new_pass, r->to, r->fpr[1]);
+		rc = pv_keyboot(r->st, new_path, new_pass, r->to, r->fpr[1]);
 	}
 	if (rc == PV_OK) {
 		*which = -1;
