@@ -70,7 +70,7 @@ static int adm_begin(const char *path, sqlite3 **db)
 	return PV_OK;
 }
 
-static long adm_count(sqlite3 *db, const char *sql)
+long tk_sql_count(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 	long n = -1;
@@ -141,17 +141,17 @@ int tk_admin_get(const char *dbpath, tk_admin_token *t)
 	sqlite3_finalize(st);
 	if (rc == PV_OK) {
 		char q[160];
-		t->user_pin_set = adm_count(db, "SELECT count(*) FROM pins WHERE who = 1") > 0;
-		t->legacy = adm_count(db, "SELECT count(*) FROM pins WHERE length(verifier) = 32") > 0;
-		t->so_fails = (int)adm_count(db, "SELECT coalesce(max(fails),0) FROM pins WHERE who = 0");
-		t->user_fails = (int)adm_count(db, "SELECT coalesce(max(fails),0) FROM pins WHERE who = 1");
-		t->nobjects = adm_count(db, "SELECT count(*) FROM objects");
+		t->user_pin_set = tk_sql_count(db, "SELECT count(*) FROM pins WHERE who = 1") > 0;
+		t->legacy = tk_sql_count(db, "SELECT count(*) FROM pins WHERE length(verifier) = 32") > 0;
+		t->so_fails = (int)tk_sql_count(db, "SELECT coalesce(max(fails),0) FROM pins WHERE who = 0");
+		t->user_fails = (int)tk_sql_count(db, "SELECT coalesce(max(fails),0) FROM pins WHERE who = 1");
+		t->nobjects = tk_sql_count(db, "SELECT count(*) FROM objects");
 		snprintf(q, sizeof q, "SELECT count(*) FROM attributes WHERE type = %lu",
 		         (unsigned long)TK_CKA_BLOB);
-		t->nwrapped = adm_count(db, q);
+		t->nwrapped = tk_sql_count(db, q);
 #define CNT(field, cls) \
 		snprintf(q, sizeof q, "SELECT count(*) FROM objects WHERE class = %lu", (unsigned long)(cls)); \
-		t->field = adm_count(db, q)
+		t->field = tk_sql_count(db, q)
 		CNT(nsecret, CKO_SECRET_KEY);
 		CNT(nprivate, CKO_PRIVATE_KEY);
 		CNT(npublic, CKO_PUBLIC_KEY);

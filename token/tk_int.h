@@ -144,6 +144,8 @@ int tk_store_writable(const char *path);
  * user may read but not write it (tk_store_open and pvault use it then:
  * such a token is listed, read-only, rather than hidden). */
 int tk_store_conn_ro(const char *path, struct sqlite3 **out);
+/* The first column of sql's first row as a number, -1 if there is none. */
+long tk_sql_count(struct sqlite3 *db, const char *sql);
 
 /* One counted PIN try: tk_store_pin_try_begin fills it, the check reads
  * rec, tk_store_pin_try_end settles it.  Wipe it after use (rec). */

@@ -111,18 +111,6 @@ int tk_mig_sqerr(int rc)
 	}
 }
 
-static long mig_count(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-	long n = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		n = (long)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
-
 /* TK_MIG_LEGACY or TK_MIG_CURRENT by the store's PIN rows: verifiers of
  * the old scheme (32 bytes) or the vault's records; PV_ERR_CORRUPT for a
  * store with neither, or whose token is not serial. */
@@ -139,8 +127,8 @@ static int mig_kind_db(sqlite3 *db, const char *serial)
 	sqlite3_finalize(st);
 	if (!ok)
 		return PV_ERR_CORRUPT;
-	old = mig_count(db, "SELECT count(*) FROM pins WHERE length(verifier) = 32");
-	rec = mig_count(db, "SELECT count(*) FROM pins WHERE length(verifier) = 128");
+	old = tk_sql_count(db, "SELECT count(*) FROM pins WHERE length(verifier) = 32");
+	rec = tk_sql_count(db, "SELECT count(*) FROM pins WHERE length(verifier) = 128");
 	if (old > 0)
 		return TK_MIG_LEGACY;
 	return rec > 0 ? TK_MIG_CURRENT : PV_ERR_CORRUPT;
@@ -325,7 +313,7 @@ int tk_mig_begin(const char *token_dir, const char *serial, tk_mig **out, tk_mig
 		char q[128];
 		snprintf(q, sizeof q, "SELECT count(*) FROM attributes WHERE type = %lu",
 		         (unsigned long)TK_CKA_BLOB);
-		info->nkeys = mig_count(m->old, q);
+		info->nkeys = tk_sql_count(m->old, q);
 	}
 	return PV_OK;
 }
