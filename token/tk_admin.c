@@ -289,15 +289,21 @@ int tk_admin_delete(const char *token_dir, const char *serial)
 	char from[4400], to[4400], f[4700];
 	DIR *d;
 	struct dirent *e;
-	int fd;
+	int fd, lock, rc;
 
 	if (serial[0] == '\0' || strchr(serial, '/') || serial[0] == '.')
 		return PV_ERR_ARGS;
 	snprintf(from, sizeof from, "%s/%s", token_dir, serial);
 	snprintf(to, sizeof to, "%s/.del-%s", token_dir, serial);
-	if (rename(from, to) != 0)
-		return errno == ENOENT ? PV_ERR_NOT_FOUND :
-		       (errno == EACCES || errno == EPERM) ? PV_ERR_PERM : PV_ERR_IO;
+	/* not while a restore or a migration swaps that directory */
+	rc = tk_dir_lock(token_dir, TK_ADMIN_BUSY_MS, &lock);
+	if (rc != PV_OK)
+		return rc;
+	rc = rename(from, to) == 0 ? PV_OK : errno == ENOENT ? PV_ERR_NOT_FOUND :
+	     (errno == EACCES || errno == EPERM) ? PV_ERR_PERM : PV_ERR_IO;
+	tk_dir_unlock(lock);
+	if (rc != PV_OK)
+		return rc;
 	fd = open(token_dir, O_RDONLY | O_DIRECTORY);
 	if (fd >= 0) {
 		fsync(fd);

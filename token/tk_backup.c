@@ -20,6 +20,9 @@
 #include "token/tk_backup.h"
 #include "token/tk_int.h"
 
+/* how long a restore waits for the token directory's lock */
+#define BK_LOCK_WAIT_MS 15000
+
 static int bk_fail(char *why, size_t cap, int rc, const char *fmt, ...)
 {
 	va_list ap;
@@ -292,7 +295,7 @@ int tk_backup_restore(const char *path, const char *token_dir, const char *expec
 	tk_admin_token t;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
-	int rc, fd = -1, ok = 0;
+	int rc, fd = -1, ok = 0, lock = -1;
 	size_t i;
 
 	*replaced = 0;
@@ -319,6 +322,15 @@ int tk_backup_restore(const char *path, const char *token_dir, const char *expec
 	if (access(token_dir, W_OK | X_OK) != 0) {
 		rc = bk_fail(why, cap, PV_ERR_PERM, "token directory %s is not writable by this user",
 		             token_dir);
+		goto out;
+	}
+	/* the directory's lock: no token made, deleted or migrated meanwhile */
+	rc = tk_dir_lock(token_dir, BK_LOCK_WAIT_MS, &lock);
+	if (rc != PV_OK) {
+		rc = bk_fail(why, cap, rc, rc == PV_ERR_BUSY ?
+		             "another program holds %s/.lock (a token being made, deleted or "
+		             "migrated); try again when it is done" :
+		             "cannot open %s/.lock to lock the token directory", token_dir);
 		goto out;
 	}
 	snprintf(nd, sizeof nd, "%s/.new-%s", token_dir, info->serial);
@@ -375,6 +387,7 @@ fail:
 		close(fd);
 	rm_dir(nd);
 out:
+	tk_dir_unlock(lock);
 	if (img) {
 		kc_wipe(img, (size_t)info->len);
 		free(img);

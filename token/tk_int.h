@@ -320,6 +320,16 @@ int tk_random(void *p, size_t n);
  * '/', "/" for a file at the root. */
 void tk_dirname(const char *path, char *out, size_t cap);
 
+/* The token directory's flock (<token_dir>/.lock), held by whoever adds,
+ * replaces or removes a token directory: C_InitToken, pvault token
+ * delete, restore and migrate.  Waits up to wait_ms (TK_DIR_LOCK_BLOCK:
+ * as long as it takes); PV_OK with the descriptor in *fd (tk_dir_unlock
+ * releases it), PV_ERR_BUSY if another process kept it, PV_ERR_PERM or
+ * PV_ERR_IO if the file cannot be opened. */
+#define TK_DIR_LOCK_BLOCK (-1)
+int tk_dir_lock(const char *token_dir, int wait_ms, int *fd);
+void tk_dir_unlock(int fd);
+
 /* Read the token directory from pixelvault.conf. */
 int tk_conf_token_dir(char *out, size_t cap);
 

@@ -180,21 +180,12 @@ static int mig_keep_old(tk_mig *m, tk_mig_info *info)
 
 static int mig_flock(tk_mig *m)
 {
-	char p[TK_MIG_PATH];
-	int waited = 0;
+	int rc = tk_dir_lock(m->dir, MIG_LOCK_WAIT_MS, &m->lockfd);
 
-	snprintf(p, sizeof p, "%s/.lock", m->dir);
-	m->lockfd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (m->lockfd < 0)
-		return errno == EACCES || errno == EROFS ? PV_ERR_PERM : PV_ERR_IO;
-	while (flock(m->lockfd, LOCK_EX | LOCK_NB) != 0) {
-		if (errno != EWOULDBLOCK || waited >= MIG_LOCK_WAIT_MS)
-			return tk_mig_fail(m, PV_ERR_BUSY, "another program holds %s (a token being made, "
-			                "or another migration)", p);
-		usleep(100000);
-		waited += 100;
-	}
-	return PV_OK;
+	if (rc == PV_ERR_BUSY)
+		return tk_mig_fail(m, rc, "another program holds %s/.lock (a token being made, "
+		                "deleted, restored or migrated)", m->dir);
+	return rc;
 }
 
 /* Read the legacy PIN rows through the exclusive connection. */
@@ -347,7 +338,7 @@ void tk_mig_end(tk_mig *m)
 	if (m->old != NULL)
 		sqlite3_close(m->old);
 	if (m->lockfd >= 0)
-		close(m->lockfd);     /* releases the flock */
+		tk_dir_unlock(m->lockfd);
 	kc_wipe(m->pin, sizeof m->pin);
 	free(m);
 }

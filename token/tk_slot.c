@@ -457,7 +457,6 @@ CK_RV tk_init_token(CK_SLOT_ID id, const CK_UTF8CHAR *pin, CK_ULONG len,
                     const CK_UTF8CHAR *label)
 {
 	tk_slot *s;
-	char lockp[4200];
 	int fd = -1, rc, initialized;
 	CK_RV rv;
 
@@ -490,13 +489,8 @@ CK_RV tk_init_token(CK_SLOT_ID id, const CK_UTF8CHAR *pin, CK_ULONG len,
 	}
 
 	rc = tk_mkdirs(tk_g.token_dir);
-	if (rc == PV_OK) {
-		snprintf(lockp, sizeof lockp, "%s/.lock", tk_g.token_dir);
-		fd = open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-		if (fd < 0 || flock(fd, LOCK_EX) != 0)
-			rc = errno == EACCES || errno == EPERM || errno == EROFS ? PV_ERR_PERM
-			                                                       : PV_ERR_IO;
-	}
+	if (rc == PV_OK)
+		rc = tk_dir_lock(tk_g.token_dir, TK_DIR_LOCK_BLOCK, &fd);
 	if (rc == PV_ERR_PERM || (rc == PV_OK && access(tk_g.token_dir, W_OK | X_OK) != 0)) {
 		/* nobody else would say why the new token cannot be made */
 		pv_log(PV_LOG_WARN, "cannot make a token in %s: this user (uid %u) may not "
@@ -513,8 +507,7 @@ CK_RV tk_init_token(CK_SLOT_ID id, const CK_UTF8CHAR *pin, CK_ULONG len,
 		if (!initialized)
 			rc = tk_token_create(s->id, label, pin, len);
 	}
-	if (fd >= 0)
-		close(fd);                        /* releases the flock */
+	tk_dir_unlock(fd);
 	if (rc < 0)
 		return tk_rv_from_pv(rc);
 	if (initialized)

@@ -3,9 +3,13 @@
  * handles, randomness, configuration, the model string, the signature of
  * a signature-first verification.
  */
-#include <stdlib.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "gpu/core/kc_util.h"
 #include "gpu/core/pv_err.h"
@@ -288,4 +292,36 @@ void tk_dirname(const char *path, char *out, size_t cap)
 		sl[1] = '\0';
 	else
 		*sl = '\0';
+}
+
+int tk_dir_lock(const char *token_dir, int wait_ms, int *fd)
+{
+	char p[4400];
+	int waited = 0;
+
+	snprintf(p, sizeof p, "%s/.lock", token_dir);
+	*fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (*fd < 0)
+		return errno == EACCES || errno == EPERM || errno == EROFS ? PV_ERR_PERM : PV_ERR_IO;
+	if (wait_ms == TK_DIR_LOCK_BLOCK) {
+		if (flock(*fd, LOCK_EX) == 0)
+			return PV_OK;
+	} else {
+		while (flock(*fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK &&
+		       waited < wait_ms) {
+			usleep(100000);
+			waited += 100;
+		}
+		if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+			return PV_OK;
+	}
+	close(*fd);
+	*fd = -1;
+	return errno == EWOULDBLOCK ? PV_ERR_BUSY : PV_ERR_IO;
+}
+
+void tk_dir_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);                  /* releases the flock */
 }

@@ -31,6 +31,16 @@ ok "the restored key signs = OpenSSL" signs
 ok "pvault token delete, then restore into the empty directory" bash -c \
    '"$PV" token delete --yes --so-pin-env SO_PIN bk && "$PV" restore "$T/bk.pvbk" && "$PV" token list | grep -q " bk "'
 ok "the key signs after a restore from nothing" signs
+# the token directory's lock (held by C_InitToken, delete, restore and
+# migrate): a restore and a delete wait while another program holds it
+ok "restore waits for the token directory's lock" bash -c '
+  flock "$T/tokens/.lock" sleep 2 & sleep 0.3
+  s=$(date +%s%N); "$PV" restore "$T/bk.pvbk" >/dev/null; rc=$?; e=$(date +%s%N); wait
+  [ $rc -eq 0 ] && [ $(( (e - s) / 1000000 )) -ge 1200 ]'
+ok "token delete waits for it too" bash -c '
+  flock "$T/tokens/.lock" sleep 2 & sleep 0.3
+  s=$(date +%s%N); "$PV" token delete --yes --so-pin-env SO_PIN bk >/dev/null; rc=$?; e=$(date +%s%N); wait
+  [ $rc -eq 0 ] && [ $(( (e - s) / 1000000 )) -ge 1200 ] && "$PV" restore "$T/bk.pvbk" >/dev/null'
 
 # ---- refusals ----
 size=$(stat -c %s "$T/bk.pvbk")
