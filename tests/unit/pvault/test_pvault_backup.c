@@ -120,6 +120,18 @@ static void test_format(void)
 	CU_ASSERT_EQUAL(tk_backup_check("/nonexistent/x.pvbk", &info, NULL, (char[64]){0}, 64), PV_ERR_IO);
 }
 
+/* What a restore left in the token directory: every entry but the
+ * directory's lock file (which C_InitToken, delete, restore and migrate
+ * all take, and which holds no token). */
+static int left_in(const char *tokens)
+{
+	char lk[160];
+	struct stat st;
+
+	snprintf(lk, sizeof lk, "%s/.lock", tokens);
+	return ts_dir_entries(tokens) - (stat(lk, &st) == 0 ? 1 : 0);
+}
+
 static void test_restore_refusals(void)
 {
 	static uint8_t img[4096], b[4300];
@@ -138,18 +150,18 @@ static void test_restore_refusals(void)
 	CU_ASSERT_EQUAL(tk_backup_restore(path, tokens, "ffffffffffffffff", &info, &replaced,
 	                                  why, sizeof why), PV_ERR_WRAPPED);
 	CU_ASSERT(strstr(why, "00112233aabbccdd") != NULL);
-	CU_ASSERT_EQUAL(ts_dir_entries(tokens), 0);
+	CU_ASSERT_EQUAL(left_in(tokens), 0);
 	/* the right key, but the image is not a token store */
 	CU_ASSERT_EQUAL(tk_backup_restore(path, tokens, "00112233aabbccdd", &info, &replaced,
 	                                  why, sizeof why), PV_ERR_CORRUPT);
-	CU_ASSERT_EQUAL(ts_dir_entries(tokens), 0);     /* .new-<serial> removed too */
+	CU_ASSERT_EQUAL(left_in(tokens), 0);     /* .new-<serial> removed too */
 	CU_ASSERT_EQUAL(replaced, 0);
 	/* a serial that could escape the directory */
 	n = build(b, 1, "../../../etc/xx", "00112233aabbccdd", img, sizeof img);
 	put(path, b, n);
 	CU_ASSERT_EQUAL(tk_backup_restore(path, tokens, "00112233aabbccdd", &info, &replaced,
 	                                  why, sizeof why), PV_ERR_CORRUPT);
-	CU_ASSERT_EQUAL(ts_dir_entries(tokens), 0);
+	CU_ASSERT_EQUAL(left_in(tokens), 0);
 }
 
 int main(void)
