@@ -125,11 +125,7 @@ void pvault_master_fpr(char fpr[17], const char **why)
 	*why = "no configuration";
 	if (pv_conf_load(&c) != PV_OK)
 		return;
-	if (c.master_key[0] == '\0' ||
-	    (access(c.master_key, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR)))
-		rc = PV_ERR_NOT_FOUND;
-	else
-		rc = pv_master_read(c.master_key, getenv("PIXELVAULT_MASTER_PASSPHRASE"), key);
+	rc = pv_master_load(c.master_key, key);     /* as the vault boots */
 	if (rc == PV_OK)
 		pv_master_fingerprint(key, fpr);
 	else

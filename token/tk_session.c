@@ -258,7 +258,7 @@ CK_RV tk_pin_verify(tk_slot *s, CK_USER_TYPE who, const CK_UTF8CHAR *pin,
 	*tlen = 0;
 	/* a PIN of a length the token never accepts cannot be right: no try
 	 * is spent on it (the range is public: C_GetTokenInfo) */
-	if (pin == NULL || len < TK_PIN_MIN || len > TK_PIN_MAX)
+	if (tk_pin_len_check(pin, len) != CKR_OK)
 		return CKR_PIN_INCORRECT;
 	if (s->read_only) {
 		tk_readonly_warn(s);

@@ -230,14 +230,16 @@ CK_RV tk_slot_info(CK_SLOT_ID id, CK_SLOT_INFO *info)
 	const char *note;
 	tk_slot *s;
 	int ro;
-	CK_RV rv = tk_slot_check(id);
 
-	if (rv != CKR_OK)
-		return rv;
 	tk_mutex_lock(tk_g.mu);
-	s = tk_slot_find(id);
+	if ((s = tk_slot_find(id)) == NULL) {
+		(void)tk_slots_refresh();
+		s = tk_slot_find(id);
+	}
 	ro = s != NULL && s->initialized && s->read_only;
 	tk_mutex_unlock(tk_g.mu);
+	if (s == NULL)
+		return CKR_SLOT_ID_INVALID;
 	memset(info, 0, sizeof *info);
 	/* what pkcs11-tool -L shows of a slot whether or not its token is
 	 * initialized: a sealed vault, or a store this user cannot write */

@@ -297,27 +297,23 @@ void tk_dirname(const char *path, char *out, size_t cap)
 int tk_dir_lock(const char *token_dir, int wait_ms, int *fd)
 {
 	char p[4400];
-	int waited = 0;
+	int waited = 0, busy;
 
 	snprintf(p, sizeof p, "%s/.lock", token_dir);
 	*fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (*fd < 0)
 		return errno == EACCES || errno == EPERM || errno == EROFS ? PV_ERR_PERM : PV_ERR_IO;
-	if (wait_ms == TK_DIR_LOCK_BLOCK) {
-		if (flock(*fd, LOCK_EX) == 0)
-			return PV_OK;
-	} else {
-		while (flock(*fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK &&
-		       waited < wait_ms) {
-			usleep(100000);
-			waited += 100;
+	while (flock(*fd, wait_ms == TK_DIR_LOCK_BLOCK ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
+		busy = errno == EWOULDBLOCK;
+		if (!busy || waited >= wait_ms) {
+			close(*fd);
+			*fd = -1;
+			return busy ? PV_ERR_BUSY : PV_ERR_IO;
 		}
-		if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
-			return PV_OK;
+		usleep(100000);
+		waited += 100;
 	}
-	close(*fd);
-	*fd = -1;
-	return errno == EWOULDBLOCK ? PV_ERR_BUSY : PV_ERR_IO;
+	return PV_OK;
 }
 
 void tk_dir_unlock(int fd)

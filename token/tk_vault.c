@@ -210,14 +210,6 @@ int tk_vault_hw(void)
 	return tk_vault_get(&v, &i) == CKR_OK && i.hw;
 }
 
-int tk_vault_ready(void)
-{
-	struct pv_vault *v;
-	pv_vault_info i;
-
-	return tk_vault_get(&v, &i) == CKR_OK && !i.sealed;
-}
-
 int tk_vault_why(char *why, size_t cap)
 {
 	struct pv_vault *v;
@@ -228,6 +220,13 @@ int tk_vault_why(char *why, size_t cap)
 	snprintf(why, cap, "%s", ready ? "" : tk_v_why);
 	pthread_mutex_unlock(&tk_v_mu);
 	return ready ? TK_VAULT_READY : v != NULL ? TK_VAULT_SEALED : TK_VAULT_NONE;
+}
+
+int tk_vault_ready(void)
+{
+	char why[1];
+
+	return tk_vault_why(why, sizeof why) == TK_VAULT_READY;
 }
 
 size_t tk_vault_max_data(void)
